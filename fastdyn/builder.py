@@ -1,0 +1,347 @@
+"""ModelBuilder: assemble a Model joint by joint, with every input checked where it enters."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Sequence
+
+import numpy as np
+
+from .kernels import layout
+from .kernels.joints import codes
+from .model import Model
+
+_TYPE_BY_NAME = {n: c for c, n in enumerate(codes.NAMES)}
+_AXES = np.eye(3)
+
+
+def as_placement(placement, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """(R, p) from None (identity), a 4x4 homogeneous matrix or an (R, p) pair; R checked."""
+    if placement is None:
+        return np.eye(3), np.zeros(3)
+    if isinstance(placement, (tuple, list)) and len(placement) == 2:
+        R, p = (np.asarray(x, dtype=np.float64) for x in placement)
+    else:
+        T = np.asarray(placement, dtype=np.float64)
+        if T.shape != (4, 4):
+            raise ValueError(f"{what}: placement must be a 4x4 matrix or an (R, p) pair, "
+                             f"got shape {T.shape}")
+        R, p = T[:3, :3], T[:3, 3]
+    if R.shape != (3, 3) or p.shape != (3,):
+        raise ValueError(f"{what}: placement R must be 3x3 and p length 3, got {R.shape}, {p.shape}")
+    if not (np.all(np.isfinite(R)) and np.all(np.isfinite(p))):
+        raise ValueError(f"{what}: placement has non-finite entries")
+    if not np.allclose(R @ R.T, np.eye(3), atol=1e-9) or np.linalg.det(R) < 0:
+        raise ValueError(f"{what}: placement rotation is not a proper rotation matrix "
+                         f"(R R^T != I or det R < 0)")
+    return R.copy(), p.copy()
+
+
+def check_inertia(mass: float, com, inertia, what: str) -> tuple[float, np.ndarray, np.ndarray]:
+    """Validate (m, c, I_c): finite, m >= 0, I_c symmetric positive semi-definite and
+    physically consistent (principal moments satisfy the triangle inequality)."""
+    m = float(mass)
+    c = np.asarray(com, dtype=np.float64).reshape(-1)
+    I = np.asarray(inertia, dtype=np.float64)
+    if c.shape != (3,) or I.shape != (3, 3):
+        raise ValueError(f"{what}: com must have 3 entries and inertia be 3x3, got "
+                         f"{c.shape} and {I.shape}")
+    if not (np.isfinite(m) and np.all(np.isfinite(c)) and np.all(np.isfinite(I))):
+        raise ValueError(f"{what}: mass, com and inertia must be finite")
+    if m < 0:
+        raise ValueError(f"{what}: negative mass {m}")
+    scale = max(1.0, float(np.abs(I).max()))
+    if not np.allclose(I, I.T, atol=1e-10 * scale):
+        raise ValueError(f"{what}: inertia matrix is not symmetric")
+    ev = np.linalg.eigvalsh(0.5 * (I + I.T))
+    tol = 1e-9 * scale
+    if ev[0] < -tol:
+        raise ValueError(f"{what}: inertia has a negative principal moment {ev[0]:.6g}")
+    if ev[0] + ev[1] < ev[2] - tol:
+        raise ValueError(f"{what}: principal moments {ev[0]:.6g}, {ev[1]:.6g}, {ev[2]:.6g} "
+                         f"violate the triangle inequality (I1 + I2 >= I3): not a physical body")
+    return m, c, 0.5 * (I + I.T)
+
+
+def dynamic_parameters(m: float, c: np.ndarray, Ic: np.ndarray) -> np.ndarray:
+    """[m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] with I about the origin (Pinocchio's order)."""
+    S = np.array([[0, -c[2], c[1]], [c[2], 0, -c[0]], [-c[1], c[0], 0]])
+    I = Ic - m * S @ S
+    return np.array([m, m * c[0], m * c[1], m * c[2], I[0, 0], I[0, 1], I[1, 1], I[0, 2],
+                     I[1, 2], I[2, 2]])
+
+
+def merge_inertia(m1, c1, I1, m2, c2, I2):
+    """The one body made of two, all quantities in the same frame (parallel-axis theorem)."""
+    m = m1 + m2
+    if m == 0.0:
+        return 0.0, np.zeros(3), I1 + I2
+    c = (m1 * c1 + m2 * c2) / m
+    out = I1 + I2
+    for mk, ck in ((m1, c1), (m2, c2)):
+        d = ck - c
+        out = out + mk * (np.dot(d, d) * np.eye(3) - np.outer(d, d))
+    return m, c, out
+
+
+class ModelBuilder:
+    """Build a Model in code: ``add_joint``, ``add_body``, ``add_frame``, ``append_model``.
+
+    Joints are numbered in insertion order and a parent must exist before its children, so
+    ``parent < i`` holds by construction and q/v follow Pinocchio's depth-first layout when
+    joints are added depth first.
+    """
+
+    def __init__(self, name: str = "model", gravity: Sequence[float] = (0.0, 0.0, -9.81)):
+        self.name = name
+        self.gravity = np.array(gravity, dtype=np.float64)
+        self._rows: list[np.void] = []
+        self._joint_names: list[str] = []
+        self._frames: list[np.void] = []
+        self._frame_names: list[str] = []
+        self._mimic: dict = {}
+        u = np.zeros((), layout.JOINT_DTYPE)
+        u["parent"] = -1
+        u["type"] = codes.UNIVERSE
+        u["R"] = np.eye(3)
+        self._rows.append(u)
+        self._joint_names.append("universe")
+        self.add_frame("universe", 0, None, layout.FIXED_JOINT_FRAME, parent_frame=0)
+
+    @property
+    def njoints(self) -> int:
+        return len(self._rows)
+
+    def _joint_index(self, j: int | str, what: str) -> int:
+        if isinstance(j, str):
+            if j not in self._joint_names:
+                raise ValueError(f"{what}: no joint named {j!r} has been added")
+            return self._joint_names.index(j)
+        j = int(j)
+        if not 0 <= j < len(self._rows):
+            raise ValueError(f"{what}: parent joint index {j} does not exist "
+                             f"(joints 0..{len(self._rows) - 1})")
+        return j
+
+    def add_joint(self, name: str, type: str | int, parent: int | str = 0, placement=None, *,
+                  axis=None, axis2=None, pitch: float = 0.0, lower=None, upper=None,
+                  velocity=None, effort=None, armature=0.0, damping=0.0, friction=0.0,
+                  frame: bool = True) -> int:
+        """Add a joint of ``type`` (a name from ``fastdyn.JOINT_TYPES`` or a code) under
+        ``parent`` at ``placement`` (4x4, (R, p) or None) and return its index.
+
+        ``axis``: unit axis for "revolute", "continuous", "prismatic", "helical" and the first
+        axis of "universal" (``axis2`` its second); a non-unit axis is normalized with a
+        warning, a zero axis rejected. Limits are per coordinate (lower/upper: nq values,
+        velocity/effort/armature/damping/friction: nv values, or one scalar for all).
+        ``frame``: also add a JOINT frame of the same name, as Pinocchio's parsers do.
+        """
+        what = f"joint {name!r}"
+        if name in self._joint_names:
+            raise ValueError(f"{what}: a joint with this name already exists")
+        if isinstance(type, str):
+            if type.lower() not in _TYPE_BY_NAME or type.lower() == "universe":
+                raise ValueError(f"{what}: unknown joint type {type!r}; known: "
+                                 f"{', '.join(codes.NAMES[1:])}")
+            t = _TYPE_BY_NAME[type.lower()]
+        else:
+            t = int(type)
+            if not 1 <= t < codes.NTYPES:
+                raise ValueError(f"{what}: unknown joint type code {t}")
+        par = self._joint_index(parent, what)
+        R, p = as_placement(placement, what)
+        r = np.zeros((), layout.JOINT_DTYPE)
+        r["parent"], r["type"] = par, t
+        r["nq"], r["nv"] = codes.NQ[t], codes.NV[t]
+        last = self._rows[-1]
+        r["idx_q"] = last["idx_q"] + last["nq"]
+        r["idx_v"] = last["idx_v"] + last["nv"]
+        r["R"], r["p"] = R, p
+        if t in codes.ALIGNED_AXIS:
+            r["axis"] = _AXES[codes.ALIGNED_AXIS[t]]
+        elif t in (codes.REVOLUTE, codes.CONTINUOUS, codes.PRISMATIC, codes.HELICAL,
+                   codes.UNIVERSAL):
+            r["axis"] = _unit(axis, what, "axis")
+        if t == codes.UNIVERSAL:
+            r["axis2"] = _unit(axis2, what, "axis2")
+        if not np.isfinite(pitch):
+            raise ValueError(f"{what}: pitch must be finite")
+        r["pitch"] = pitch
+        nq, nv = int(r["nq"]), int(r["nv"])
+        r["q_lower"][:nq] = _per(lower, nq, -np.inf, what, "lower")
+        r["q_upper"][:nq] = _per(upper, nq, np.inf, what, "upper")
+        if np.any(r["q_lower"][:nq] > r["q_upper"][:nq]):
+            raise ValueError(f"{what}: lower position limit above upper limit")
+        r["v_max"][:nv] = _per(velocity, nv, np.inf, what, "velocity")
+        r["effort_max"][:nv] = _per(effort, nv, np.inf, what, "effort")
+        for field, val in (("armature", armature), ("damping", damping), ("friction", friction)):
+            vals = _per(val, nv, 0.0, what, field)
+            if np.any(vals < 0):
+                raise ValueError(f"{what}: {field} must be >= 0, got {vals}")
+            r[field][:nv] = vals
+        r["pi"] = np.zeros(10)
+        self._rows.append(r)
+        self._joint_names.append(name)
+        j = len(self._rows) - 1
+        if frame:
+            self.add_frame(name, j, None, layout.JOINT_FRAME)
+        return j
+
+    def add_body(self, joint: int | str, mass: float, com=(0.0, 0.0, 0.0), inertia=None,
+                 placement=None, name: str | None = None) -> None:
+        """Attach a rigid body to ``joint``: mass, centre of mass and rotational inertia about
+        the com, given in a body frame at ``placement`` in the joint frame. Bodies on one
+        joint add up (Pinocchio's appendBodyToJoint). ``name`` also adds a BODY frame there."""
+        j = self._joint_index(joint, "add_body")
+        what = f"body {name or ''} on joint {self._joint_names[j]!r}".replace("  ", " ")
+        if j == 0:
+            raise ValueError(f"{what}: the universe does not move; attach bodies to a joint")
+        m, c, Ic = check_inertia(mass, com, np.zeros((3, 3)) if inertia is None else inertia, what)
+        R, p = as_placement(placement, what)
+        r = self._rows[j]
+        m2, c2, I2 = merge_inertia(float(r["mass"]), r["com"].copy(), r["inertia"].copy(),
+                                   m, p + R @ c, R @ Ic @ R.T)
+        r["mass"], r["com"], r["inertia"] = m2, c2, I2
+        r["pi"] = dynamic_parameters(m2, c2, I2)
+        if name is not None:
+            self.add_frame(name, j, (R, p), layout.BODY_FRAME)
+
+    def add_frame(self, name: str, parent_joint: int | str, placement=None,
+                  type: int = layout.OP_FRAME, parent_frame: int | None = None) -> int:
+        """Add a frame fixed to ``parent_joint`` at ``placement`` (in the joint frame)."""
+        what = f"frame {name!r}"
+        j = self._joint_index(parent_joint, what)
+        R, p = as_placement(placement, what)
+        if type not in (layout.OP_FRAME, layout.JOINT_FRAME, layout.FIXED_JOINT_FRAME,
+                        layout.BODY_FRAME, layout.SENSOR_FRAME):
+            raise ValueError(f"{what}: unknown frame type {type}")
+        if any(n == name and f["type"] == type for n, f in zip(self._frame_names, self._frames)):
+            raise ValueError(f"{what}: a frame with this name and type already exists")
+        f = np.zeros((), layout.FRAME_DTYPE)
+        f["parent_joint"], f["type"], f["R"], f["p"] = j, type, R, p
+        if parent_frame is None:
+            parent_frame = next((k for k, fr in enumerate(self._frames)
+                                 if fr["parent_joint"] == j and fr["type"] == layout.JOINT_FRAME),
+                                0)
+        if not 0 <= parent_frame <= len(self._frames):
+            raise ValueError(f"{what}: parent frame {parent_frame} does not exist")
+        f["parent_frame"] = parent_frame
+        self._frames.append(f)
+        self._frame_names.append(name)
+        return len(self._frames) - 1
+
+    def set_mimic(self, joint: str, mimicked: str, multiplier: float, offset: float) -> None:
+        """Record a URDF mimic relation (kept in the model; joints stay independent)."""
+        self._joint_index(joint, "mimic")
+        self._joint_index(mimicked, "mimic")
+        self._mimic[joint] = (mimicked, float(multiplier), float(offset))
+
+    def append_model(self, other: Model, parent_joint: int | str = 0, placement=None,
+                     prefix: str = "") -> None:
+        """Graft ``other`` under ``parent_joint`` at ``placement``; names get ``prefix``."""
+        par = self._joint_index(parent_joint, "append_model")
+        R0, p0 = as_placement(placement, "append_model")
+        remap = {0: par}
+        for i in range(1, other.njoints):
+            r = other.jnt[i]
+            R, p = r["R"], r["p"]
+            if r["parent"] == 0:
+                R, p = R0 @ R, p0 + R0 @ p
+            nq, nv = int(r["nq"]), int(r["nv"])
+            j = self.add_joint(prefix + other.joint_names[i], int(r["type"]),
+                               remap[int(r["parent"])], (R, p), axis=r["axis"].copy(),
+                               axis2=r["axis2"].copy() if r["type"] == codes.UNIVERSAL else None,
+                               pitch=float(r["pitch"]), lower=r["q_lower"][:nq],
+                               upper=r["q_upper"][:nq], velocity=r["v_max"][:nv],
+                               effort=r["effort_max"][:nv], armature=r["armature"][:nv],
+                               damping=r["damping"][:nv], friction=r["friction"][:nv],
+                               frame=False)
+            remap[i] = j
+            if r["mass"] > 0 or np.any(r["inertia"]):
+                self.add_body(j, float(r["mass"]), r["com"], r["inertia"])
+        offset = len(self._frames)
+        for k in range(1, other.nframes):
+            f = other.frm[k]
+            R, p = f["R"], f["p"]
+            if f["parent_joint"] == 0:
+                R, p = R0 @ R, p0 + R0 @ p
+            pf = int(f["parent_frame"])
+            self.add_frame(prefix + other.frame_names[k], remap[int(f["parent_joint"])], (R, p),
+                           int(f["type"]), parent_frame=offset + pf - 1 if pf > 0 else 0)
+        for jn, (mj, mul, off) in other.mimic.items():
+            self._mimic[prefix + jn] = (prefix + mj, mul, off)
+
+    def build(self) -> Model:
+        jnt = np.array(self._rows, dtype=layout.JOINT_DTYPE)
+        frm = np.array(self._frames, dtype=layout.FRAME_DTYPE)
+        return Model(jnt, frm, self._joint_names, self._frame_names, self.gravity, self.name,
+                     self._mimic)
+
+
+def _unit(axis, what: str, field: str) -> np.ndarray:
+    if axis is None:
+        raise ValueError(f"{what}: this joint type needs {field}=(x, y, z)")
+    a = np.asarray(axis, dtype=np.float64).reshape(-1)
+    if a.shape != (3,) or not np.all(np.isfinite(a)):
+        raise ValueError(f"{what}: {field} must be 3 finite numbers, got {axis!r}")
+    n = np.linalg.norm(a)
+    if n < 1e-12:
+        raise ValueError(f"{what}: {field} is zero; a joint axis must have a direction")
+    if abs(n - 1.0) > 1e-9:
+        warnings.warn(f"{what}: {field} {a.tolist()} has norm {n:.6g}; normalized", stacklevel=3)
+    return a / n
+
+
+def _per(val, n: int, default: float, what: str, field: str) -> np.ndarray:
+    if val is None:
+        return np.full(n, default)
+    a = np.asarray(val, dtype=np.float64).reshape(-1)
+    if a.size == 1:
+        a = np.full(n, a[0])
+    if a.shape != (n,):
+        raise ValueError(f"{what}: {field} needs {n} values for this joint type, got {a.size}")
+    if np.any(np.isnan(a)):
+        raise ValueError(f"{what}: {field} contains NaN")
+    return a
+
+
+def check_arrays(jnt: np.ndarray, frm: np.ndarray, joint_names, frame_names) -> None:
+    """The invariants the kernels rely on; raises ValueError naming the joint or frame."""
+    n = jnt.shape[0]
+    if n < 1 or jnt[0]["type"] != codes.UNIVERSE or jnt[0]["parent"] != -1:
+        raise ValueError("joint 0 must be the universe (type 0, parent -1)")
+    if len(joint_names) != n or len(set(joint_names)) != n:
+        raise ValueError("joint names must be unique, one per joint")
+    if len(frame_names) != frm.shape[0]:
+        raise ValueError("one frame name per frame")
+    q = v = 0
+    for i in range(1, n):
+        r = jnt[i]
+        name = joint_names[i]
+        t = int(r["type"])
+        if not 0 <= r["parent"] < i:
+            raise ValueError(f"joint {name!r}: parent {r['parent']} must be below its index {i}")
+        if not 1 <= t < codes.NTYPES:
+            raise ValueError(f"joint {name!r}: unknown type code {t}")
+        if r["nq"] != codes.NQ[t] or r["nv"] != codes.NV[t] or r["idx_q"] != q or r["idx_v"] != v:
+            raise ValueError(f"joint {name!r}: idx_q/nq/idx_v/nv inconsistent with its type")
+        q += int(r["nq"])
+        v += int(r["nv"])
+        for field in ("R", "p", "axis", "axis2", "com", "inertia", "pi", "mass", "pitch"):
+            if not np.all(np.isfinite(r[field])):
+                raise ValueError(f"joint {name!r}: non-finite {field}")
+        if not np.allclose(r["R"] @ r["R"].T, np.eye(3), atol=1e-9):
+            raise ValueError(f"joint {name!r}: placement rotation is not orthonormal")
+        if abs(np.linalg.norm(r["axis"]) - 1.0) > 1e-9 and t != codes.FREEFLYER and t not in (
+                codes.SPHERICAL, codes.SPHERICAL_ZYX, codes.PLANAR, codes.TRANSLATION):
+            raise ValueError(f"joint {name!r}: axis is not a unit vector")
+        if not np.allclose(r["pi"], dynamic_parameters(r["mass"], r["com"], r["inertia"]),
+                           rtol=1e-9, atol=1e-12):
+            raise ValueError(f"joint {name!r}: dynamic parameters disagree with (mass, com, "
+                             f"inertia)")
+    for k in range(frm.shape[0]):
+        f = frm[k]
+        if not 0 <= f["parent_joint"] < n or not 0 <= f["parent_frame"] < max(frm.shape[0], 1):
+            raise ValueError(f"frame {frame_names[k]!r}: parent joint or frame out of range")
+        if not (np.all(np.isfinite(f["R"])) and np.all(np.isfinite(f["p"]))):
+            raise ValueError(f"frame {frame_names[k]!r}: non-finite placement")

@@ -1,0 +1,67 @@
+"""The one jit policy every fastdyn kernel is compiled with.
+
+- ``cache=True``: compiled machine code is written to disk so a second process does not
+  recompile. Opt out with the environment variable ``FASTDYN_NO_CACHE=1`` (read once, at import),
+  e.g. for short-lived worker processes on a read-only file system where even the fallback
+  directory is unwanted.
+- ``error_model="numpy"``: division by zero gives inf/nan instead of raising inside a kernel
+  (no Python exception machinery in the hot loop); the object API checks inputs and outputs.
+- ``fastmath=False``: results must match Pinocchio to 1e-12; reassociation would break that.
+- ``boundscheck=False``: inputs are validated once at the Python boundary.
+
+Cache location: numba tries ``NUMBA_CACHE_DIR``, then ``__pycache__`` beside the source, then the
+user-wide cache directory. When all of these are unwritable (read-only site-packages and HOME),
+numba raises ``RuntimeError`` at decoration time; fastdyn then falls back to a per-user directory
+under the system temporary directory instead of failing the import.
+"""
+
+import os
+import tempfile
+
+import numba
+from numba.core import caching
+
+CACHE = os.environ.get("FASTDYN_NO_CACHE", "0").lower() in ("0", "", "false", "no")
+
+
+class _TempDirLocator(caching.UserProvidedCacheLocator):
+    """Last-resort cache locator: ``<tmp>/fastdyn-numba-cache-<user>/``."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+        root = os.path.join(tempfile.gettempdir(), "fastdyn-numba-cache-" + user)
+        self._cache_path = os.path.join(root, self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        # Skip UserProvidedCacheLocator's NUMBA_CACHE_DIR test: this locator is the fallback.
+        return caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
+
+
+class _CacheImpl(caching.CompileResultCacheImpl):
+    _locator_classes = list(caching.CompileResultCacheImpl._locator_classes) + [_TempDirLocator]
+
+
+class _FunctionCache(caching.FunctionCache):
+    _impl_class = _CacheImpl
+
+
+_OPTIONS = dict(error_model="numpy", fastmath=False, boundscheck=False, nogil=True)
+
+
+def jit(func=None, *, parallel=False, inline="never"):
+    """Compile ``func`` with fastdyn's policy; usable as ``@jit`` or ``@jit(parallel=True)``.
+
+    ``inline="always"`` inlines at numba IR level (for tiny helpers inside hot joint loops;
+    LLVM usually inlines small functions anyway, so use it only where a measurement says so).
+    """
+
+    def wrap(f):
+        disp = numba.njit(parallel=parallel, inline=inline, **_OPTIONS)(f)
+        if CACHE:
+            # What Dispatcher.enable_caching does, with the fallback locator appended.
+            disp._cache = _FunctionCache(disp.py_func)
+        return disp
+
+    return wrap if func is None else wrap(func)

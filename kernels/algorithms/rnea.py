@@ -1,0 +1,71 @@
+"""Recursive Newton-Euler: inverse dynamics tau = M(q) a + C(q, v) v + g(q) - J^T f_ext.
+
+Source: seed 000, "RNEA" (Initialization, Forward loop, Backward loop); Featherstone (2008)
+Table 5.1. With ^0 a_0 = -g folded into the root (Pinocchio's a_gf):
+  forward:  v_i = X_i^-1 v_l(i) + v_J
+            a_i = X_i^-1 a_l(i) + S a_q + c_J + v_i x v_J
+            f_i = Y_i a_i + v_i x* (Y_i v_i) - f_ext,i
+  backward: tau_i = S_i^T f_i + armature_i a_q,   f_l(i) += X_i^* f_i
+(the rotor-inertia term keeps RNEA the inverse of ABA with the armature on M's diagonal, as in
+Pinocchio >= 3).
+External forces f_ext (njoints, 6) are spatial forces in the joint frames (LOCAL), as Pinocchio
+takes them; an empty (0, 6) array means none.
+"""
+
+from .._jit import jit
+from ..joints.jcalc import jcalc
+from ..layout import AGF, CJ, F, LI, OM, S, V, VJ
+from ..spatial import force, inertia, motion, se3
+
+
+@jit
+def rnea(jnt, gravity, q, v, a, fext, ws, tau):
+    n = jnt.shape[0]
+    for k in range(6):
+        ws[0, V + k] = 0.0
+    ws[0, AGF] = -gravity[0]
+    ws[0, AGF + 1] = -gravity[1]
+    ws[0, AGF + 2] = -gravity[2]
+    ws[0, AGF + 3] = 0.0
+    ws[0, AGF + 4] = 0.0
+    ws[0, AGF + 5] = 0.0
+    has_f = fext.shape[0] > 0
+    for i in range(1, n):
+        w = ws[i]
+        jr = jnt[i]
+        par = jr.parent
+        wp = ws[par]
+        jcalc(jnt, i, q, v, w)
+        se3.compose(wp, OM, w, LI, w, OM)
+        vp = motion.act_inv(w, LI, wp, V)
+        for k in range(6):
+            w[V + k] = vp[k] + w[VJ + k]
+        ap = motion.act_inv(w, LI, wp, AGF)
+        vxvj = motion.cross(w, V, w, VJ)
+        iv = jr.idx_v
+        for k in range(6):
+            acc = ap[k] + w[CJ + k] + vxvj[k]
+            for d in range(jr.nv):
+                acc += w[S + 6 * d + k] * a[iv + d]
+            w[AGF + k] = acc
+        ya = inertia.apply(jr.pi, 0, w, AGF)
+        b = inertia.bias_force(jr.pi, 0, w, V)
+        for k in range(6):
+            w[F + k] = ya[k] + b[k]
+        if has_f:
+            for k in range(6):
+                w[F + k] -= fext[i, k]
+    for i in range(n - 1, 0, -1):
+        w = ws[i]
+        jr = jnt[i]
+        iv = jr.idx_v
+        for d in range(jr.nv):
+            acc = 0.0
+            for k in range(6):
+                acc += w[S + 6 * d + k] * w[F + k]
+            tau[iv + d] = acc + jr.armature[d] * a[iv + d]
+        par = jr.parent
+        if par > 0:
+            fp = force.act(w, LI, w, F)
+            for k in range(6):
+                ws[par, F + k] += fp[k]

@@ -1,0 +1,33 @@
+"""Free-flyer (q = [x, y, z, qx, qy, qz, qw], v = body-fixed [v; w]) and translation (q = p).
+
+Source: seed 000 "Joint"; seed 002 sec. 9 (body-fixed base velocity); seed 004 quaternion.
+Free-flyer: M_J = (R(quat), p), S = I6, v_J = v, c_J = 0.
+Translation: M_J = (I, q), S = [I3; 0], v_J = [qdot; 0], c_J = 0.
+"""
+
+from .._jit import jit
+from ..layout import S, VJ
+from .codes import FREEFLYER
+from .common import clear_bias, quat_matrix, set_placement, set_subspace_column
+
+
+@jit
+def calc(jr, q, v, w):
+    """Codes FREEFLYER (15) and TRANSLATION (17)."""
+    iq = jr.idx_q
+    if jr.type == FREEFLYER:
+        r = quat_matrix(q[iq + 3], q[iq + 4], q[iq + 5], q[iq + 6])
+        n = 6
+    else:
+        r = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+        n = 3
+    set_placement(jr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
+                  q[iq], q[iq + 1], q[iq + 2])
+    for k in range(n):
+        set_subspace_column(w, k, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        w[S + 7 * k] = 1.0  # row k of column k
+    if v.shape[0] > 0:
+        iv = jr.idx_v
+        for k in range(6):
+            w[VJ + k] = v[iv + k] if k < n else 0.0
+        clear_bias(w)

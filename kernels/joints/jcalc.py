@@ -1,0 +1,29 @@
+"""The one joint dispatcher: jcalc(jnt, i, q, v, w) fills joint i's workspace row w = ws[i].
+
+Writes liMi (w[LI:LI+12]), the motion subspace S (w[S + 6k : S + 6k + 6], k < nv) and, when
+v is not empty, v_J = S v (w[VJ:VJ+6]) and c_J (w[CJ:CJ+6]). Featherstone's ``jcalc``;
+seed 000 "Joint" for what a joint provides.
+"""
+
+from .._jit import jit
+from . import freeflyer, planar, prismatic, revolute, spherical, universal
+from .codes import (CONTINUOUS, FREEFLYER, HELICAL, PLANAR, PRISMATIC, SPHERICAL_ZYX,
+                    TRANSLATION, UNIVERSAL)
+
+
+@jit
+def jcalc(jnt, i, q, v, w):
+    jr = jnt[i]
+    t = jr.type
+    if t <= CONTINUOUS:
+        revolute.calc(jr, q, v, w)
+    elif t <= PRISMATIC or t == HELICAL:
+        prismatic.calc(jr, q, v, w)
+    elif t <= SPHERICAL_ZYX:
+        spherical.calc(jr, q, v, w)
+    elif t == FREEFLYER or t == TRANSLATION:
+        freeflyer.calc(jr, q, v, w)
+    elif t == PLANAR:
+        planar.calc(jr, q, v, w)
+    elif t == UNIVERSAL:
+        universal.calc(jr, q, v, w)

@@ -1,0 +1,42 @@
+"""Prismatic joints along a unit axis u (q = [d]) and the helical joint (q = [t], pitch h).
+
+Source: seed 000 "Joint".  Prismatic: M_J = (I, d u), S = [u; 0].
+Helical: M_J = (exp(t [u]x), h t u), S = [h u; u] (Pinocchio's HelicalUnaligned).
+Both have a constant S, so c_J = 0.
+"""
+
+from math import cos, sin
+
+from .._jit import jit
+from ..layout import VJ
+from .codes import HELICAL
+from .common import axis_rotation, clear_bias, set_placement, set_subspace_column
+
+
+@jit
+def calc(jr, q, v, w):
+    """Codes PRISMATIC_X..PRISMATIC (9-12) and HELICAL (18)."""
+    u = jr.axis
+    x = q[jr.idx_q]
+    if jr.type == HELICAL:
+        h = jr.pitch
+        r = axis_rotation(u[0], u[1], u[2], cos(x), sin(x))
+        d = h * x
+        set_placement(jr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
+                      d * u[0], d * u[1], d * u[2])
+        set_subspace_column(w, 0, h * u[0], h * u[1], h * u[2], u[0], u[1], u[2])
+    else:
+        h = 1.0
+        set_placement(jr, w, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0,
+                      x * u[0], x * u[1], x * u[2])
+        set_subspace_column(w, 0, u[0], u[1], u[2], 0.0, 0.0, 0.0)
+    if v.shape[0] > 0:
+        dx = v[jr.idx_v]
+        ang = 0.0 if jr.type != HELICAL else dx
+        w[VJ] = h * u[0] * dx
+        w[VJ + 1] = h * u[1] * dx
+        w[VJ + 2] = h * u[2] * dx
+        w[VJ + 3] = u[0] * ang
+        w[VJ + 4] = u[1] * ang
+        w[VJ + 5] = u[2] * ang
+        clear_bias(w)

@@ -1,0 +1,47 @@
+"""Revolute joints about a unit axis u: bounded (q = [t]) and continuous (q = [cos t, sin t]).
+
+Source: seed 000 "Joint"; seed 004 (Kindr) angle-axis.  M_J = (exp(t [u]x), 0),
+S = [0; u] (constant, so c_J = 0), v_J = S tdot.  Pinocchio's continuous joint reads
+(cos t, sin t) straight from q without normalising; so do we.
+"""
+
+from math import cos, sin
+
+from .._jit import jit
+from ..layout import VJ
+from .codes import REVOLUTE
+from .common import axis_rotation, clear_bias, set_placement, set_subspace_column
+
+
+@jit
+def calc(jr, q, v, w):
+    """Codes REVOLUTE_X..REVOLUTE (1-4) and CONTINUOUS_X..CONTINUOUS (5-8)."""
+    t = jr.type
+    iq = jr.idx_q
+    if t <= REVOLUTE:
+        c = cos(q[iq])
+        s = sin(q[iq])
+    else:
+        c = q[iq]
+        s = q[iq + 1]
+    k = (t - 1) % 4  # 0, 1, 2: about X, Y, Z (rotation written out); 3: any axis
+    u = jr.axis
+    if k == 0:
+        set_placement(jr, w, 1.0, 0.0, 0.0, 0.0, c, -s, 0.0, s, c, 0.0, 0.0, 0.0)
+    elif k == 1:
+        set_placement(jr, w, c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c, 0.0, 0.0, 0.0)
+    elif k == 2:
+        set_placement(jr, w, c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+    else:
+        r = axis_rotation(u[0], u[1], u[2], c, s)
+        set_placement(jr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], 0.0, 0.0, 0.0)
+    set_subspace_column(w, 0, 0.0, 0.0, 0.0, u[0], u[1], u[2])
+    if v.shape[0] > 0:
+        d = v[jr.idx_v]
+        w[VJ] = 0.0
+        w[VJ + 1] = 0.0
+        w[VJ + 2] = 0.0
+        w[VJ + 3] = u[0] * d
+        w[VJ + 4] = u[1] * d
+        w[VJ + 5] = u[2] * d
+        clear_bias(w)

@@ -1,0 +1,63 @@
+"""Spherical joints: quaternion (q = [qx, qy, qz, qw]) and Euler ZYX (q = [z, y, x]).
+
+Source: seed 000 "Joint"; seed 004 (Kindr), "Rotation Quaternion" and Euler angles ZYX with
+their angular-velocity maps.
+Quaternion: M_J = (R(q), 0), S = [0; I3], v = body angular velocity, c_J = 0.
+ZYX: R = Rz(z) Ry(y) Rx(x); body angular velocity w = S_w(q) qdot with columns
+  S_w = [(-sy, cy sx, cy cx), (0, cx, -sx), (1, 0, 0)],
+and c_J = [0; dS_w/dt qdot] since S_w depends on q.
+"""
+
+from math import cos, sin
+
+from .._jit import jit
+from ..layout import CJ, VJ
+from .codes import SPHERICAL
+from .common import clear_bias, quat_matrix, set_placement, set_subspace_column
+
+
+@jit
+def calc(jr, q, v, w):
+    """Codes SPHERICAL (13) and SPHERICAL_ZYX (14)."""
+    iq = jr.idx_q
+    iv = jr.idx_v
+    if jr.type == SPHERICAL:
+        r = quat_matrix(q[iq], q[iq + 1], q[iq + 2], q[iq + 3])
+        set_placement(jr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], 0.0, 0.0, 0.0)
+        set_subspace_column(w, 0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        set_subspace_column(w, 1, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+        set_subspace_column(w, 2, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+        if v.shape[0] > 0:
+            w[VJ] = 0.0
+            w[VJ + 1] = 0.0
+            w[VJ + 2] = 0.0
+            w[VJ + 3] = v[iv]
+            w[VJ + 4] = v[iv + 1]
+            w[VJ + 5] = v[iv + 2]
+            clear_bias(w)
+        return
+    cz, sz = cos(q[iq]), sin(q[iq])
+    cy, sy = cos(q[iq + 1]), sin(q[iq + 1])
+    cx, sx = cos(q[iq + 2]), sin(q[iq + 2])
+    set_placement(jr, w,
+                  cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
+                  sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
+                  -sy, cy * sx, cy * cx,
+                  0.0, 0.0, 0.0)
+    set_subspace_column(w, 0, 0.0, 0.0, 0.0, -sy, cy * sx, cy * cx)
+    set_subspace_column(w, 1, 0.0, 0.0, 0.0, 0.0, cx, -sx)
+    set_subspace_column(w, 2, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    if v.shape[0] > 0:
+        dz, dy, dx = v[iv], v[iv + 1], v[iv + 2]
+        w[VJ] = 0.0
+        w[VJ + 1] = 0.0
+        w[VJ + 2] = 0.0
+        w[VJ + 3] = -sy * dz + dx
+        w[VJ + 4] = cy * sx * dz + cx * dy
+        w[VJ + 5] = cy * cx * dz - sx * dy
+        w[CJ] = 0.0
+        w[CJ + 1] = 0.0
+        w[CJ + 2] = 0.0
+        w[CJ + 3] = -cy * dy * dz
+        w[CJ + 4] = (-sy * sx * dy + cy * cx * dx) * dz - sx * dx * dy
+        w[CJ + 5] = (-sy * cx * dy - cy * sx * dx) * dz - cx * dx * dy
