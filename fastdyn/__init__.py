@@ -1,0 +1,35 @@
+"""fastdyn: rigid-body dynamics for Python, Numba kernels over flat NumPy model arrays.
+
+    import fastdyn as fd
+    model = fd.samples.manipulator()        # or fd.load_urdf("robot.urdf")
+    data = model.create_data()              # one per thread
+    tau = fd.rnea(model, data, q, v, a)     # a view into data: copy to keep
+
+Conventions (../shared/CONVENTIONS.md): spatial vectors linear first, Pinocchio's q/v layout,
+LOCAL / WORLD / LOCAL_WORLD_ALIGNED frames. The kernels themselves live in ``fastdyn.kernels``
+and can be called from your own ``@numba.njit`` code.
+"""
+
+from . import samples
+from .builder import ModelBuilder
+from .dynamics import (SingularMassMatrixError, aba, cholesky, cholesky_solve, compute_minverse,
+                       crba, generalized_gravity, kinetic_energy, mechanical_energy,
+                       nonlinear_effects, potential_energy, rnea, static_torque)
+from .kernels.joints.codes import NAMES as JOINT_TYPES
+from .kernels.layout import BODY_FRAME, FIXED_JOINT_FRAME, JOINT_FRAME, OP_FRAME, SENSOR_FRAME
+from .kinematics import (center_of_mass, forward_kinematics, frame_placement, frame_pose,
+                         frames_forward_kinematics, joint_placement, joint_pose,
+                         update_frame_placements)
+from .model import Data, Model
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Model", "Data", "ModelBuilder", "samples", "JOINT_TYPES",
+    "OP_FRAME", "JOINT_FRAME", "FIXED_JOINT_FRAME", "BODY_FRAME", "SENSOR_FRAME",
+    "forward_kinematics", "update_frame_placements", "frames_forward_kinematics",
+    "frame_placement", "frame_pose", "joint_placement", "joint_pose", "center_of_mass",
+    "rnea", "nonlinear_effects", "generalized_gravity", "static_torque", "crba", "cholesky",
+    "cholesky_solve", "compute_minverse", "aba", "kinetic_energy", "potential_energy",
+    "mechanical_energy", "SingularMassMatrixError",
+]

@@ -37,9 +37,11 @@ def as_placement(placement, what: str) -> tuple[np.ndarray, np.ndarray]:
     return R.copy(), p.copy()
 
 
-def check_inertia(mass: float, com, inertia, what: str) -> tuple[float, np.ndarray, np.ndarray]:
-    """Validate (m, c, I_c): finite, m >= 0, I_c symmetric positive semi-definite and
-    physically consistent (principal moments satisfy the triangle inequality)."""
+def check_inertia(mass: float, com, inertia, what: str,
+                  physical: bool = True) -> tuple[float, np.ndarray, np.ndarray]:
+    """Validate (m, c, I_c): finite, m >= 0, I_c symmetric and, when ``physical``, positive
+    semi-definite and physically consistent (principal moments satisfy the triangle
+    inequality). ``physical=False`` is for bodies read from files that other tools accept."""
     m = float(mass)
     c = np.asarray(com, dtype=np.float64).reshape(-1)
     I = np.asarray(inertia, dtype=np.float64)
@@ -53,6 +55,8 @@ def check_inertia(mass: float, com, inertia, what: str) -> tuple[float, np.ndarr
     scale = max(1.0, float(np.abs(I).max()))
     if not np.allclose(I, I.T, atol=1e-10 * scale):
         raise ValueError(f"{what}: inertia matrix is not symmetric")
+    if not physical:
+        return m, c, 0.5 * (I + I.T)
     ev = np.linalg.eigvalsh(0.5 * (I + I.T))
     tol = 1e-9 * scale
     if ev[0] < -tol:
@@ -188,15 +192,17 @@ class ModelBuilder:
         return j
 
     def add_body(self, joint: int | str, mass: float, com=(0.0, 0.0, 0.0), inertia=None,
-                 placement=None, name: str | None = None) -> None:
+                 placement=None, name: str | None = None, physical: bool = True) -> None:
         """Attach a rigid body to ``joint``: mass, centre of mass and rotational inertia about
         the com, given in a body frame at ``placement`` in the joint frame. Bodies on one
-        joint add up (Pinocchio's appendBodyToJoint). ``name`` also adds a BODY frame there."""
+        joint add up (Pinocchio's appendBodyToJoint). ``name`` also adds a BODY frame there.
+        ``physical=False`` skips the positive-definiteness and triangle-inequality checks."""
         j = self._joint_index(joint, "add_body")
         what = f"body {name or ''} on joint {self._joint_names[j]!r}".replace("  ", " ")
         if j == 0:
             raise ValueError(f"{what}: the universe does not move; attach bodies to a joint")
-        m, c, Ic = check_inertia(mass, com, np.zeros((3, 3)) if inertia is None else inertia, what)
+        m, c, Ic = check_inertia(mass, com, np.zeros((3, 3)) if inertia is None else inertia, what,
+                                 physical)
         R, p = as_placement(placement, what)
         r = self._rows[j]
         m2, c2, I2 = merge_inertia(float(r["mass"]), r["com"].copy(), r["inertia"].copy(),
@@ -258,7 +264,7 @@ class ModelBuilder:
                                frame=False)
             remap[i] = j
             if r["mass"] > 0 or np.any(r["inertia"]):
-                self.add_body(j, float(r["mass"]), r["com"], r["inertia"])
+                self.add_body(j, float(r["mass"]), r["com"], r["inertia"], physical=False)
         offset = len(self._frames)
         for k in range(1, other.nframes):
             f = other.frm[k]

@@ -165,7 +165,7 @@ def _frozen(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def _dof_table(jnt: np.ndarray) -> np.ndarray:
-    """Per-dof joint, parent dof (the previous dof towards the root) and subtree end."""
+    """Per-dof joint and parent dof (the previous dof towards the root, -1 at the base)."""
     nv = int(jnt["nv"].sum())
     dof = np.zeros(nv, layout.DOF_DTYPE)
     last_dof = np.full(jnt.shape[0], -1, dtype=np.int64)  # deepest dof at or above joint i
@@ -178,12 +178,6 @@ def _dof_table(jnt: np.ndarray) -> np.ndarray:
             dof[d]["parent"] = prev
             prev = d
         last_dof[i] = prev
-    # subtree end: dofs of a subtree are contiguous (depth-first order); walk back to the root
-    dof["subtree_end"] = np.arange(1, nv + 1)
-    for d in range(nv - 1, -1, -1):
-        p = dof[d]["parent"]
-        if p >= 0:
-            dof[p]["subtree_end"] = max(dof[p]["subtree_end"], dof[d]["subtree_end"])
     return dof
 
 
@@ -216,6 +210,7 @@ class Data:
         self.acom = np.zeros((nj, 3))
         self.mass = np.zeros(nj)  # subtree masses (row 0: total)
         self.energy = np.zeros(2)  # [kinetic, potential]
+        self.kinematics = 0  # what ws holds: 0 nothing, 1 placements, 2 + v, 3 + a
 
     def _block(self, o: int, n: int) -> np.ndarray:
         return self.ws[:, o:o + n]

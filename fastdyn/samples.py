@@ -97,7 +97,7 @@ def random_tree(n: int, seed: int = 0, types: tuple[str, ...] | None = None,
                 root: str | None = None) -> Model:
     """A seeded random tree of ``n`` joints (plus an optional ``root`` joint) drawn from
     ``types`` (default: every joint type but the free-flyer), with random placements, axes
-    and physically valid bodies. Joint i's parent is drawn from the joints before it."""
+    and physically valid bodies, numbered depth first."""
     rng = np.random.default_rng(seed)
     names = list(types) if types is not None else [
         t for t in codes.NAMES[1:] if t != "freeflyer"]
@@ -106,17 +106,27 @@ def random_tree(n: int, seed: int = 0, types: tuple[str, ...] | None = None,
     if root is not None:
         first = b.add_joint("root", root, 0, None)
         _random_body(b, first, rng)
-    for k in range(n):
-        par = int(rng.integers(first, b.njoints)) if b.njoints > 1 else 0
+    # Draw the tree first (node k hangs below an earlier node, -1 = the base), then add the
+    # joints depth first: subtrees must own contiguous v ranges, as in Pinocchio.
+    parents = [int(rng.integers(-1, k)) for k in range(n)]
+    children = [[] for _ in range(n + 1)]
+    for k, par in enumerate(parents):
+        children[par + 1].append(k)
+    index = {-1: first}
+    stack = list(reversed(children[0]))
+    while stack:
+        k = stack.pop()
         t = names[int(rng.integers(len(names)))]
         R = _rpy(*rng.uniform(-np.pi, np.pi, 3))
         p = rng.uniform(-0.5, 0.5, 3)
         axis = rng.normal(size=3)
         axis2 = np.cross(axis, rng.normal(size=3))
-        j = b.add_joint(f"j{k}_{t}", t, par, (R, p), axis=axis / np.linalg.norm(axis),
-                        axis2=axis2 / np.linalg.norm(axis2), pitch=rng.uniform(-0.2, 0.2),
-                        armature=rng.uniform(0.0, 0.1))
+        j = b.add_joint(f"j{k}_{t}", t, index[parents[k]], (R, p),
+                        axis=axis / np.linalg.norm(axis), axis2=axis2 / np.linalg.norm(axis2),
+                        pitch=rng.uniform(-0.2, 0.2), armature=rng.uniform(0.0, 0.1))
+        index[k] = j
         _random_body(b, j, rng)
+        stack.extend(reversed(children[k + 1]))
     return b.build()
 
 

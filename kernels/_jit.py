@@ -9,12 +9,16 @@
 - ``fastmath=False``: results must match Pinocchio to 1e-12; reassociation would break that.
 - ``boundscheck=False``: inputs are validated once at the Python boundary.
 
+Cache validity: a cached function is reused only if the whole kernels/ source tree is unchanged
+(see ``_tree_stamp``), not just its own file.
+
 Cache location: numba tries ``NUMBA_CACHE_DIR``, then ``__pycache__`` beside the source, then the
 user-wide cache directory. When all of these are unwritable (read-only site-packages and HOME),
 numba raises ``RuntimeError`` at decoration time; fastdyn then falls back to a per-user directory
 under the system temporary directory instead of failing the import.
 """
 
+import hashlib
 import os
 import tempfile
 
@@ -39,8 +43,35 @@ class _TempDirLocator(caching.UserProvidedCacheLocator):
         return caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
 
 
+def _tree_stamp() -> str:
+    """Content hash of every kernel source file. Numba stamps a cached function with its own
+    file only, so a kernel whose callee (another file) changed would load stale machine code,
+    after an edit or a fastdyn upgrade alike; the whole tree's hash closes that hole."""
+    h = hashlib.sha256()
+    root = os.path.dirname(os.path.abspath(__file__))
+    for d, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith(".py"):
+                h.update(f.encode())
+                with open(os.path.join(d, f), "rb") as fh:
+                    h.update(fh.read())
+    return h.hexdigest()
+
+
+_TREE = _tree_stamp()
+
+
+def _stamped(cls):
+    def get_source_stamp(self):
+        return (cls.get_source_stamp(self), _TREE)
+
+    return type("Fastdyn" + cls.__name__, (cls,), {"get_source_stamp": get_source_stamp})
+
+
 class _CacheImpl(caching.CompileResultCacheImpl):
-    _locator_classes = list(caching.CompileResultCacheImpl._locator_classes) + [_TempDirLocator]
+    _locator_classes = [_stamped(c) for c in caching.CompileResultCacheImpl._locator_classes
+                        + [_TempDirLocator]]
 
 
 class _FunctionCache(caching.FunctionCache):
@@ -59,7 +90,7 @@ def jit(func=None, *, parallel=False, inline="never"):
 
     def wrap(f):
         disp = numba.njit(parallel=parallel, inline=inline, **_OPTIONS)(f)
-        if CACHE:
+        if CACHE and not numba.config.DISABLE_JIT:  # (pure-Python mode has nothing to cache)
             # What Dispatcher.enable_caching does, with the fallback locator appended.
             disp._cache = _FunctionCache(disp.py_func)
         return disp

@@ -62,7 +62,6 @@ DOF_DTYPE = np.dtype(
     [
         ("joint", np.int64),  # joint owning this dof ()
         ("parent", np.int64),  # previous dof on the path to the root, -1 at the root ()
-        ("subtree_end", np.int64),  # one past the last dof of the subtree rooted here ()
     ],
     align=True,
 )
@@ -80,8 +79,10 @@ S = 54  # motion subspace, column k of joint i at S + 6 k (36)
 YC = 90  # composite rigid-body inertia as 10 dynamic parameters (10)
 IA = 100  # articulated-body inertia, 6x6 row-major (36)
 PA = 136  # articulated-body bias force (6)
-U = 142  # ABA U = IA S, column k at U + 6 k (36)
+U = 142  # ABA: U = IA S, column k at U + 6 k; CRBA: the force block F = Yc S (36)
 DI = 178  # ABA D^-1 = (S^T U)^-1, nv x nv row-major (36)
 UU = 214  # ABA u = tau - S^T pA (6)
 AGF = 220  # RNEA's acceleration with -gravity folded in at the root, Pinocchio's a_gf (6)
-NW = 226  # workspace width
+C = 226  # ABA: velocity-product acceleration c_i = c_J + v_i x v_J (6)
+TMP = 232  # scratch for one 6x6 product (36)
+NW = 268  # workspace width

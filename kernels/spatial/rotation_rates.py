@@ -73,14 +73,23 @@ def _jexp6_coupling(out, vx, vy, vz, x, y, z, t):
     Q_l = rho^/2 + A (rho phi^T + phi rho^T - 2k I - k phi^) + B (2k phi - t^2 rho)^
           - 2 C k (phi phi^T - t^2 I),   Q_r(rho, phi) = Q_l(-rho, -phi).
     A = (t - sin t)/t^3, B = (t^2 + 2 cos t - 2)/(2 t^4), C = (2t - 3 sin t + t cos t)/(2 t^5).
+    Not in the seeds: Barfoot, "State Estimation for Robotics", SE(3) Jacobians; the tests
+    check it against the series sum_k (-ad_nu)^k / (k+1)!.
     """
     t2 = t * t
-    _, _, _, A = exp3_coeffs(t)
-    if t < 0.1:  # B and C lose ~eps/t^4 to cancellation: series up to t^6
-        B = 1.0 / 24.0 - t2 / 720.0 + t2 * t2 / 40320.0 - t2 * t2 * t2 / 3628800.0
-        C = 1.0 / 120.0 - t2 / 2520.0 + t2 * t2 / 120960.0 - t2 * t2 * t2 / 9979200.0
+    if t < 0.3:
+        # A, B, C lose 6 eps/t^2, 24 eps/t^4, 60 eps/t^4 to cancellation, and here multiply
+        # terms of size |rho| t, not t^2: series to t^10 / t^8 (truncation < 1e-16).
+        t4 = t2 * t2
+        A = (1.0 / 6.0 - t2 / 120.0 + t4 / 5040.0 - t4 * t2 / 362880.0
+             + t4 * t4 / 39916800.0 - t4 * t4 * t2 / 6227020800.0)
+        B = (1.0 / 24.0 - t2 / 720.0 + t4 / 40320.0 - t4 * t2 / 3628800.0
+             + t4 * t4 / 479001600.0)
+        C = (1.0 / 120.0 - t2 / 2520.0 + t4 / 120960.0 - t4 * t2 / 9979200.0
+             + t4 * t4 / 1245404160.0)
     else:
         c, s = math.cos(t), math.sin(t)
+        A = (t - s) / (t2 * t)
         B = (t2 + 2.0 * c - 2.0) / (2.0 * t2 * t2)
         C = (2.0 * t - 3.0 * s + t * c) / (2.0 * t2 * t2 * t)
     k = vx * x + vy * y + vz * z

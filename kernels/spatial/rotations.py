@@ -270,7 +270,10 @@ def log3(R, out):
 
 @jit
 def exp3_quat(phi, out):
-    """q = (sin(t/2) phi/t, cos(t/2)), t = |phi| (seed 004, "Rotation Quaternion <=> Angle-Axis")."""
+    """q = (sin(t/2) phi/t, cos(t/2)), t = |phi|, as pin.exp3_quat.
+
+    Seed 004, "Rotation Quaternion <=> Rotation Angle-Axis" with theta = t, n = phi/t.
+    """
     x, y, z = phi[0], phi[1], phi[2]
     t2 = x * x + y * y + z * z
     t = math.sqrt(t2)
@@ -482,10 +485,13 @@ def exp6(nu, R_out, p_out):
 def log6(R, p, out):
     """nu = [v; w] = log(R, p), as pin.log6: w = log3(R), v = V(w)^-1 p with
     V^-1 = e I - w^/2 + d w w^T, (e, d) from log3_coeffs. Returns |w|."""
-    t = log3(R, out[3:6])
+    x, y, z, t = log3_tuple(R)
     e, d = log3_coeffs(t)
-    vx, vy, vz = so3_poly_apply(out[3], out[4], out[5], e, -0.5, d, p[0], p[1], p[2])
+    vx, vy, vz = so3_poly_apply(x, y, z, e, -0.5, d, p[0], p[1], p[2])
     out[0] = vx
     out[1] = vy
     out[2] = vz
+    out[3] = x
+    out[4] = y
+    out[5] = z
     return t

@@ -1,0 +1,96 @@
+"""Input checks at the Python boundary: one place, clear messages, no numba typing errors.
+
+Every public function converts its arrays here once; kernels then trust them. float32/int
+inputs are converted to float64 (a copy) rather than compiling a second specialization.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels.joints import codes
+
+QUAT_TOL = 1e-6  # |‖quat‖ - 1| above this is a caller error, not rounding
+
+
+def vector(x, n: int, name: str) -> np.ndarray:
+    """x as a C-contiguous float64 vector of length n, finite, or a ValueError naming it."""
+    if isinstance(x, np.ndarray) and x.dtype == np.float64 and x.flags.c_contiguous:
+        a = x
+    else:
+        try:
+            a = np.ascontiguousarray(x, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be an array of {n} floats, got {type(x).__name__}") \
+                from None
+        if isinstance(x, np.ndarray) and x.dtype.kind not in "fiu":
+            raise TypeError(f"{name} must be a real array, got dtype {x.dtype}")
+    if a.ndim != 1 or a.shape[0] != n:
+        raise ValueError(f"{name} must have shape ({n},), got {a.shape}")
+    if not np.isfinite(a).all():
+        bad = np.flatnonzero(~np.isfinite(a))[:5].tolist()
+        raise ValueError(f"{name} has non-finite entries at indices {bad}")
+    return a
+
+
+def matrix(x, shape: tuple[int, ...], name: str) -> np.ndarray:
+    """x as a C-contiguous finite float64 array of the given shape (-1 matches any size)."""
+    a = x if (isinstance(x, np.ndarray) and x.dtype == np.float64 and x.flags.c_contiguous) \
+        else np.ascontiguousarray(x, dtype=np.float64)
+    if a.ndim != len(shape) or any(s != -1 and s != t for s, t in zip(shape, a.shape)):
+        want = "(" + ", ".join("N" if s == -1 else str(s) for s in shape) + ")"
+        raise ValueError(f"{name} must have shape {want}, got {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name} has non-finite entries")
+    return a
+
+
+def configuration(model, q, name: str = "q") -> np.ndarray:
+    """q checked for length, finiteness and unit quaternions / unit (cos, sin) pairs."""
+    q = vector(q, model.nq, name)
+    for i, (t, iq) in _lie_joints(model):
+        if t in (codes.SPHERICAL, codes.FREEFLYER):
+            o = iq + (3 if t == codes.FREEFLYER else 0)
+            nrm = np.sqrt(q[o] ** 2 + q[o + 1] ** 2 + q[o + 2] ** 2 + q[o + 3] ** 2)
+            what = "quaternion"
+        else:
+            o = iq + (2 if t == codes.PLANAR else 0)
+            nrm = np.sqrt(q[o] ** 2 + q[o + 1] ** 2)
+            what = "(cos, sin) pair"
+        if abs(nrm - 1.0) > QUAT_TOL:
+            raise ValueError(f"{name}: the {what} of joint {model.joint_names[i]!r} "
+                             f"(q[{o}:{o + (4 if what == 'quaternion' else 2)}]) has norm "
+                             f"{nrm:.9g}, not 1; call fastdyn.normalize(model, q) first")
+    return q
+
+
+def _lie_joints(model):
+    cache = model.__dict__.get("_lie_cache")
+    if cache is None:
+        cache = [(i, (int(r["type"]), int(r["idx_q"]))) for i, r in enumerate(model.jnt)
+                 if int(r["type"]) in codes.LIE_TYPES]
+        model.__dict__["_lie_cache"] = cache
+    return cache
+
+
+def data_for(model, data) -> None:
+    if getattr(data, "model_token", None) != model.token:
+        raise ValueError(f"this Data was not created by {model!r}; use model.create_data()")
+
+
+def joint_index(model, j, name: str = "joint") -> int:
+    if isinstance(j, str):
+        return model.joint_id(j)
+    j = int(j)
+    if not 0 <= j < model.njoints:
+        raise IndexError(f"{name} index {j} out of range 0..{model.njoints - 1}")
+    return j
+
+
+def frame_index(model, f, name: str = "frame") -> int:
+    if isinstance(f, str):
+        return model.frame_id(f)
+    f = int(f)
+    if not 0 <= f < model.nframes:
+        raise IndexError(f"{name} index {f} out of range 0..{model.nframes - 1}")
+    return f

@@ -1,0 +1,151 @@
+"""Inverse and forward dynamics, the mass matrix and its factorization, energies.
+
+Each function checks its inputs once, calls one kernel and returns a view into ``data``
+(overwritten by the next call: copy it to keep it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+from .kernels.algorithms import aba as _aba
+from .kernels.algorithms import cholesky as _chol
+from .kernels.algorithms import crba as _crba
+from .kernels.algorithms import energy as _energy
+from .kernels.algorithms import rnea as _rnea
+from .kinematics import EMPTY, forward_kinematics
+from .model import Data, Model
+
+NO_FORCES = np.zeros((0, 6))
+NO_FORCES.flags.writeable = False
+
+
+class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
+    """M(q) is not positive definite, e.g. a massless subtree carried by a moving joint."""
+
+
+def _fext(model: Model, fext) -> np.ndarray:
+    if fext is None:
+        return NO_FORCES
+    return _checks.matrix(fext, (model.njoints, 6), "fext (one LOCAL [f; tau] per joint)")
+
+
+def _zeros(data: Data) -> np.ndarray:
+    z = data.qv[0, :data.nv]
+    z[:] = 0.0
+    return z
+
+
+def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
+    """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i  (data.tau)."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    v = _checks.vector(v, model.nv, "v")
+    a = _checks.vector(a, model.nv, "a")
+    _rnea.rnea(model.jnt, model.gravity, q, v, a, _fext(model, fext), data.ws, data.tau)
+    data.kinematics = 2
+    return data.tau
+
+
+def nonlinear_effects(model: Model, data: Data, q, v) -> np.ndarray:
+    """C(q, v) v + g(q) (data.nle): RNEA at zero acceleration."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    v = _checks.vector(v, model.nv, "v")
+    _rnea.rnea(model.jnt, model.gravity, q, v, _zeros(data), NO_FORCES, data.ws, data.nle)
+    data.kinematics = 2
+    return data.nle
+
+
+def generalized_gravity(model: Model, data: Data, q) -> np.ndarray:
+    """g(q) (data.g): RNEA at zero velocity and acceleration."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    z = _zeros(data)
+    _rnea.rnea(model.jnt, model.gravity, q, z, z, NO_FORCES, data.ws, data.g)
+    data.kinematics = 2
+    return data.g
+
+
+def static_torque(model: Model, data: Data, q, fext) -> np.ndarray:
+    """g(q) - sum_i J_i^T fext_i (data.tau): torques holding q still under external forces."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    z = _zeros(data)
+    _rnea.rnea(model.jnt, model.gravity, q, z, z, _fext(model, fext), data.ws, data.tau)
+    data.kinematics = 2
+    return data.tau
+
+
+def crba(model: Model, data: Data, q) -> np.ndarray:
+    """The joint-space inertia matrix M(q) (data.M), both triangles, armature included."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    _crba.crba(model.jnt, q, data.ws, data.M, EMPTY)
+    data.kinematics = 1
+    return data.M
+
+
+def cholesky(model: Model, data: Data) -> tuple[np.ndarray, np.ndarray]:
+    """Factor data.M (from crba) as U D U^T, tree-sparse (data.U, data.D)."""
+    _checks.data_for(model, data)
+    bad = _chol.cholesky(model.dof, data.M, data.U, data.D)
+    if bad >= 0:
+        j = int(model.dof[bad]["joint"])
+        raise SingularMassMatrixError(
+            f"M(q) is not positive definite at dof {bad} (joint {model.joint_names[j]!r}): "
+            f"a moving joint carries no mass or inertia in its subtree")
+    return data.U, data.D
+
+
+def cholesky_solve(model: Model, data: Data, b, out: np.ndarray | None = None) -> np.ndarray:
+    """x = M^-1 b with the factorization from ``cholesky`` (b (nv,); a copy unless ``out``)."""
+    _checks.data_for(model, data)
+    x = _checks.vector(b, model.nv, "b").copy() if out is None else out
+    if out is not None:
+        out[:] = _checks.vector(b, model.nv, "b")
+    _chol.solve(model.dof, data.U, data.D, x)
+    return x
+
+
+def compute_minverse(model: Model, data: Data, q) -> np.ndarray:
+    """M(q)^-1 (data.Minv) via crba and the tree-sparse factorization."""
+    crba(model, data, q)
+    cholesky(model, data)
+    _chol.inverse(model.dof, data.U, data.D, data.Minv)
+    return data.Minv
+
+
+def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
+    """qddot = M^-1 (tau - C v - g + sum_i J_i^T fext_i) (data.ddq)."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    v = _checks.vector(v, model.nv, "v")
+    tau = _checks.vector(tau, model.nv, "tau")
+    bad = _aba.aba(model.jnt, model.gravity, q, v, tau, _fext(model, fext), data.ws, data.ddq)
+    data.kinematics = 2
+    if bad >= 0:
+        raise SingularMassMatrixError(
+            f"aba: the articulated inertia seen by joint {model.joint_names[bad]!r} is not "
+            f"positive definite (massless subtree on a moving joint?)")
+    return data.ddq
+
+
+def kinetic_energy(model: Model, data: Data, q, v) -> float:
+    """1/2 v^T M(q) v (data.energy[0])."""
+    forward_kinematics(model, data, q, v)
+    data.energy[0] = _energy.kinetic_energy(model.jnt, _checks.vector(v, model.nv, "v"), data.ws)
+    return float(data.energy[0])
+
+
+def potential_energy(model: Model, data: Data, q) -> float:
+    """-sum_i m_i g . c_i (data.energy[1]); zero at the world origin's height."""
+    forward_kinematics(model, data, q)
+    data.energy[1] = _energy.potential_energy(model.jnt, model.gravity, data.ws)
+    return float(data.energy[1])
+
+
+def mechanical_energy(model: Model, data: Data, q, v) -> float:
+    return kinetic_energy(model, data, q, v) + float(
+        _energy.potential_energy(model.jnt, model.gravity, data.ws))

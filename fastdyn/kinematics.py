@@ -1,0 +1,95 @@
+"""Forward kinematics, frame placements and centres of mass: checked wrappers over kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+from .kernels.algorithms import center_of_mass as _com
+from .kernels.algorithms import forward_kinematics as _fk
+from .kernels.algorithms import frames as _frames
+from .kernels.layout import OM
+from .model import Data, Model
+
+EMPTY = np.zeros(0)
+EMPTY.flags.writeable = False
+
+
+def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
+    """Joint placements (data.oMi_R, data.oMi_p, data.liMi_*) and, when given, LOCAL spatial
+    velocities data.v and accelerations data.a (gravity not included)."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    vv = EMPTY if v is None else _checks.vector(v, model.nv, "v")
+    if a is not None and v is None:
+        raise ValueError("forward_kinematics: accelerations need velocities; pass v too")
+    aa = EMPTY if a is None else _checks.vector(a, model.nv, "a")
+    _fk.forward_kinematics(model.jnt, q, vv, aa, data.ws)
+    data.kinematics = 1 + (v is not None) + (a is not None)
+
+
+def require_kinematics(data: Data, level: int, what: str) -> None:
+    """Refuse to read stale or missing kinematics (0 none, 1 placements, 2 + v, 3 + a)."""
+    if data.kinematics < level:
+        need = ("placements", "velocities", "accelerations")[level - 1]
+        raise RuntimeError(f"{what} needs joint {need}: call forward_kinematics(model, data, q"
+                           f"{', v' if level >= 2 else ''}{', a' if level >= 3 else ''}) first")
+
+
+def update_frame_placements(model: Model, data: Data) -> np.ndarray:
+    """data.oMf (nframes, 12) from the joint placements of the last forward_kinematics."""
+    _checks.data_for(model, data)
+    require_kinematics(data, 1, "update_frame_placements")
+    _frames.update_frame_placements(model.frm, data.ws, data.oMf)
+    return data.oMf
+
+
+def frames_forward_kinematics(model: Model, data: Data, q) -> np.ndarray:
+    forward_kinematics(model, data, q)
+    return update_frame_placements(model, data)
+
+
+def _homogeneous(R: np.ndarray, p: np.ndarray) -> np.ndarray:
+    T = np.eye(4)
+    T[:3, :3] = R
+    T[:3, 3] = p
+    return T
+
+
+def joint_pose(model: Model, data: Data, joint: int | str) -> tuple[np.ndarray, np.ndarray]:
+    """(R, p) of joint ``joint`` (id or name) in the world, from the last forward_kinematics."""
+    _checks.data_for(model, data)
+    require_kinematics(data, 1, "joint_pose")
+    j = _checks.joint_index(model, joint)
+    w = data.ws[j]
+    return w[OM:OM + 9].reshape(3, 3).copy(), w[OM + 9:OM + 12].copy()
+
+
+def joint_placement(model: Model, data: Data, joint: int | str) -> np.ndarray:
+    """4x4 homogeneous matrix ^0M_joint."""
+    return _homogeneous(*joint_pose(model, data, joint))
+
+
+def frame_pose(model: Model, data: Data, frame: int | str) -> tuple[np.ndarray, np.ndarray]:
+    """(R, p) of frame ``frame`` (id or name) in the world, computed from the joint placements
+    of the last forward_kinematics (never a stale oMf)."""
+    _checks.data_for(model, data)
+    require_kinematics(data, 1, "frame_pose")
+    f = _checks.frame_index(model, frame)
+    fr = model.frm[f]
+    Rj, pj = joint_pose(model, data, int(fr["parent_joint"]))
+    return Rj @ fr["R"], pj + Rj @ fr["p"]
+
+
+def frame_placement(model: Model, data: Data, frame: int | str) -> np.ndarray:
+    """4x4 homogeneous matrix ^0M_frame."""
+    return _homogeneous(*frame_pose(model, data, frame))
+
+
+def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:
+    """Whole-robot centre of mass (3,) in the world; subtree coms in data.com (row i: subtree
+    of joint i), and their velocities/accelerations in data.vcom / data.acom when v, a given."""
+    forward_kinematics(model, data, q, v, a)
+    order = 0 if v is None else (1 if a is None else 2)
+    _com.center_of_mass(model.jnt, data.ws, order, data.mass, data.com, data.vcom, data.acom)
+    return data.com[0]

@@ -1,0 +1,77 @@
+"""Tree-sparse factorization M = U D U^T and solves with it (never a dense inverse).
+
+Source: Featherstone (2008) sec. 6.5, Tables 6.3 (LTDL) and 6.4 (solve): with the branch-induced
+sparsity, M = L^T D L where L is unit lower triangular and L[k, i] != 0 only when dof i is an
+ancestor of dof k (i on the path from k to the root, dof parent array lambda). We store
+U = L^T (unit upper), Pinocchio's data.U / data.D convention, so M = U D U^T.
+  for k = n-1 .. 0:  i = lambda(k)
+      while i >= 0:  a = H[k, i] / H[k, k];  j = i
+          while j >= 0:  H[i, j] -= H[k, j] a;  j = lambda(j)
+          H[k, i] = a;  i = lambda(i)
+"""
+
+from .._jit import jit
+
+
+@jit
+def cholesky(dof, M, U, D):
+    """Factor M (nv, nv) into U (unit upper, tree-sparse) and D (nv,); returns the index of the
+    first non-positive pivot, or -1 when M is positive definite."""
+    nv = M.shape[0]
+    # work in U's upper triangle: U[i, k] holds H[k, i] for i ancestor of k (i < k)
+    for r in range(nv):
+        for c in range(nv):
+            U[r, c] = M[r, c] if r <= c else 0.0
+    bad = -1
+    for k in range(nv - 1, -1, -1):
+        dk = U[k, k]
+        if not dk > 0.0 and bad < 0:
+            bad = k
+        i = dof[k].parent
+        while i >= 0:
+            a = U[i, k] / dk
+            j = i
+            while j >= 0:
+                U[j, i] -= U[j, k] * a
+                j = dof[j].parent
+            U[i, k] = a
+            i = dof[i].parent
+    for k in range(nv):
+        D[k] = U[k, k]
+        U[k, k] = 1.0
+    return bad
+
+
+@jit
+def solve(dof, U, D, x):
+    """x <- M^-1 x in place, with M = U D U^T from ``cholesky``: x = U^-T D^-1 U^-1 x."""
+    nv = x.shape[0]
+    for k in range(nv - 1, -1, -1):  # U z = x: ancestors pick up their descendants
+        j = dof[k].parent
+        while j >= 0:
+            x[j] -= U[j, k] * x[k]
+            j = dof[j].parent
+    for k in range(nv):
+        x[k] /= D[k]
+    for k in range(nv):  # U^T y = z: descendants read their ancestors
+        j = dof[k].parent
+        while j >= 0:
+            x[k] -= U[j, k] * x[j]
+            j = dof[j].parent
+
+
+@jit
+def inverse(dof, U, D, Minv):
+    """Minv = U^-T D^-1 U^-1, column by column through ``solve`` (for users who need the
+    matrix itself, e.g. operational-space control); symmetric by construction."""
+    nv = Minv.shape[0]
+    for c in range(nv):
+        for r in range(nv):
+            Minv[r, c] = 1.0 if r == c else 0.0
+    for c in range(nv):  # row c = column c (M symmetric); a row is contiguous
+        solve(dof, U, D, Minv[c])
+    for r in range(nv):
+        for c in range(r + 1, nv):
+            s = 0.5 * (Minv[r, c] + Minv[c, r])
+            Minv[r, c] = s
+            Minv[c, r] = s

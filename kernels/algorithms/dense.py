@@ -1,0 +1,49 @@
+"""Small dense helpers for the per-joint nv x nv blocks (nv <= 6) of ABA."""
+
+from .._jit import jit
+
+
+@jit
+def invert_spd(A, a, n, tmp, t):
+    """Invert the symmetric positive-definite n x n block A[a:a+n*n] in place (Cholesky
+    A = L L^T, then A^-1 = L^-T L^-1); tmp[t:t+n*n] is scratch. False if not positive definite
+    (the block is then left filled with NaN so a caller that ignores the flag cannot miss it)."""
+    if n == 1:
+        d = A[a]
+        if not d > 0.0:
+            A[a] = 0.0 / 0.0 if d == d else d
+            return False
+        A[a] = 1.0 / d
+        return True
+    for k in range(n * n):
+        tmp[t + k] = 0.0
+    for j in range(n):  # L into tmp (lower)
+        s = A[a + n * j + j]
+        for k in range(j):
+            s -= tmp[t + n * j + k] * tmp[t + n * j + k]
+        if not s > 0.0:
+            for k in range(n * n):
+                A[a + k] = 0.0 / 0.0
+            return False
+        ljj = s ** 0.5
+        tmp[t + n * j + j] = ljj
+        for r in range(j + 1, n):
+            s = A[a + n * r + j]
+            for k in range(j):
+                s -= tmp[t + n * r + k] * tmp[t + n * j + k]
+            tmp[t + n * r + j] = s / ljj
+    for j in range(n):  # invert L in place (lower triangular)
+        tmp[t + n * j + j] = 1.0 / tmp[t + n * j + j]
+        for r in range(j + 1, n):
+            s = 0.0
+            for k in range(j, r):
+                s -= tmp[t + n * r + k] * tmp[t + n * k + j]
+            tmp[t + n * r + j] = s / tmp[t + n * r + r]
+    for r in range(n):  # A^-1 = L^-T L^-1
+        for c in range(r, n):
+            s = 0.0
+            for k in range(c, n):
+                s += tmp[t + n * k + r] * tmp[t + n * k + c]
+            A[a + n * r + c] = s
+            A[a + n * c + r] = s
+    return True

@@ -1,0 +1,36 @@
+"""Kinetic and potential energy.
+
+Source: seed 003, "Energy and Momentum"; seed 000 "Inertia" (Y nu). With LOCAL velocities v_i
+from forward kinematics:  T = 1/2 sum_i v_i . (Y_i v_i) (+ 1/2 sum armature qdot^2, the rotor
+energy, so that T = 1/2 v^T M v with M from crba);  V = - sum_i m_i g . (^0M_i c_i).
+"""
+
+from .._jit import jit
+from ..layout import OM, V
+from ..spatial import inertia, se3
+
+
+@jit
+def kinetic_energy(jnt, qd, ws):
+    """Needs ws velocities (forward_kinematics with v)."""
+    e = 0.0
+    for i in range(1, jnt.shape[0]):
+        w = ws[i]
+        f = inertia.apply(jnt[i].pi, 0, w, V)
+        for k in range(6):
+            e += f[k] * w[V + k]
+        iv = jnt[i].idx_v
+        for d in range(jnt[i].nv):
+            e += jnt[i].armature[d] * qd[iv + d] * qd[iv + d]
+    return 0.5 * e
+
+
+@jit
+def potential_energy(jnt, gravity, ws):
+    """Needs ws placements (forward_kinematics)."""
+    e = 0.0
+    for i in range(1, jnt.shape[0]):
+        jr = jnt[i]
+        c = se3.act_point(ws[i], OM, jr.com[0], jr.com[1], jr.com[2])
+        e -= jr.mass * (gravity[0] * c[0] + gravity[1] * c[1] + gravity[2] * c[2])
+    return e

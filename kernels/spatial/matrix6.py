@@ -1,0 +1,90 @@
+"""6x6 blocks stored row-major in 36 contiguous floats: the articulated-body inertias of ABA.
+
+Source: seed 000, "Force Application" and "Inertia application": an inertia-like operator
+given in frame i is expressed in the parent frame as  ^pX_i^* IA ^pX_i^-1 = T IA T^T  with
+T = ^pX_i^* = [[R, 0], [[p]x R, R]]  (because ^pX_i^-1 = (^pX_i^*)^T).
+"""
+
+from .._jit import jit
+
+
+@jit
+def congruence_add(M, m, A, a, tmp, t, out, o):
+    """out += T A T^T for T = ^pX_i^* built from the placement at M[m:m+12].
+
+    ``tmp[t:t+36]`` is scratch. Applied column-wise: each column of A (a motion-to-force
+    image) is a force, so T acts on it as a force transform; then the same on rows."""
+    # tmp = T A: transform each column of A as a force
+    for c in range(6):
+        fx, fy, fz = A[a + c], A[a + 6 + c], A[a + 12 + c]
+        tx, ty, tz = A[a + 18 + c], A[a + 24 + c], A[a + 30 + c]
+        rfx = M[m] * fx + M[m + 1] * fy + M[m + 2] * fz
+        rfy = M[m + 3] * fx + M[m + 4] * fy + M[m + 5] * fz
+        rfz = M[m + 6] * fx + M[m + 7] * fy + M[m + 8] * fz
+        px, py, pz = M[m + 9], M[m + 10], M[m + 11]
+        tmp[t + c] = rfx
+        tmp[t + 6 + c] = rfy
+        tmp[t + 12 + c] = rfz
+        tmp[t + 18 + c] = M[m] * tx + M[m + 1] * ty + M[m + 2] * tz + py * rfz - pz * rfy
+        tmp[t + 24 + c] = M[m + 3] * tx + M[m + 4] * ty + M[m + 5] * tz + pz * rfx - px * rfz
+        tmp[t + 30 + c] = M[m + 6] * tx + M[m + 7] * ty + M[m + 8] * tz + px * rfy - py * rfx
+    # out += (T tmp^T)^T = tmp T^T: transform each row of tmp as a force
+    for r in range(6):
+        b = t + 6 * r
+        fx, fy, fz, tx, ty, tz = tmp[b], tmp[b + 1], tmp[b + 2], tmp[b + 3], tmp[b + 4], tmp[b + 5]
+        rfx = M[m] * fx + M[m + 1] * fy + M[m + 2] * fz
+        rfy = M[m + 3] * fx + M[m + 4] * fy + M[m + 5] * fz
+        rfz = M[m + 6] * fx + M[m + 7] * fy + M[m + 8] * fz
+        px, py, pz = M[m + 9], M[m + 10], M[m + 11]
+        ob = o + 6 * r
+        out[ob] += rfx
+        out[ob + 1] += rfy
+        out[ob + 2] += rfz
+        out[ob + 3] += M[m] * tx + M[m + 1] * ty + M[m + 2] * tz + py * rfz - pz * rfy
+        out[ob + 4] += M[m + 3] * tx + M[m + 4] * ty + M[m + 5] * tz + pz * rfx - px * rfz
+        out[ob + 5] += M[m + 6] * tx + M[m + 7] * ty + M[m + 8] * tz + px * rfy - py * rfx
+
+
+@jit
+def mul_vec(A, a, x, i):
+    """A x for the 6x6 at A[a:a+36] and the 6-vector at x[i:i+6]."""
+    return (A[a] * x[i] + A[a + 1] * x[i + 1] + A[a + 2] * x[i + 2] + A[a + 3] * x[i + 3]
+            + A[a + 4] * x[i + 4] + A[a + 5] * x[i + 5],
+            A[a + 6] * x[i] + A[a + 7] * x[i + 1] + A[a + 8] * x[i + 2] + A[a + 9] * x[i + 3]
+            + A[a + 10] * x[i + 4] + A[a + 11] * x[i + 5],
+            A[a + 12] * x[i] + A[a + 13] * x[i + 1] + A[a + 14] * x[i + 2] + A[a + 15] * x[i + 3]
+            + A[a + 16] * x[i + 4] + A[a + 17] * x[i + 5],
+            A[a + 18] * x[i] + A[a + 19] * x[i + 1] + A[a + 20] * x[i + 2] + A[a + 21] * x[i + 3]
+            + A[a + 22] * x[i + 4] + A[a + 23] * x[i + 5],
+            A[a + 24] * x[i] + A[a + 25] * x[i + 1] + A[a + 26] * x[i + 2] + A[a + 27] * x[i + 3]
+            + A[a + 28] * x[i + 4] + A[a + 29] * x[i + 5],
+            A[a + 30] * x[i] + A[a + 31] * x[i + 1] + A[a + 32] * x[i + 2] + A[a + 33] * x[i + 3]
+            + A[a + 34] * x[i + 4] + A[a + 35] * x[i + 5])
+
+
+@jit
+def from_inertia(Y, y, out, o):
+    """The 6x6 of the 10-parameter inertia at Y[y:y+10] (see inertia.py) into out[o:o+36]."""
+    m, hx, hy, hz = Y[y], Y[y + 1], Y[y + 2], Y[y + 3]
+    for k in range(36):
+        out[o + k] = 0.0
+    out[o] = out[o + 7] = out[o + 14] = m
+    # top-right -[h]x, bottom-left [h]x
+    out[o + 4] = hz
+    out[o + 5] = -hy
+    out[o + 9] = -hz
+    out[o + 11] = hx
+    out[o + 15] = hy
+    out[o + 16] = -hx
+    out[o + 19] = -hz
+    out[o + 20] = hy
+    out[o + 24] = hz
+    out[o + 26] = -hx
+    out[o + 30] = -hy
+    out[o + 31] = hx
+    out[o + 21] = Y[y + 4]
+    out[o + 22] = out[o + 27] = Y[y + 5]
+    out[o + 28] = Y[y + 6]
+    out[o + 23] = out[o + 33] = Y[y + 7]
+    out[o + 29] = out[o + 34] = Y[y + 8]
+    out[o + 35] = Y[y + 9]
