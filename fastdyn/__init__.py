@@ -10,8 +10,10 @@ LOCAL / WORLD / LOCAL_WORLD_ALIGNED frames. The kernels themselves live in ``fas
 and can be called from your own ``@numba.njit`` code.
 """
 
-from . import samples
+from . import batch, configuration, samples
 from .builder import ModelBuilder
+from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
+                            is_normalized, neutral, normalize, random_configuration)
 from .dynamics import (SingularMassMatrixError, aba, cholesky, cholesky_solve, compute_minverse,
                        crba, generalized_gravity, kinetic_energy, mechanical_energy,
                        nonlinear_effects, potential_energy, rnea, static_torque)
@@ -21,6 +23,7 @@ from .kinematics import (center_of_mass, forward_kinematics, frame_placement, fr
                          frames_forward_kinematics, joint_placement, joint_pose,
                          update_frame_placements)
 from .model import Data, Model
+from .simulation import simulate
 
 __version__ = "0.1.0"
 
@@ -31,5 +34,7 @@ __all__ = [
     "frame_placement", "frame_pose", "joint_placement", "joint_pose", "center_of_mass",
     "rnea", "nonlinear_effects", "generalized_gravity", "static_torque", "crba", "cholesky",
     "cholesky_solve", "compute_minverse", "aba", "kinetic_energy", "potential_energy",
-    "mechanical_energy", "SingularMassMatrixError",
+    "mechanical_energy", "SingularMassMatrixError", "simulate", "batch", "configuration",
+    "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
+    "is_normalized", "d_integrate", "d_difference",
 ]

@@ -18,13 +18,13 @@ def vector(x, n: int, name: str) -> np.ndarray:
     if isinstance(x, np.ndarray) and x.dtype == np.float64 and x.flags.c_contiguous:
         a = x
     else:
+        if isinstance(x, np.ndarray) and x.dtype.kind not in "fiu":
+            raise TypeError(f"{name} must be a real array, got dtype {x.dtype}")
         try:
             a = np.ascontiguousarray(x, dtype=np.float64)
         except (TypeError, ValueError):
             raise TypeError(f"{name} must be an array of {n} floats, got {type(x).__name__}") \
                 from None
-        if isinstance(x, np.ndarray) and x.dtype.kind not in "fiu":
-            raise TypeError(f"{name} must be a real array, got dtype {x.dtype}")
     if a.ndim != 1 or a.shape[0] != n:
         raise ValueError(f"{name} must have shape ({n},), got {a.shape}")
     if not np.isfinite(a).all():
@@ -35,6 +35,8 @@ def vector(x, n: int, name: str) -> np.ndarray:
 
 def matrix(x, shape: tuple[int, ...], name: str) -> np.ndarray:
     """x as a C-contiguous finite float64 array of the given shape (-1 matches any size)."""
+    if isinstance(x, np.ndarray) and x.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must be a real array, got dtype {x.dtype}")
     a = x if (isinstance(x, np.ndarray) and x.dtype == np.float64 and x.flags.c_contiguous) \
         else np.ascontiguousarray(x, dtype=np.float64)
     if a.ndim != len(shape) or any(s != -1 and s != t for s, t in zip(shape, a.shape)):

@@ -103,6 +103,7 @@ class ModelBuilder:
         self._joint_names: list[str] = []
         self._frames: list[np.void] = []
         self._frame_names: list[str] = []
+        self._frame_keys: set[tuple[str, int]] = set()  # (name, type): duplicate check in O(1)
         self._mimic: dict = {}
         u = np.zeros((), layout.JOINT_DTYPE)
         u["parent"] = -1
@@ -221,7 +222,7 @@ class ModelBuilder:
         if type not in (layout.OP_FRAME, layout.JOINT_FRAME, layout.FIXED_JOINT_FRAME,
                         layout.BODY_FRAME, layout.SENSOR_FRAME):
             raise ValueError(f"{what}: unknown frame type {type}")
-        if any(n == name and f["type"] == type for n, f in zip(self._frame_names, self._frames)):
+        if (name, type) in self._frame_keys:
             raise ValueError(f"{what}: a frame with this name and type already exists")
         f = np.zeros((), layout.FRAME_DTYPE)
         f["parent_joint"], f["type"], f["R"], f["p"] = j, type, R, p
@@ -234,6 +235,7 @@ class ModelBuilder:
         f["parent_frame"] = parent_frame
         self._frames.append(f)
         self._frame_names.append(name)
+        self._frame_keys.add((name, type))
         return len(self._frames) - 1
 
     def set_mimic(self, joint: str, mimicked: str, multiplier: float, offset: float) -> None:

@@ -43,12 +43,12 @@ class _TempDirLocator(caching.UserProvidedCacheLocator):
         return caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
 
 
-def _tree_stamp() -> str:
+def _tree_stamp(root: str | None = None) -> str:
     """Content hash of every kernel source file. Numba stamps a cached function with its own
     file only, so a kernel whose callee (another file) changed would load stale machine code,
     after an edit or a fastdyn upgrade alike; the whole tree's hash closes that hole."""
     h = hashlib.sha256()
-    root = os.path.dirname(os.path.abspath(__file__))
+    root = root or os.path.dirname(os.path.abspath(__file__))
     for d, dirs, files in sorted(os.walk(root)):
         dirs.sort()
         for f in sorted(files):

@@ -85,4 +85,15 @@ UU = 214  # ABA u = tau - S^T pA (6)
 AGF = 220  # RNEA's acceleration with -gravity folded in at the root, Pinocchio's a_gf (6)
 C = 226  # ABA: velocity-product acceleration c_i = c_J + v_i x v_J (6)
 TMP = 232  # scratch for one 6x6 product (36)
-NW = 268  # workspace width
+# Appended for Jacobians, centroidal quantities and the Coriolis matrix (world-frame columns).
+OV = 268  # spatial velocity of body i in the world frame (at the world origin), [v; w] (6)
+OJ = 274  # S of joint i in the world frame, column k at OJ + 6 k: its columns of data.J (36)
+ODJ = 310  # time derivative of OJ, column k at ODJ + 6 k: its columns of data.dJ (36)
+OYC = 346  # composite inertia of the subtree of i in the world frame, 10 parameters (10)
+OB = 356  # 6x6 row-major per subtree, world frame: d/dt OYC (dccrba) or Coriolis B (36)
+NW = 392  # workspace width
+
+# Reference frames of velocities, accelerations and Jacobians (../shared/CONVENTIONS.md).
+LOCAL = 0  # in the moving frame
+WORLD = 1  # in the world frame, at its origin
+LOCAL_WORLD_ALIGNED = 2  # origin at the moving frame, axes of the world (seed 002's E[A])

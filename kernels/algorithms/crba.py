@@ -20,6 +20,7 @@ from ..spatial import force, inertia, se3
 def crba(jnt, q, ws, M, empty):
     """M (nv, nv) written in full; ``empty`` is a zero-length float64 array (no velocity)."""
     n = jnt.shape[0]
+    M[:, :] = 0.0  # entries of dofs on different branches stay zero
     for i in range(1, n):
         w = ws[i]
         jcalc(jnt, i, q, empty, w)

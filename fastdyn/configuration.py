@@ -1,0 +1,197 @@
+"""Configuration spaces as Lie groups: integrate, difference, interpolate, their Jacobians,
+neutral, normalize and random configurations, with Pinocchio's semantics and names.
+
+Each joint's configuration space is a Lie group (seed 000 "Joint": the integrator is the
+exponential map, q_t = q_0 exp(t v)): R^n for revolute, prismatic, helical, universal,
+translation and spherical_zyx joints; SO(2) for continuous joints (q = [cos, sin]); SO(3) for
+spherical ones (quaternion x, y, z, w); SE(2) for planar (q = [x, y, cos, sin], v body-fixed
+[vx, vy, w]); SE(3) for the free-flyer (q = [x, y, z, qx, qy, qz, qw], v body-fixed [v; w]).
+The model's space is their product. Kernels: ``fastdyn.kernels.configuration.dispatch``.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _checks
+from .kernels.configuration import dispatch
+from .kernels.joints import codes
+
+# Finite stand-ins for infinite limits in random_configuration.
+DEFAULT_ANGLE_RANGE = np.pi  # [rad] angles sampled in [-pi, pi]
+DEFAULT_LENGTH_RANGE = 1.0  # [m] positions sampled in [-1 m, 1 m]
+_ANGLE_TYPES = frozenset((codes.REVOLUTE_X, codes.REVOLUTE_Y, codes.REVOLUTE_Z, codes.REVOLUTE,
+                          codes.SPHERICAL_ZYX, codes.HELICAL, codes.UNIVERSAL))
+_ARGS_INTEGRATE = {"q": 0, "v": 1}
+_ARGS_DIFFERENCE = {"q0": 0, "q1": 1}
+
+
+def neutral(model) -> np.ndarray:
+    """The identity configuration (nq,): zeros, (cos, sin) = (1, 0), quaternions (0, 0, 0, 1),
+    as ``pin.neutral`` (whatever the joint limits)."""
+    out = np.empty(model.nq)
+    dispatch.neutral(model.jnt, out)
+    return out
+
+
+def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
+    """q (+) v dt: every joint moved along the exponential map, q_i exp(v_i dt) (Lie groups) or
+    q_i + v_i dt (vector spaces); ``pin.integrate(model, q, v * dt)``. Free-flyer and planar
+    velocities are body-fixed (LOCAL), linear part first."""
+    q = _checks.configuration(model, q, "q")
+    v = _checks.vector(v, model.nv, "v")
+    out = np.empty(model.nq)
+    dispatch.integrate(model.jnt, q, v, _scalar(dt, "dt"), out)
+    return out
+
+
+def difference(model, q0, q1) -> np.ndarray:
+    """q1 (-) q0 = log(q0^-1 q1) (nv,), the velocity with integrate(q0, v) = q1; rotations take
+    the shortest path (angle <= pi). ``pin.difference``."""
+    q0 = _checks.configuration(model, q0, "q0")
+    q1 = _checks.configuration(model, q1, "q1")
+    out = np.empty(model.nv)
+    dispatch.difference(model.jnt, q0, q1, out)
+    return out
+
+
+def interpolate(model, q0, q1, u: float) -> np.ndarray:
+    """q0 (+) u (q1 (-) q0): q0 at u = 0, q1 at u = 1, the geodesic in between (u outside [0, 1]
+    extrapolates). ``pin.interpolate``."""
+    q0 = _checks.configuration(model, q0, "q0")
+    q1 = _checks.configuration(model, q1, "q1")
+    out = np.empty(model.nq)
+    dispatch.interpolate(model.jnt, q0, q1, _scalar(u, "u"), out)
+    return out
+
+
+def d_integrate(model, q, v, arg: str) -> np.ndarray:
+    """Jacobian (nv, nv) of integrate(q, v) with respect to q (arg="q") or v (arg="v"), in the
+    tangent spaces (right, body-fixed), block diagonal; ``pin.dIntegrate`` with ARG0 / ARG1."""
+    a = _arg(arg, _ARGS_INTEGRATE)
+    q = _checks.configuration(model, q, "q")
+    v = _checks.vector(v, model.nv, "v")
+    out = np.empty((model.nv, model.nv))
+    dispatch.d_integrate(model.jnt, q, v, a, out)
+    return out
+
+
+def d_difference(model, q0, q1, arg: str) -> np.ndarray:
+    """Jacobian (nv, nv) of difference(q0, q1) with respect to q0 (arg="q0") or q1 (arg="q1"),
+    block diagonal; ``pin.dDifference`` with ARG0 / ARG1."""
+    a = _arg(arg, _ARGS_DIFFERENCE)
+    q0 = _checks.configuration(model, q0, "q0")
+    q1 = _checks.configuration(model, q1, "q1")
+    out = np.empty((model.nv, model.nv))
+    dispatch.d_difference(model.jnt, q0, q1, a, out)
+    return out
+
+
+def normalize(model, q) -> np.ndarray:
+    """A copy of q with every quaternion and (cos, sin) pair scaled to unit norm
+    (``pin.normalize``); other coordinates unchanged. A zero quaternion or pair is an error."""
+    q = _checks.vector(q, model.nq, "q")
+    for i, (t, iq) in _checks._lie_joints(model):
+        o, n = dispatch.unit_part(dispatch.lie_group(t))
+        if not np.any(q[iq + o:iq + o + n]):
+            raise ValueError(f"q[{iq + o}:{iq + o + n}] (joint {model.joint_names[i]!r}) is zero "
+                             "and has no direction to normalize to")
+    out = np.empty(model.nq)
+    dispatch.normalize(model.jnt, q, out)
+    return out
+
+
+def is_normalized(model, q, tol: float = 1e-12) -> bool:
+    """Whether every quaternion and (cos, sin) pair of q has | |x| - 1 | < tol
+    (``pin.isNormalized``, same default tolerance)."""
+    q = _checks.vector(q, model.nq, "q")
+    tol = _scalar(tol, "tol")
+    if tol < 0.0:
+        raise ValueError(f"tol must be >= 0, got {tol}")
+    return bool(dispatch.is_normalized(model.jnt, q, tol))
+
+
+def random_configuration(model, rng_or_seed: np.random.Generator | int | None = None,
+                         lower=None, upper=None) -> np.ndarray:
+    """A random configuration (nq,), uniform within [lower, upper] coordinate by coordinate.
+
+    lower, upper: nq values each, default the model's position limits. An infinite bound is
+    replaced by a finite one: -pi / +pi for angles (revolute, helical, universal,
+    spherical_zyx), -1 m / +1 m for positions (prismatic, translation, free-flyer and planar
+    x, y, z); if that replacement crosses the other, finite, bound it is put one default range
+    (2 pi or 2 m) beyond it instead. Quaternions are uniform on SO(3) and (cos, sin) angles
+    uniform on the circle, whatever the bounds of those coordinates (as Pinocchio).
+    rng_or_seed: a numpy Generator, or a seed for ``np.random.default_rng``.
+    """
+    rng = rng_or_seed if isinstance(rng_or_seed, np.random.Generator) \
+        else np.random.default_rng(rng_or_seed)
+    lo = _bounds(model, model.lower_position_limit if lower is None else lower, "lower")
+    hi = _bounds(model, model.upper_position_limit if upper is None else upper, "upper")
+    bad = np.flatnonzero(lo > hi)
+    if bad.size:
+        raise ValueError(f"lower > upper at q indices {bad[:5].tolist()}")
+    lo, hi = _finite_bounds(model, lo, hi)
+    out = np.empty(model.nq)
+    dispatch.random_configuration(model.jnt, lo, hi, rng.random(model.nq), out)
+    return out
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _scalar(x, name: str) -> float:
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Real, np.ndarray)) \
+            or np.ndim(x) != 0:
+        raise TypeError(f"{name} must be a real number, got {x!r}")
+    x = float(x)
+    if not np.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x}")
+    return x
+
+
+def _arg(arg, allowed: dict) -> int:
+    if not isinstance(arg, str) or arg not in allowed:
+        raise ValueError(f"arg must be one of {tuple(allowed)}, got {arg!r}")
+    return allowed[arg]
+
+
+def _bounds(model, b, name: str) -> np.ndarray:
+    b = np.array(b, dtype=np.float64)  # a copy: infinite entries are replaced below
+    if b.shape != (model.nq,):
+        raise ValueError(f"{name} must have shape ({model.nq},), got {b.shape}")
+    if np.isnan(b).any():
+        bad = np.flatnonzero(np.isnan(b))[:5].tolist()
+        raise ValueError(f"{name} has NaN entries at indices {bad}")
+    return b
+
+
+def _default_ranges(model) -> np.ndarray:
+    """Per q coordinate: pi for angles, 1 for positions, 0 where bounds are not used."""
+    cache = model.__dict__.get("_default_q_range")
+    if cache is None:
+        cache = np.zeros(model.nq)
+        for r in model.jnt[1:]:
+            t, iq, nq = int(r["type"]), int(r["idx_q"]), int(r["nq"])
+            g = int(dispatch.lie_group(t))
+            if g == dispatch.VECTOR:
+                cache[iq:iq + nq] = DEFAULT_ANGLE_RANGE if t in _ANGLE_TYPES \
+                    else DEFAULT_LENGTH_RANGE
+            elif g in (dispatch.SE2, dispatch.SE3):
+                cache[iq:iq + (2 if g == dispatch.SE2 else 3)] = DEFAULT_LENGTH_RANGE
+        model.__dict__["_default_q_range"] = cache
+    return cache
+
+
+def _finite_bounds(model, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r = _default_ranges(model)
+    lo_inf, hi_inf = np.isinf(lo), np.isinf(hi)
+    both = lo_inf & hi_inf
+    lo[both], hi[both] = -r[both], r[both]
+    only = lo_inf & ~hi_inf
+    lo[only] = np.where(-r[only] <= hi[only], -r[only], hi[only] - 2.0 * r[only])
+    only = hi_inf & ~lo_inf
+    hi[only] = np.where(r[only] >= lo[only], r[only], lo[only] + 2.0 * r[only])
+    unused = r == 0.0  # unit-norm coordinates: the kernel ignores their bounds
+    lo[unused], hi[unused] = 0.0, 0.0
+    return lo, hi

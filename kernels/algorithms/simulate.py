@@ -1,0 +1,26 @@
+"""Semi-implicit (symplectic) Euler on the configuration Lie group.
+
+  v_{k+1} = v_k + dt * aba(q_k, v_k, tau_k)
+  q_{k+1} = q_k (+) (dt v_{k+1})        (integrate: exponential map, seed 000 "Joint")
+Never q + v dt: quaternions and (cos, sin) pairs stay on their manifold.
+"""
+
+from .._jit import jit
+from ..configuration.dispatch import integrate
+from .aba import aba
+
+
+@jit
+def simulate(jnt, gravity, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
+    """Trajectory from (q0, v0) under torques (T, nv): qs (T + 1, nq), vs (T + 1, nv).
+    ``scratch`` (nv,) receives each step's acceleration. Returns the first step whose
+    forward dynamics were singular, or -1."""
+    qs[0, :] = q0
+    vs[0, :] = v0
+    for k in range(torques.shape[0]):
+        if aba(jnt, gravity, qs[k], vs[k], torques[k], fext, ws, scratch) >= 0:
+            return k
+        for j in range(vs.shape[1]):
+            vs[k + 1, j] = vs[k, j] + dt * scratch[j]
+        integrate(jnt, qs[k], vs[k + 1], dt, qs[k + 1])
+    return -1

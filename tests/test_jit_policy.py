@@ -1,0 +1,70 @@
+"""The jit policy: one set of options, a cache keyed on the whole kernel tree, and a fallback
+cache directory when the package and user cache directories are read-only."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+
+from fastdyn.kernels import _jit
+
+
+def test_kernels_use_the_policy():
+    from fastdyn.kernels.algorithms.rnea import rnea
+    assert rnea.targetoptions["error_model"] == "numpy"
+    assert rnea.targetoptions.get("fastmath", False) is False
+    assert rnea.targetoptions.get("boundscheck", False) is False
+
+
+def test_tree_stamp_changes_when_any_kernel_file_changes(tmp_path):
+    import shutil
+    root = os.path.dirname(_jit.__file__)
+    copy = tmp_path / "kernels"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert _jit._tree_stamp(str(copy)) == _jit._TREE
+    callee = copy / "spatial" / "motion.py"  # a callee of every algorithm, in another file
+    callee.write_text(callee.read_text() + "\n# edited\n")
+    assert _jit._tree_stamp(str(copy)) != _jit._TREE
+
+
+def test_fallback_when_nothing_is_writable(tmp_path):
+    """With NUMBA_CACHE_DIR unset, __pycache__ and the user cache dir unwritable (numba then
+    raises 'no locator available'), fastdyn still imports and caches under the temp dir."""
+    src = tmp_path / "ro_kernel.py"
+    src.write_text(textwrap.dedent("""
+        from fastdyn.kernels._jit import jit
+        @jit
+        def twice(x):
+            return 2.0 * x
+    """))
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    script = textwrap.dedent(f"""
+        import os, sys
+        from numba.core import caching
+        # simulate read-only locations: the standard locators all decline
+        for cls in (caching.InTreeCacheLocator, caching.UserWideCacheLocator,
+                    caching.UserProvidedCacheLocator):
+            cls.from_function = classmethod(lambda cls, f, p: None)
+        sys.path.insert(0, {str(tmp_path)!r})
+        import ro_kernel
+        assert ro_kernel.twice(3.0) == 6.0
+        print(ro_kernel.twice._cache._impl.locator.get_cache_path())
+    """)
+    env = dict(os.environ, TMPDIR=str(tmpdir))
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith(str(tmpdir / "fastdyn-numba-cache-"))
+    assert any(p.suffix == ".nbi" for p in tmpdir.rglob("*"))
+
+
+def test_opt_out_by_environment():
+    script = ("import fastdyn.kernels._jit as j; from fastdyn.kernels.algorithms.rnea import rnea;"
+              "print(j.CACHE, rnea._cache.__class__.__name__)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=dict(os.environ, FASTDYN_NO_CACHE="1"), timeout=120)
+    assert out.stdout.split() == ["False", "NullCache"], out.stderr
