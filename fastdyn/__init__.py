@@ -10,7 +10,7 @@ LOCAL / WORLD / LOCAL_WORLD_ALIGNED frames. The kernels themselves live in ``fas
 and can be called from your own ``@numba.njit`` code.
 """
 
-from . import batch, configuration, samples
+from . import batch, configuration, models, samples
 from .builder import ModelBuilder
 from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
                             is_normalized, neutral, normalize, random_configuration)
@@ -22,7 +22,9 @@ from .kernels.layout import BODY_FRAME, FIXED_JOINT_FRAME, JOINT_FRAME, OP_FRAME
 from .kinematics import (center_of_mass, forward_kinematics, frame_placement, frame_pose,
                          frames_forward_kinematics, joint_placement, joint_pose,
                          update_frame_placements)
+from .io import load_npz, save_npz
 from .model import Data, Model
+from .parsers import URDFError, load_urdf
 from .simulation import simulate
 
 __version__ = "0.1.0"
@@ -36,5 +38,6 @@ __all__ = [
     "cholesky_solve", "compute_minverse", "aba", "kinetic_energy", "potential_energy",
     "mechanical_energy", "SingularMassMatrixError", "simulate", "batch", "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
-    "is_normalized", "d_integrate", "d_difference",
+    "is_normalized", "d_integrate", "d_difference", "models", "load_urdf", "URDFError",
+    "save_npz", "load_npz",
 ]

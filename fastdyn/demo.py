@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from . import batch
-from .configuration import integrate, neutral, random_configuration
+from .configuration import neutral, random_configuration
 from .dynamics import aba, mechanical_energy, rnea
 from .model import Model
 
@@ -80,8 +80,6 @@ def run(model_name: str = "quadruped", n_states: int = 10_000, n_rollouts: int =
         model.gravity = g
     print(f"  torque-free, gravity-free rollout: energy {e0:.4f} J -> {e1:.4f} J after "
           f"{steps * dt:g} s (semi-implicit Euler drift {abs(e1 - e0) / max(e0, 1e-12):.1e})")
-    q1 = integrate(model, QS[0, -1], VS[0, -1], dt)
-    print(f"  final base position of rollout 0: {np.round(q1[:3], 3).tolist()}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -40,6 +40,13 @@ class Model:
             self._frame_index.setdefault(n, i)  # first wins, as Pinocchio's getFrameId
         self.check()
 
+    @classmethod
+    def from_urdf(cls, path_or_xml, root_joint: str | None = None) -> "Model":
+        """Same as ``fastdyn.load_urdf``."""
+        from .parsers import load_urdf
+
+        return load_urdf(path_or_xml, root_joint=root_joint)
+
     # --- sizes ---------------------------------------------------------------------------
     @property
     def njoints(self) -> int:

@@ -1,0 +1,57 @@
+"""Save a Model to a NumPy ``.npz`` file and load it back: arrays, names, gravity, mimic.
+
+No pickle is involved (``np.load(..., allow_pickle=False)``): the file holds the joint and
+frame record arrays field by field, names as unicode arrays and a format version, so a file
+can be read without trusting it and survives changes of the record layout's field order.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .kernels import layout
+from .model import Model
+
+FORMAT = 1
+_RECORDS = (("jnt", layout.JOINT_DTYPE), ("frm", layout.FRAME_DTYPE))
+
+
+def save_npz(model: Model, path) -> None:
+    """Write ``model`` to ``path`` (``.npz`` is appended by NumPy if missing)."""
+    arrays = {"format": np.array(FORMAT), "name": np.array(model.name),
+              "gravity": np.array(model.gravity, dtype=np.float64),
+              "joint_names": np.array(model.joint_names, dtype=str),
+              "frame_names": np.array(model.frame_names, dtype=str)}
+    for key, dtype in _RECORDS:
+        rec = getattr(model, key)
+        for f in dtype.names:
+            arrays[f"{key}.{f}"] = np.ascontiguousarray(rec[f])
+    items = sorted(model.mimic.items())
+    arrays["mimic_joint"] = np.array([j for j, _ in items], dtype=str)
+    arrays["mimic_mimicked"] = np.array([m[0] for _, m in items], dtype=str)
+    arrays["mimic_coeffs"] = np.array([m[1:] for _, m in items], dtype=np.float64).reshape(-1, 2)
+    np.savez(path, **arrays)
+
+
+def load_npz(path) -> Model:
+    """Read a Model written by ``save_npz``; ValueError if the file is not one."""
+    with np.load(os.fspath(path), allow_pickle=False) as z:
+        keys = set(z.files)
+        if "format" not in keys or int(z["format"]) != FORMAT:
+            raise ValueError(f"{path}: not a fastdyn model file (format {FORMAT} expected)")
+        recs = {}
+        for key, dtype in _RECORDS:
+            n = len(z[f"{key}.type"])
+            rec = np.zeros(n, dtype)
+            for f in dtype.names:
+                name = f"{key}.{f}"
+                if name not in keys:
+                    raise ValueError(f"{path}: field {name!r} missing")
+                rec[f] = z[name]
+            recs[key] = rec
+        mimic = {str(j): (str(m), float(c[0]), float(c[1])) for j, m, c in
+                 zip(z["mimic_joint"], z["mimic_mimicked"], z["mimic_coeffs"])}
+        return Model(recs["jnt"], recs["frm"], [str(s) for s in z["joint_names"]],
+                     [str(s) for s in z["frame_names"]], z["gravity"], str(z["name"]), mimic)

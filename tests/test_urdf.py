@@ -1,0 +1,466 @@
+"""URDF parser: Pinocchio's model of every example-robot-data URDF, the kernels on parsed robots,
+every joint kind, and a corpus of malformed or hostile files (tests/urdf_corpus/)."""
+
+import glob
+import locale
+import os
+import pickle
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastdyn
+from fastdyn.kernels import layout
+from fastdyn.kernels.algorithms.forward_kinematics import forward_kinematics
+from fastdyn.kernels.algorithms.rnea import rnea
+from fastdyn.kernels.joints import codes
+from fastdyn.parsers.urdf import URDFError, URDFWarning, load_urdf, parse_urdf
+
+pin = pytest.importorskip("pinocchio")
+from conftest import close, random_state  # noqa: E402
+
+CORPUS = Path(__file__).parent / "urdf_corpus"
+
+
+def _erd_dir():
+    try:
+        from fastdyn.models import example_robot_data_dir
+
+        return example_robot_data_dir()
+    except FileNotFoundError:
+        return None
+
+
+ERD = _erd_dir()
+ERD_FILES = sorted(glob.glob(str(ERD / "**" / "*.urdf"), recursive=True)) if ERD else []
+
+
+def _quiet_load(path, root_joint=None):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", URDFWarning)
+        return load_urdf(path, root_joint=root_joint)
+
+
+def _pin_load(path, free):
+    """Pinocchio's model, or None where it refuses the file (urdfdom prints to stderr)."""
+    try:
+        return (pin.buildModelFromUrdf(str(path), pin.JointModelFreeFlyer()) if free
+                else pin.buildModelFromUrdf(str(path)))
+    except (ValueError, RuntimeError):
+        return None
+
+
+# Pinocchio joint model -> fastdyn type code (aligned) or (code, has an axis)
+_PIN_TYPES = {"JointModelRX": codes.REVOLUTE_X, "JointModelRY": codes.REVOLUTE_Y,
+              "JointModelRZ": codes.REVOLUTE_Z, "JointModelRevoluteUnaligned": codes.REVOLUTE,
+              "JointModelRUBX": codes.CONTINUOUS_X, "JointModelRUBY": codes.CONTINUOUS_Y,
+              "JointModelRUBZ": codes.CONTINUOUS_Z,
+              "JointModelRevoluteUnboundedUnaligned": codes.CONTINUOUS,
+              "JointModelPX": codes.PRISMATIC_X, "JointModelPY": codes.PRISMATIC_Y,
+              "JointModelPZ": codes.PRISMATIC_Z, "JointModelPrismaticUnaligned": codes.PRISMATIC,
+              "JointModelFreeFlyer": codes.FREEFLYER, "JointModelPlanar": codes.PLANAR,
+              "JointModelSpherical": codes.SPHERICAL,
+              "JointModelTranslation": codes.TRANSLATION}
+
+
+def _unbounded(x):
+    """Pinocchio writes DBL_MAX where fastdyn writes inf."""
+    x = np.array(x, dtype=np.float64)
+    x[np.abs(x) >= np.finfo(np.float64).max] *= np.inf
+    return x
+
+
+def assert_same_structure(m, pm):
+    """nq, nv, joints (names, order, parents, types, axes, placements, inertias, limits) and
+    frames (names, types, parents, placements) as Pinocchio's model."""
+    assert (m.nq, m.nv, m.njoints) == (pm.nq, pm.nv, pm.njoints)
+    assert list(m.joint_names) == list(pm.names)
+    q0 = pin.neutral(pm)
+    for i in range(1, pm.njoints):
+        r, name = m.jnt[i], pm.names[i]
+        assert r["parent"] == pm.parents[i], name
+        assert (r["idx_q"], r["idx_v"]) == (pm.idx_qs[i], pm.idx_vs[i]), name
+        assert r["type"] == _PIN_TYPES[pm.joints[i].shortname()], name
+        if r["nv"] == 1:  # 1-dof joints: S = [axis; 0] (prismatic) or [0; axis] (revolute)
+            jd = pm.joints[i].createData()
+            pm.joints[i].calc(jd, q0)
+            S = np.array(jd.S).ravel()
+            axis = S[:3] if r["type"] in range(codes.PRISMATIC_X, codes.PRISMATIC + 1) else S[3:]
+            np.testing.assert_allclose(r["axis"], axis, atol=1e-15, err_msg=name)
+        M = pm.jointPlacements[i]
+        np.testing.assert_allclose(r["R"], M.rotation, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(r["p"], M.translation, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(r["pi"], pm.inertias[i].toDynamicParameters(), rtol=1e-10,
+                                   atol=1e-12, err_msg=name)
+    for mine, theirs in ((m.lower_position_limit, pm.lowerPositionLimit),
+                         (m.upper_position_limit, pm.upperPositionLimit),
+                         (m.velocity_limit, pm.velocityLimit), (m.effort_limit, pm.effortLimit),
+                         (m.damping, pm.damping), (m.friction, pm.friction)):
+        np.testing.assert_array_equal(mine, _unbounded(theirs))
+    assert list(m.frame_names) == [f.name for f in pm.frames]
+    for k, f in enumerate(pm.frames):
+        r = m.frm[k]
+        assert (r["type"], r["parent_joint"], r["parent_frame"]) == (
+            int(f.type), f.parentJoint, f.parentFrame), f.name
+        np.testing.assert_allclose(r["R"], f.placement.rotation, atol=1e-12, err_msg=f.name)
+        np.testing.assert_allclose(r["p"], f.placement.translation, atol=1e-12, err_msg=f.name)
+
+
+def assert_same_dynamics(m, pm, seed=0, n=3):
+    """RNEA, joint placements and frame placements (oMf = oMi[parent] * placement) agree with
+    Pinocchio at random states; CRBA and ABA too where fastdyn has them."""
+    rng = np.random.default_rng(seed)
+    data, pd = m.create_data(), pm.createData()
+    tau = np.zeros(m.nv)
+    for _ in range(n):
+        q, v, a = random_state(pm, rng)
+        rnea(m.jnt, m.gravity, q, v, a, np.zeros((0, 6)), data.ws, tau)
+        close(tau, pin.rnea(pm, pd, q, v, a))
+        forward_kinematics(m.jnt, q, np.zeros(0), np.zeros(0), data.ws)
+        pin.forwardKinematics(pm, pd, q)
+        pin.updateFramePlacements(pm, pd)
+        for i in range(pm.njoints):
+            close(data.oMi_R[i], pd.oMi[i].rotation)
+            close(data.oMi_p[i], pd.oMi[i].translation)
+        for k in range(pm.nframes):
+            f = m.frm[k]
+            j = f["parent_joint"]
+            R, p = data.oMi_R[j] @ f["R"], data.oMi_p[j] + data.oMi_R[j] @ f["p"]
+            close(R, pd.oMf[k].rotation)
+            close(p, pd.oMf[k].translation)
+        M = pin.crba(pm, pd, q)
+        M = np.triu(M) + np.triu(M, 1).T
+        if hasattr(fastdyn, "crba"):
+            close(fastdyn.crba(m, data, q), M)
+        if hasattr(fastdyn, "aba") and np.linalg.eigvalsh(M)[0] > 1e-10 * np.abs(M).max():
+            close(fastdyn.aba(m, data, q, v, tau), pin.aba(pm, pd, q, v, tau))
+
+
+# --- example-robot-data -------------------------------------------------------------------------
+
+def _erd_params():
+    if not ERD_FILES:
+        return [pytest.param(None, marks=pytest.mark.skip("example-robot-data not installed"))]
+    return [pytest.param(f, id=os.path.relpath(f, ERD)) for f in ERD_FILES]
+
+
+@pytest.mark.parametrize("path", _erd_params())
+def test_example_robot_data_sweep(path):
+    """Every URDF Pinocchio loads, fastdyn loads identically, with a fixed and a free base."""
+    for free in (False, True):
+        pm = _pin_load(path, free)
+        if pm is None:
+            with pytest.raises(URDFError):
+                load_urdf(path)
+            return
+        assert_same_structure(_quiet_load(path, "freeflyer" if free else None), pm)
+
+
+DYNAMICS = {"ur5": "ur_description/urdf/ur5_robot.urdf",
+            "panda": "panda_description/urdf/panda.urdf",
+            "solo12": "solo_description/robots/solo12.urdf",
+            "anymal": "anymal_b_simple_description/robots/anymal.urdf",
+            "talos": "talos_data/robots/talos_reduced.urdf",
+            "tiago": "tiago_description/robots/tiago.urdf", "pr2": "pr2_description/urdf/pr2.urdf",
+            "kinova": "kinova_description/robots/kinova.urdf"}
+FREE = {"solo12", "anymal", "talos"}
+
+
+@pytest.fixture(scope="module", params=sorted(DYNAMICS))
+def erd_pair(request):
+    if ERD is None:
+        pytest.skip("example-robot-data not installed")
+    path = ERD / DYNAMICS[request.param]
+    free = request.param in FREE
+    return _quiet_load(path, "freeflyer" if free else None), _pin_load(path, free)
+
+
+def test_example_robot_data_dynamics(erd_pair):
+    m, pm = erd_pair
+    assert_same_dynamics(m, pm)
+
+
+# --- every joint kind, built from text ----------------------------------------------------------
+
+def _inertial(m, xyz="0 0 0", rpy="0 0 0", i=(0.1, 0.12, 0.08, 0.01, -0.005, 0.002)):
+    ixx, iyy, izz, ixy, ixz, iyz = i
+    return (f'<inertial><origin xyz="{xyz}" rpy="{rpy}"/><mass value="{m}"/><inertia ixx="{ixx}" '
+            f'ixy="{ixy}" ixz="{ixz}" iyy="{iyy}" iyz="{iyz}" izz="{izz}"/></inertial>')
+
+
+def _joint(name, kind, parent, child, xyz="0.1 0.2 0.3", rpy="0.3 -0.2 0.1", axis=None,
+           extra=""):
+    ax = f'<axis xyz="{axis}"/>' if axis else ""
+    lim = ('<limit lower="-1.5" upper="1.2" effort="30" velocity="4"/>'
+           if kind in ("revolute", "prismatic") else "")
+    return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/><child link="{child}"/>'
+            f'<origin xyz="{xyz}" rpy="{rpy}"/>{ax}{lim}{extra}</joint>')
+
+
+def all_kinds_urdf():
+    """A tree with every URDF joint kind, aligned, negative and skew axes, fixed-joint chains
+    carrying mass (also under the root), inertial rpy, massless links, mimic tags and joint
+    names listed out of alphabetical order."""
+    links = {"base": _inertial(2.0, "0.01 0 0.02", "0.1 0.2 0.3"), "l_rx": _inertial(1.0),
+             "l_rneg": _inertial(0.7, "0 0.1 0", "0.5 0 0"), "l_rskew": _inertial(0.9),
+             "l_cz": _inertial(0.5, "0.1 0 0"), "l_cskew": _inertial(0.6),
+             "l_px": _inertial(0.4), "l_pskew": _inertial(0.8, "0 0 0.1", "0 0.3 0"),
+             "l_fix1": _inertial(0.3, "0.05 0 0"), "l_fix2": "", "l_fix3": _inertial(0.2),
+             "l_after_fix": _inertial(0.5), "l_root_fix": _inertial(1.5, "0 0 0.2"),
+             "l_float": _inertial(1.1), "l_planar": _inertial(1.3), "l_massless": "",
+             "l_tip": _inertial(0.2)}
+    j = [_joint("zeta_rx", "revolute", "base", "l_rx", axis="1 0 0",
+                extra='<dynamics damping="0.4" friction="0.1"/>'),
+         _joint("alpha_rneg", "revolute", "l_rx", "l_rneg", axis="0 0 -1"),
+         _joint("beta_rskew", "revolute", "l_rneg", "l_rskew", axis="1 2 3"),
+         _joint("c_cz", "continuous", "base", "l_cz", axis="0 0 1"),
+         _joint("c_cskew", "continuous", "l_cz", "l_cskew", axis="0 -0.6 0.8",
+                extra='<limit effort="5" velocity="6"/>'),
+         _joint("d_px", "prismatic", "l_cskew", "l_px", axis="1 0 0"),
+         _joint("d_pskew", "prismatic", "l_px", "l_pskew", axis="0 1 1"),
+         _joint("e_fix1", "fixed", "l_pskew", "l_fix1"),
+         _joint("e_fix2", "fixed", "l_fix1", "l_fix2"),
+         _joint("e_fix3", "fixed", "l_fix2", "l_fix3"),
+         _joint("f_after_fix", "revolute", "l_fix3", "l_after_fix", axis="0 1 0",
+                extra='<mimic joint="zeta_rx" multiplier="-2" offset="0.1"/>'),
+         _joint("root_fix", "fixed", "base", "l_root_fix"),
+         _joint("g_float", "floating", "l_root_fix", "l_float"),
+         _joint("h_planar", "planar", "l_float", "l_planar"),
+         _joint("i_massless", "continuous", "l_planar", "l_massless", axis="0 0 1"),
+         _joint("j_tip", "revolute", "l_massless", "l_tip", axis="0 1 0")]
+    body = "".join(f'<link name="{n}">{i}</link>' for n, i in links.items()) + "".join(j)
+    return f'<robot name="all_kinds">{body}</robot>'
+
+
+@pytest.fixture(scope="module", params=[None, "freeflyer", "planar"])
+def kinds_pair(request):
+    xml = all_kinds_urdf()
+    root = {None: None, "freeflyer": pin.JointModelFreeFlyer(), "planar": pin.JointModelPlanar()}
+    pm = (pin.buildModelFromXML(xml) if request.param is None
+          else pin.buildModelFromXML(xml, root[request.param]))
+    return load_urdf(xml, root_joint=request.param), pm
+
+
+def test_all_joint_kinds_structure(kinds_pair):
+    assert_same_structure(*kinds_pair)
+
+
+def test_all_joint_kinds_dynamics(kinds_pair):
+    assert_same_dynamics(*kinds_pair, seed=1, n=4)
+
+
+def test_negative_axis_keeps_the_urdf_sign():
+    m, pm = load_urdf(all_kinds_urdf()), pin.buildModelFromXML(all_kinds_urdf())
+    j = m.joint_id("alpha_rneg")
+    assert m.joint_type(j) == "revolute"
+    np.testing.assert_array_equal(m.jnt[j]["axis"], [0.0, 0.0, -1.0])
+    data = m.create_data()
+    q = pin.neutral(pm)
+    q[m.jnt[j]["idx_q"]] = 0.3
+    forward_kinematics(m.jnt, q, np.zeros(0), np.zeros(0), data.ws)
+    liR = m.jnt[j]["R"].T @ data.liMi_R[j]
+    c, s = np.cos(0.3), np.sin(0.3)
+    close(liR, [[c, s, 0], [-s, c, 0], [0, 0, 1]])  # a rotation by -0.3 about +Z
+
+
+def test_children_follow_pinocchio_order():
+    """urdfdom keeps joints in a std::map, so Pinocchio visits children by joint name."""
+    xml = ('<robot name="r"><link name="a"/><link name="b"/><link name="c"/><link name="d"/>'
+           + _joint("Z", "continuous", "a", "b", axis="0 0 1")
+           + _joint("a_", "continuous", "a", "c", axis="0 0 1")
+           + _joint("_b", "continuous", "a", "d", axis="0 0 1") + "</robot>")
+    m = load_urdf(xml)
+    assert list(m.joint_names) == ["universe", "Z", "_b", "a_"]
+    assert list(m.joint_names) == list(pin.buildModelFromXML(xml).names)
+
+
+def test_inputs_path_string_bytes():
+    xml = all_kinds_urdf()
+    a = load_urdf(xml)
+    b = load_urdf(xml.encode())
+    assert a.joint_names == b.joint_names and np.array_equal(a.jnt, b.jnt)
+
+
+def test_path_objects(tmp_path):
+    f = tmp_path / "kinds.urdf"
+    f.write_text(all_kinds_urdf())
+    for arg in (f, str(f)):
+        m = load_urdf(arg)
+        assert m.name == "all_kinds" and m.nv == pin.buildModelFromXML(all_kinds_urdf()).nv == 19
+    with pytest.raises(FileNotFoundError):
+        load_urdf(tmp_path / "missing.urdf")
+
+
+def test_mimic_kept_and_joints_independent():
+    m = load_urdf(all_kinds_urdf())
+    assert m.mimic == {"f_after_fix": ("zeta_rx", -2.0, 0.1)}
+    assert m.joint_type("f_after_fix") == "revolute_y"
+    with pytest.raises(NotImplementedError, match="mimic"):
+        load_urdf(all_kinds_urdf(), mimic=True)
+    m2 = pickle.loads(pickle.dumps(m))
+    assert m2.mimic == m.mimic
+
+
+@pytest.mark.parametrize("root, pin_root", [
+    ("freeflyer", "JointModelFreeFlyer"), ("free-flyer", "JointModelFreeFlyer"),
+    ("planar", "JointModelPlanar"), ("spherical", "JointModelSpherical"),
+    ("revolute_z", "JointModelRZ"), ("translation", "JointModelTranslation")])
+def test_root_joint_types(root, pin_root):
+    xml = all_kinds_urdf()
+    m, pm = load_urdf(xml, root_joint=root), pin.buildModelFromXML(xml, getattr(pin, pin_root)())
+    assert m.joint_names[1] == "root_joint" and m.frame_names[1] == "root_joint"
+    assert_same_structure(m, pm)
+
+
+@pytest.mark.parametrize("bad", ["revolute", "universal", "universe", "wheel", 3])
+def test_root_joint_rejected(bad):
+    with pytest.raises((ValueError, TypeError), match="root_joint"):
+        load_urdf(all_kinds_urdf(), root_joint=bad)
+
+
+def test_parse_urdf_keeps_lines():
+    d = parse_urdf(all_kinds_urdf().replace("><", ">\n<"))
+    assert d.name == "all_kinds" and d.child_order == "name"
+    assert all(x.line and x.line > 1 for x in d.links + d.joints)
+    assert len({x.line for x in d.joints}) == len(d.joints)
+
+
+def test_numbers_ignore_the_locale():
+    for name in ("de_DE.UTF-8", "fr_FR.UTF-8", "de_DE", "fr_FR"):
+        try:
+            old = locale.setlocale(locale.LC_NUMERIC, name)
+            break
+        except locale.Error:
+            continue
+    else:
+        pytest.skip("no decimal-comma locale installed")
+    try:
+        m = load_urdf(all_kinds_urdf())
+        assert m.nq == pin.buildModelFromXML(all_kinds_urdf()).nq
+        with pytest.raises(URDFError, match="decimal comma"):
+            load_urdf(CORPUS / "decimal_comma.urdf")
+    finally:
+        locale.setlocale(locale.LC_NUMERIC, old if old != name else "C")
+
+
+def test_hostile_sizes_do_not_hang_or_recurse():
+    t = time.perf_counter()
+    deep = '<robot name="r"><link name="a">' + "<x>" * 50000 + "</x>" * 50000 + "</link></robot>"
+    assert load_urdf(deep).njoints == 1
+    links = "".join(f'<link name="l{i}">{_inertial(1.0)}</link>' for i in range(1500))
+    joints = "".join(_joint(f"j{i}", "continuous", f"l{i - 1}", f"l{i}", axis="0 0 1")
+                     for i in range(1, 1500))
+    assert load_urdf(f'<robot name="chain">{links}{joints}</robot>').njoints == 1500
+    assert time.perf_counter() - t < 30
+
+
+# --- the corpus of malformed and hostile files --------------------------------------------------
+
+# file -> (fragments the message must contain, line, load_urdf keywords); None line: no check.
+CORPUS_ERRORS = {
+    "no_robot_root.urdf": (["<model>", "expected <robot>"], 2, {}),
+    "robot_no_name.urdf": (["<robot>", "no name"], 2, {}),
+    "no_links.urdf": (["robot 'r'", "no <link>"], 2, {}),
+    "unknown_joint_type.urdf": (["joint 'shoulder'", "unknown joint type 'ball'"], 5, {}),
+    "child_link_missing.urdf": (["joint 'shoulder'", "child link 'ghost'", "not defined"], 4, {}),
+    "parent_link_missing.urdf": (["joint 'shoulder'", "parent link 'ghost'"], 4, {}),
+    "two_parents.urdf": (["joint 'j2'", "link 'arm' has two parent joints", "'j1' (line 6)"],
+                         10, {}),
+    "cycle.urdf": (["cycle", "'b'", "'c'"], 10, {}),
+    "self_loop.urdf": (["joint 'loop'", "its own parent"], 5, {}),
+    "several_roots.urdf": (["2 root links", "'base' (line 3)", "'floating_part' (line 4)"], 4,
+                           {}),
+    "duplicate_link.urdf": (["link 'base'", "duplicate link name", "line 3"], 4, {}),
+    "duplicate_joint.urdf": (["joint 'j'", "duplicate joint name", "line 6"], 10, {}),
+    "zero_axis.urdf": (["joint 'elbow'", "<axis xyz=\"0 0 0\">", "zero"], 8, {}),
+    "axis_no_xyz.urdf": (["joint 'elbow'", "<axis> has no xyz"], 8, {}),
+    "nan_origin.urdf": (["joint 'elbow'", "xyz=\"nan 0 0\"", "not a finite decimal"], 8, {}),
+    "text_in_number.urdf": (["link 'arm'", "<mass value=\"heavy\">"], 6, {}),
+    "decimal_comma.urdf": (["joint 'elbow'", "'0,5'", "decimal comma"], 8, {}),
+    "inf_limit.urdf": (["joint 'elbow'", "<limit lower=\"-inf\">"], 8, {}),
+    "overflow_number.urdf": (["joint 'elbow'", "1e999", "overflows"], 8, {}),
+    "vector_two_numbers.urdf": (["joint 'elbow'", "needs 3 numbers", "got 2"], 8, {}),
+    "hex_number.urdf": (["joint 'elbow'", "0x1"], 8, {}),
+    "negative_mass.urdf": (["link 'arm'", "negative mass -2.5"], 7, {}),
+    "negative_inertia_diagonal.urdf": (["link 'arm'", "negative moment of inertia"], 7, {}),
+    "entity_bomb.urdf": (["DOCTYPE", "not allowed", "entity"], 2, {}),
+    "entity_bomb_utf16.urdf": (["DOCTYPE", "not allowed"], 2, {}),
+    "external_entity.urdf": (["DOCTYPE", "not allowed", "external"], 2, {}),
+    "parameter_entity.urdf": (["DOCTYPE", "not allowed"], 2, {}),
+    "doctype_plain.urdf": (["DOCTYPE", "not allowed"], 2, {}),
+    "undefined_entity.urdf": (["malformed XML", "undefined entity"], 4, {}),
+    "truncated.urdf": (["malformed XML", "unclosed token"], 6, {}),
+    "mismatched_tag.urdf": (["malformed XML", "mismatched tag"], 5, {}),
+    "two_documents.urdf": (["malformed XML", "junk after document element"], 5, {}),
+    "not_xml.urdf": (["malformed XML", "syntax error"], 1, {}),
+    "empty.urdf": (["malformed XML", "no element found"], 1, {}),
+    "revolute_no_limit.urdf": (["joint 'elbow'", "revolute joint needs <limit"], 5, {}),
+    "limit_no_effort.urdf": (["joint 'elbow'", "<limit> has no effort"], 8, {}),
+    "lower_above_upper.urdf": (["joint 'elbow'", "lower 1.5 is above upper -1.5"], 8, {}),
+    "inertial_no_mass.urdf": (["link 'arm'", "no <mass"], 5, {}),
+    "inertia_missing_attribute.urdf": (["link 'arm'", "no ixy="], 7, {}),
+    "joint_without_child.urdf": (["joint 'elbow'", "no <child link="], 5, {}),
+    "joint_without_name.urdf": (["<joint>", "no name attribute"], 5, {}),
+    "joint_without_type.urdf": (["joint 'elbow'", "no type attribute"], 5, {}),
+    "link_without_name.urdf": (["<link>", "no name attribute"], 3, {}),
+    "empty_dynamics.urdf": (["joint 'elbow'", "<dynamics> with neither"], 8, {}),
+    "negative_damping.urdf": (["joint 'elbow'", "damping and friction must be >= 0"], 8, {}),
+    "mimic_without_joint.urdf": (["joint 'finger'", "<mimic> has no joint"], 8, {}),
+    "root_joint_clash.urdf": (["joint 'root_joint'", "already named 'root_joint'"], 5,
+                              {"root_joint": "freeflyer"}),
+}
+# Files Pinocchio loads silently: fastdyn loads them too, with a URDFWarning saying what is off.
+CORPUS_WARNINGS = {
+    "nonphysical_inertia.urdf": ["'arm' (line 4)", "not physically consistent"],
+    "mimic_unknown_joint.urdf": ["'finger' (line 5)", "mimics 'thumb'", "not defined"],
+}
+
+
+def test_corpus_is_complete():
+    files = {p.name for p in CORPUS.glob("*.urdf")}
+    assert len(files) >= 30
+    assert files == set(CORPUS_ERRORS) | set(CORPUS_WARNINGS)
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS_ERRORS))
+def test_corpus_errors(name):
+    fragments, line, kw = CORPUS_ERRORS[name]
+    t = time.perf_counter()
+    with pytest.raises(URDFError) as err:
+        load_urdf(CORPUS / name, **kw)
+    assert time.perf_counter() - t < 2.0
+    msg = str(err.value)
+    assert name in msg and err.value.source.endswith(name)
+    for frag in fragments:
+        assert frag in msg, f"{frag!r} not in {msg!r}"
+    assert err.value.line == line and f"line {line}:" in msg, msg
+    assert isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS_WARNINGS))
+def test_corpus_warnings(name):
+    with pytest.warns(URDFWarning) as rec:
+        m = load_urdf(CORPUS / name)
+    msg = " ".join(str(w.message) for w in rec)
+    for frag in CORPUS_WARNINGS[name] + [name]:
+        assert frag in msg, f"{frag!r} not in {msg!r}"
+    assert m.nv == 1
+
+
+def test_corpus_xml_never_expands_entities():
+    """The bombs and external entities fail fast as text and as bytes, never touching a file."""
+    for name in ("entity_bomb.urdf", "external_entity.urdf", "parameter_entity.urdf"):
+        raw = (CORPUS / name).read_bytes()
+        for arg in (raw, raw.decode()):
+            with pytest.raises(URDFError, match="not allowed") as err:
+                load_urdf(arg)
+            assert err.value.source == "<string>"
+
+
+def test_layout_frame_types_match_pinocchio():
+    assert (layout.OP_FRAME, layout.JOINT_FRAME, layout.FIXED_JOINT_FRAME, layout.BODY_FRAME) == (
+        int(pin.FrameType.OP_FRAME), int(pin.FrameType.JOINT), int(pin.FrameType.FIXED_JOINT),
+        int(pin.FrameType.BODY))
