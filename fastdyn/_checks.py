@@ -11,6 +11,33 @@ import numpy as np
 from .kernels.joints import codes
 
 QUAT_TOL = 1e-6  # |‖quat‖ - 1| above this is a caller error, not rounding
+F64 = np.dtype(np.float64)
+
+
+def fast_vector(x, n: int, name: str) -> np.ndarray:
+    """Shape and dtype only (finiteness and unit parts are checked inside the compiled call
+    by kernels/algorithms/guard.py); anything unusual goes through ``vector``."""
+    if type(x) is np.ndarray and x.dtype is F64 and x.ndim == 1 and x.shape[0] == n \
+            and x.flags.c_contiguous:
+        return x
+    return vector(x, n, name)
+
+
+def explain(model, code: int, names: tuple[str, ...], q=None) -> None:
+    """Raise the error that a guard kernel's code stands for (kernels/algorithms/guard.py)."""
+    kind, detail = divmod(int(code), 1_000_000)
+    if 1 <= kind <= 3:
+        raise ValueError(f"{names[kind - 1]} has non-finite entries at indices [{detail}]")
+    if kind == 4:
+        raise ValueError(f"fext has a non-finite entry for joint {model.joint_names[detail]!r}")
+    if kind == 5:
+        configuration(model, q, "q")  # raises, naming the joint and the norm
+    if kind == 6:
+        from .dynamics import SingularMassMatrixError
+        raise SingularMassMatrixError(
+            f"the articulated inertia seen by joint {model.joint_names[detail]!r} is not "
+            f"positive definite (massless subtree on a moving joint?)")
+    raise RuntimeError(f"unknown guard code {code}")
 
 
 def vector(x, n: int, name: str) -> np.ndarray:

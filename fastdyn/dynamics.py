@@ -13,12 +13,11 @@ from .kernels.algorithms import aba as _aba
 from .kernels.algorithms import cholesky as _chol
 from .kernels.algorithms import crba as _crba
 from .kernels.algorithms import energy as _energy
+from .kernels.algorithms import guard as _guard
 from .kernels.algorithms import rnea as _rnea
-from .kinematics import EMPTY, forward_kinematics
+from .kinematics import EMPTY, NO_FORCES, forward_kinematics
 from .model import Data, Model
 
-NO_FORCES = np.zeros((0, 6))
-NO_FORCES.flags.writeable = False
 
 
 class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
@@ -39,12 +38,17 @@ def _zeros(data: Data) -> np.ndarray:
 
 def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i  (data.tau)."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    v = _checks.vector(v, model.nv, "v")
-    a = _checks.vector(a, model.nv, "a")
-    _rnea.rnea(model.jnt, model.gravity, q, v, a, _fext(model, fext), data.ws, data.tau)
+    if data.model_token != model.token:
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    v = _checks.fast_vector(v, model.nv, "v")
+    a = _checks.fast_vector(a, model.nv, "a")
+    code = _guard.rnea_checked(model.jnt, model.gravity, q, v, a, _fext(model, fext), data.ws,
+                               data.tau, _checks.QUAT_TOL)
     data.kinematics = 2
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q", "v", "a"), q)
     return data.tau
 
 
@@ -80,10 +84,15 @@ def static_torque(model: Model, data: Data, q, fext) -> np.ndarray:
 
 def crba(model: Model, data: Data, q) -> np.ndarray:
     """The joint-space inertia matrix M(q) (data.M), both triangles, armature included."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    _crba.crba(model.jnt, q, data.ws, data.M, EMPTY)
+    if data.model_token != model.token:
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    code = _guard.crba_checked(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES,
+                               _checks.QUAT_TOL)
     data.kinematics = 1
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q",), q)
     return data.M
 
 
@@ -119,16 +128,17 @@ def compute_minverse(model: Model, data: Data, q) -> np.ndarray:
 
 def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     """qddot = M^-1 (tau - C v - g + sum_i J_i^T fext_i) (data.ddq)."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    v = _checks.vector(v, model.nv, "v")
-    tau = _checks.vector(tau, model.nv, "tau")
-    bad = _aba.aba(model.jnt, model.gravity, q, v, tau, _fext(model, fext), data.ws, data.ddq)
+    if data.model_token != model.token:
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    v = _checks.fast_vector(v, model.nv, "v")
+    tau = _checks.fast_vector(tau, model.nv, "tau")
+    code = _guard.aba_checked(model.jnt, model.gravity, q, v, tau, _fext(model, fext), data.ws,
+                              data.ddq, _checks.QUAT_TOL)
     data.kinematics = 2
-    if bad >= 0:
-        raise SingularMassMatrixError(
-            f"aba: the articulated inertia seen by joint {model.joint_names[bad]!r} is not "
-            f"positive definite (massless subtree on a moving joint?)")
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q", "v", "tau"), q)
     return data.ddq
 
 

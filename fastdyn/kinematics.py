@@ -8,23 +8,31 @@ from . import _checks
 from .kernels.algorithms import center_of_mass as _com
 from .kernels.algorithms import forward_kinematics as _fk
 from .kernels.algorithms import frames as _frames
+from .kernels.algorithms import guard as _guard
 from .kernels.layout import OM
 from .model import Data, Model
 
+# Zero-size stand-ins for "no velocity" and "no external forces". Left writeable (there is
+# nothing to write): a read-only argument would compile a second kernel specialization.
 EMPTY = np.zeros(0)
-EMPTY.flags.writeable = False
+NO_FORCES = np.zeros((0, 6))
 
 
 def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
     """Joint placements (data.oMi_R, data.oMi_p, data.liMi_*) and, when given, LOCAL spatial
     velocities data.v and accelerations data.a (gravity not included)."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    vv = EMPTY if v is None else _checks.vector(v, model.nv, "v")
+    if data.model_token != model.token:
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    vv = EMPTY if v is None else _checks.fast_vector(v, model.nv, "v")
     if a is not None and v is None:
         raise ValueError("forward_kinematics: accelerations need velocities; pass v too")
-    aa = EMPTY if a is None else _checks.vector(a, model.nv, "a")
-    _fk.forward_kinematics(model.jnt, q, vv, aa, data.ws)
+    aa = EMPTY if a is None else _checks.fast_vector(a, model.nv, "a")
+    code = _guard.forward_kinematics_checked(model.jnt, q, vv, aa, data.ws, NO_FORCES,
+                                             _checks.QUAT_TOL)
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q", "v", "a"), q)
     data.kinematics = 1 + (v is not None) + (a is not None)
 
 

@@ -54,8 +54,11 @@ def test_dtypes_are_converted_not_specialized(hum):
     out = fd.rnea(m, d, q.astype(np.float32).astype(np.float64), np.ones(31, dtype=np.int64),
                   np.ones(31, dtype=np.float32))
     assert np.array_equal(out, ref)
-    from fastdyn.kernels.algorithms.rnea import rnea as kernel
-    assert len(kernel.signatures) == 1  # float32/int inputs compiled nothing new
+    from fastdyn.kernels.algorithms.guard import rnea_checked as kernel
+    before = len(kernel.signatures)
+    fd.rnea(m, d, q.astype(np.float32).astype(np.float64), np.ones(31, dtype=np.int32),
+            np.ones(31, dtype=np.float32))
+    assert len(kernel.signatures) == before  # float32/int inputs compiled nothing new
     with pytest.raises(TypeError, match="real array"):
         fd.rnea(m, d, q, np.zeros(31, dtype=complex), np.zeros(31))
     with pytest.raises(TypeError, match="v must be an array"):

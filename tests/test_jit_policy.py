@@ -56,15 +56,15 @@ def test_fallback_when_nothing_is_writable(tmp_path):
     env = dict(os.environ, TMPDIR=str(tmpdir))
     env.pop("NUMBA_CACHE_DIR", None)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
-                         timeout=120)
+                         timeout=120, cwd=tmp_path)  # not the checkout: import the installed copy
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().startswith(str(tmpdir / "fastdyn-numba-cache-"))
     assert any(p.suffix == ".nbi" for p in tmpdir.rglob("*"))
 
 
-def test_opt_out_by_environment():
+def test_opt_out_by_environment(tmp_path):
     script = ("import fastdyn.kernels._jit as j; from fastdyn.kernels.algorithms.rnea import rnea;"
               "print(j.CACHE, rnea._cache.__class__.__name__)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         env=dict(os.environ, FASTDYN_NO_CACHE="1"), timeout=120)
+                         env=dict(os.environ, FASTDYN_NO_CACHE="1"), timeout=120, cwd=tmp_path)
     assert out.stdout.split() == ["False", "NullCache"], out.stderr
