@@ -15,8 +15,8 @@ a moving joint makes M singular), or -1.
 
 from .._jit import jit
 from ..joints.jcalc import jcalc
-from ..layout import AGF, C, CJ, DI, IA, LI, OM, PA, S, TMP, U, UU, V, VJ
-from ..spatial import force, inertia, matrix6, motion, se3
+from ..layout import AGF, C, CJ, DI, IA, LI, PA, S, TMP, U, UU, V, VJ
+from ..spatial import force, inertia, matrix6, motion
 from .dense import invert_spd
 
 
@@ -31,7 +31,6 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
         jr = jnt[i]
         wp = ws[jr.parent]
         jcalc(jnt, i, q, v, w)
-        se3.compose(wp, OM, w, LI, w, OM)
         vp = motion.act_inv(w, LI, wp, V)
         for k in range(6):
             w[V + k] = vp[k] + w[VJ + k]

@@ -11,8 +11,8 @@ Composite inertias stay 10 dynamic parameters (a sum of rigid bodies is a rigid 
 
 from .._jit import jit
 from ..joints.jcalc import jcalc
-from ..layout import LI, OM, S, U, YC
-from ..spatial import force, inertia, se3
+from ..layout import LI, S, U, YC
+from ..spatial import force, inertia
 
 
 
@@ -24,7 +24,6 @@ def crba(jnt, q, ws, M, empty):
     for i in range(1, n):
         w = ws[i]
         jcalc(jnt, i, q, empty, w)
-        se3.compose(ws[jnt[i].parent], OM, w, LI, w, OM)
         for k in range(10):
             w[YC + k] = jnt[i].pi[k]
     for i in range(n - 1, 0, -1):

@@ -14,8 +14,8 @@ takes them; an empty (0, 6) array means none.
 
 from .._jit import jit
 from ..joints.jcalc import jcalc
-from ..layout import AGF, CJ, F, LI, OM, S, V, VJ
-from ..spatial import force, inertia, motion, se3
+from ..layout import AGF, CJ, F, LI, S, V, VJ
+from ..spatial import force, inertia, motion
 
 
 @jit
@@ -36,7 +36,6 @@ def rnea(jnt, gravity, q, v, a, fext, ws, tau):
         par = jr.parent
         wp = ws[par]
         jcalc(jnt, i, q, v, w)
-        se3.compose(wp, OM, w, LI, w, OM)
         vp = motion.act_inv(w, LI, wp, V)
         for k in range(6):
             w[V + k] = vp[k] + w[VJ + k]
