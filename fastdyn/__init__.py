@@ -6,11 +6,14 @@
     tau = fd.rnea(model, data, q, v, a)     # a view into data: copy to keep
 
 Conventions (../shared/CONVENTIONS.md): spatial vectors linear first, Pinocchio's q/v layout,
-LOCAL / WORLD / LOCAL_WORLD_ALIGNED frames. The kernels themselves live in ``fastdyn.kernels``
+LOCAL / WORLD / LOCAL_WORLD_ALIGNED frames (``fastdyn.LOCAL`` ...). The kernels themselves live in ``fastdyn.kernels``
 and can be called from your own ``@numba.njit`` code.
 """
 
-from . import batch, configuration, models, samples
+from . import batch, configuration, models, representations, samples
+from .centroidal import (ccrba, compute_centroidal_map, compute_centroidal_momentum,
+                         compute_centroidal_momentum_time_variation, dccrba,
+                         jacobian_center_of_mass, jacobian_subtree_center_of_mass)
 from .builder import ModelBuilder
 from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
                             is_normalized, neutral, normalize, random_configuration)
@@ -22,7 +25,12 @@ from .kernels.layout import BODY_FRAME, FIXED_JOINT_FRAME, JOINT_FRAME, OP_FRAME
 from .kinematics import (center_of_mass, forward_kinematics, frame_placement, frame_pose,
                          frames_forward_kinematics, joint_placement, joint_pose,
                          update_frame_placements)
+from .frames import LOCAL, LOCAL_WORLD_ALIGNED, WORLD
+from .ik import IKBatchResult, IKResult, inverse_kinematics, inverse_kinematics_batch
 from .io import load_npz, save_npz
+from .jacobians import (compute_joint_jacobians, compute_joint_jacobians_time_variation,
+                        frame_acceleration, frame_classical_acceleration, frame_jacobian,
+                        frame_jacobian_time_variation, frame_velocity, joint_jacobian)
 from .model import Data, Model
 from .parsers import URDFError, load_urdf
 from .simulation import simulate
@@ -39,5 +47,11 @@ __all__ = [
     "mechanical_energy", "SingularMassMatrixError", "simulate", "batch", "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
     "is_normalized", "d_integrate", "d_difference", "models", "load_urdf", "URDFError",
-    "save_npz", "load_npz",
+    "save_npz", "load_npz", "LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED", "representations",
+    "compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
+    "compute_joint_jacobians_time_variation", "frame_jacobian_time_variation", "frame_velocity",
+    "frame_acceleration", "frame_classical_acceleration", "jacobian_center_of_mass",
+    "jacobian_subtree_center_of_mass", "compute_centroidal_map", "ccrba", "dccrba",
+    "compute_centroidal_momentum", "compute_centroidal_momentum_time_variation",
+    "inverse_kinematics", "inverse_kinematics_batch", "IKResult", "IKBatchResult",
 ]

@@ -45,9 +45,8 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     a = _checks.fast_vector(a, model.nv, "a")
     code = _guard.rnea_checked(model.jnt, model.gravity, q, v, a, _fext(model, fext), data.ws,
                                data.tau, _checks.QUAT_TOL)
-    data.kinematics = 2
+    data.kinematics = 0  # liMi, v, f are fresh; oMi is not (RNEA works in local frames)
     if code:
-        data.kinematics = 0
         _checks.explain(model, code, ("q", "v", "a"), q)
     return data.tau
 
@@ -58,7 +57,7 @@ def nonlinear_effects(model: Model, data: Data, q, v) -> np.ndarray:
     q = _checks.configuration(model, q)
     v = _checks.vector(v, model.nv, "v")
     _rnea.rnea(model.jnt, model.gravity, q, v, _zeros(data), NO_FORCES, data.ws, data.nle)
-    data.kinematics = 2
+    data.kinematics = 0
     return data.nle
 
 
@@ -68,7 +67,7 @@ def generalized_gravity(model: Model, data: Data, q) -> np.ndarray:
     q = _checks.configuration(model, q)
     z = _zeros(data)
     _rnea.rnea(model.jnt, model.gravity, q, z, z, NO_FORCES, data.ws, data.g)
-    data.kinematics = 2
+    data.kinematics = 0
     return data.g
 
 
@@ -78,7 +77,7 @@ def static_torque(model: Model, data: Data, q, fext) -> np.ndarray:
     q = _checks.configuration(model, q)
     z = _zeros(data)
     _rnea.rnea(model.jnt, model.gravity, q, z, z, _fext(model, fext), data.ws, data.tau)
-    data.kinematics = 2
+    data.kinematics = 0
     return data.tau
 
 
@@ -89,9 +88,8 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
     q = _checks.fast_vector(q, model.nq, "q")
     code = _guard.crba_checked(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES,
                                _checks.QUAT_TOL)
-    data.kinematics = 1
+    data.kinematics = 0  # oMi is not updated by CRBA
     if code:
-        data.kinematics = 0
         _checks.explain(model, code, ("q",), q)
     return data.M
 
@@ -135,9 +133,8 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     tau = _checks.fast_vector(tau, model.nv, "tau")
     code = _guard.aba_checked(model.jnt, model.gravity, q, v, tau, _fext(model, fext), data.ws,
                               data.ddq, _checks.QUAT_TOL)
-    data.kinematics = 2
+    data.kinematics = 0  # oMi is not updated by ABA
     if code:
-        data.kinematics = 0
         _checks.explain(model, code, ("q", "v", "tau"), q)
     return data.ddq
 

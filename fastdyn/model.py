@@ -218,6 +218,22 @@ class Data:
         self.mass = np.zeros(nj)  # subtree masses (row 0: total)
         self.energy = np.zeros(2)  # [kinetic, potential]
         self.kinematics = 0  # what ws holds: 0 nothing, 1 placements, 2 + v, 3 + a
+        # Jacobians, centroidal quantities, velocity representations (fastdyn.jacobians,
+        # .centroidal, .representations)
+        self.J = np.zeros((6, nv))  # joint Jacobians in the world frame, Pinocchio's data.J
+        self.dJ = np.zeros((6, nv))  # their time variation
+        self.J_frame = np.zeros((6, nv))  # the last frame/joint Jacobian asked for
+        self.dJ_frame = np.zeros((6, nv))
+        self.Jcom = np.zeros((3, nv))  # Jacobian of the centre of mass
+        self.Jcom_subtree = np.zeros((3, nv))
+        self.Ag = np.zeros((6, nv))  # centroidal momentum matrix
+        self.dAg = np.zeros((6, nv))
+        self.hg = np.zeros(6)  # centroidal momentum [linear; angular about the com]
+        self.dhg = np.zeros(6)
+        self.Ig = np.zeros((6, 6))  # centroidal composite inertia
+        self.C = np.zeros((nv, nv))  # Coriolis matrix
+        self.T = np.zeros((nv, nv))  # velocity-representation transform
+        self.base_X = np.zeros((2, 6, 6))
 
     def _block(self, o: int, n: int) -> np.ndarray:
         return self.ws[:, o:o + n]

@@ -29,6 +29,7 @@ from .algorithms.crba import crba
 from .algorithms.energy import kinetic_energy, potential_energy
 from .algorithms.forward_kinematics import forward_kinematics
 from .algorithms.frames import update_frame_placements
+from .algorithms.jacobian import frame_jacobian, joint_jacobian, joint_jacobians
 from .algorithms.rnea import rnea
 from .algorithms.simulate import simulate
 from .configuration.dispatch import difference, integrate, neutral, normalize
@@ -36,4 +37,4 @@ from .joints.jcalc import jcalc
 
 __all__ = ["aba", "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
-           "rnea", "simulate", "difference", "integrate", "neutral", "normalize", "jcalc"]
+           "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference", "integrate", "neutral", "normalize", "jcalc"]

@@ -1,0 +1,127 @@
+"""Centre-of-mass Jacobians and centroidal momentum: A_g, h_g, their time derivatives.
+
+Source: seed 002 (Traversaro & Saccon), secs. 6-8 (wrenches, inertia, geometric Jacobians);
+seed 003 "Energy and Momentum"; Orin, Goswami & Lee (2013) for the centroidal momentum matrix.
+  c' = J_c(q) v                        (J_c (3, nv), world frame)
+  h_g = [m c'; k_g] = A_g(q) v          (linear first; k_g the angular momentum about the com,
+                                         world axes: Pinocchio's convention)
+  dh_g/dt = A_g a + dA_g/dt v = sum of external wrenches at the com but gravity
+Matrices and vectors returned are views into ``data`` (overwritten by the next call of the same
+function: copy them to keep them).
+Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt, 003_806f3137d4d0f3cb.txt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+from .jacobians import _buffer
+from .kernels.algorithms import center_of_mass_jacobian as _jc
+from .kernels.algorithms import centroidal as _cen
+from .kernels.layout import OYC
+from .kinematics import EMPTY
+from .model import Data, Model
+
+__all__ = ["jacobian_center_of_mass", "jacobian_subtree_center_of_mass",
+           "compute_centroidal_map", "ccrba", "dccrba", "compute_centroidal_momentum",
+           "compute_centroidal_momentum_time_variation"]
+
+
+def _massive(model: Model, m: float, what: str) -> None:
+    if not m > 0.0:
+        raise ValueError(f"{what}: {model.name!r} has no mass; the centre of mass is undefined")
+
+
+def _inputs(model: Model, data: Data, q, v=None, a=None):
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    v = EMPTY if v is None else _checks.vector(v, model.nv, "v")
+    a = EMPTY if a is None else _checks.vector(a, model.nv, "a")
+    return q, v, a
+
+
+def jacobian_subtree_center_of_mass(model: Model, data: Data, q,
+                                    joint: int | str) -> np.ndarray:
+    """J_c (3, nv) of the com of the subtree rooted at ``joint`` (id or name; 0 or "universe":
+    the whole robot), Pinocchio's jacobianSubtreeCenterOfMass. Subtree masses and coms of every
+    joint are left in data.mass and data.com (world)."""
+    q, _, _ = _inputs(model, data, q)
+    r = _checks.joint_index(model, joint)
+    Jc = _buffer(data, "Jcom_subtree", (3, model.nv))
+    _jc.jacobian_subtree_center_of_mass(model.jnt, q, r, data.ws, data.mass, data.com, Jc)
+    data.kinematics = 1
+    _massive(model, data.mass[r], f"jacobian_subtree_center_of_mass (subtree of joint "
+                                  f"{model.joint_names[r]!r})")
+    return Jc
+
+
+def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
+    """J_c (3, nv) of the whole robot's com, c' = J_c v (Pinocchio's jacobianCenterOfMass);
+    data.com[0] is the com, data.com[i] / data.mass[i] those of every subtree."""
+    q, _, _ = _inputs(model, data, q)
+    Jc = _buffer(data, "Jcom", (3, model.nv))
+    _jc.jacobian_subtree_center_of_mass(model.jnt, q, 0, data.ws, data.mass, data.com, Jc)
+    data.kinematics = 1
+    _massive(model, data.mass[0], "jacobian_center_of_mass")
+    return Jc
+
+
+def _ccrba(model: Model, data: Data, q, v, what: str) -> np.ndarray:
+    Ag = _buffer(data, "Ag", (6, model.nv))
+    m = _cen.ccrba(model.jnt, q, v, data.ws, Ag, _buffer(data, "hg", (6,)),
+                   _buffer(data, "Ig", (6, 6)))
+    data.kinematics = 1
+    _massive(model, m, what)
+    return Ag
+
+
+def compute_centroidal_map(model: Model, data: Data, q) -> np.ndarray:
+    """The centroidal momentum matrix A_g (6, nv), h_g = A_g v (Pinocchio's
+    computeCentroidalMap). Column k is the momentum about the com of the subtree moved by dof k
+    at unit speed: [f; tau - c x f] with [f; tau] = ^0Yc_i J_k."""
+    q, _, _ = _inputs(model, data, q)
+    return _ccrba(model, data, q, EMPTY, "compute_centroidal_map")
+
+
+def ccrba(model: Model, data: Data, q, v) -> np.ndarray:
+    """A_g (6, nv) as compute_centroidal_map, with data.hg = A_g v and data.Ig (6, 6) the
+    centroidal composite inertia [[m I3, 0], [0, I_c]] in world axes (Pinocchio's ccrba)."""
+    q, v, _ = _inputs(model, data, q, v)
+    return _ccrba(model, data, q, v, "ccrba")
+
+
+def dccrba(model: Model, data: Data, q, v) -> np.ndarray:
+    """dA_g/dt (6, nv) along (q, v); data.Ag and data.hg are updated too (Pinocchio's dccrba /
+    computeCentroidalMapTimeVariation, which omits dS/dt: the two differ on the columns of
+    spherical_zyx and universal joints, where only this one is the time derivative)."""
+    q, v, _ = _inputs(model, data, q, v)
+    dAg = _buffer(data, "dAg", (6, model.nv))
+    _cen.dccrba(model.jnt, q, v, data.ws, _buffer(data, "Ag", (6, model.nv)), dAg,
+                _buffer(data, "hg", (6,)))
+    data.kinematics = 2
+    _massive(model, float(data.ws[0, OYC]), "dccrba")
+    return dAg
+
+
+def compute_centroidal_momentum(model: Model, data: Data, q, v) -> np.ndarray:
+    """h_g = [m c'; k_g] (6,) (data.hg; Pinocchio's computeCentroidalMomentum), by one forward
+    pass without forming A_g."""
+    q, v, _ = _inputs(model, data, q, v)
+    hg = _buffer(data, "hg", (6,))
+    m = _cen.centroidal_momentum(model.jnt, q, v, EMPTY, data.ws, hg, _buffer(data, "dhg", (6,)))
+    data.kinematics = 2
+    _massive(model, m, "compute_centroidal_momentum")
+    return hg
+
+
+def compute_centroidal_momentum_time_variation(model: Model, data: Data, q, v,
+                                               a) -> np.ndarray:
+    """dh_g/dt (6,) (data.dhg; data.hg too), gravity excluded: the sum of the other external
+    wrenches about the com (Pinocchio's computeCentroidalMomentumTimeVariation)."""
+    q, v, a = _inputs(model, data, q, v, a)
+    dhg = _buffer(data, "dhg", (6,))
+    m = _cen.centroidal_momentum(model.jnt, q, v, a, data.ws, _buffer(data, "hg", (6,)), dhg)
+    data.kinematics = 3
+    _massive(model, m, "compute_centroidal_momentum_time_variation")
+    return dhg

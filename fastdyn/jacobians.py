@@ -1,0 +1,162 @@
+"""Geometric Jacobians, their time variation, and frame velocities and accelerations.
+
+Source: seed 002 (Traversaro & Saccon), sec. 5 (twists, the mixed frame E[A]), sec. 5.4 (frame
+acceleration) and sec. 8 (geometric Jacobians). With v the generalized velocity (body-fixed
+free-flyer velocity, Pinocchio's convention) and x_E the velocity of frame E in a reference,
+  x_E = J_E(q) v,      d/dt x_E = J_E(q) a + dJ_E/dt(q, v) v,
+where d/dt x_E is the spatial acceleration in LOCAL and WORLD and the classical one (the
+acceleration of the frame origin, seed 002 eq. 52) in LOCAL_WORLD_ALIGNED. References are
+fastdyn.LOCAL, WORLD and LOCAL_WORLD_ALIGNED (fastdyn.frames); frames and joints are given by
+id or name.
+
+Matrices are views into ``data`` (overwritten by the next call of the same function: copy them,
+or pass ``out``); the 6-vectors of frame motion are new arrays.
+Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+from .frames import LOCAL, reference_code
+from .kernels.algorithms import frame_motion as _fm
+from .kernels.algorithms import jacobian as _jac
+from .kernels.algorithms import jacobian_time_variation as _jtv
+from .kinematics import require_kinematics
+from .model import Data, Model
+
+__all__ = ["compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
+           "compute_joint_jacobians_time_variation", "frame_jacobian_time_variation",
+           "frame_velocity", "frame_acceleration", "frame_classical_acceleration"]
+
+
+def _buffer(data: Data, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """A float64 array kept on ``data`` under ``name``, allocated at its first use only (one
+    Data per thread, so no two calls share it)."""
+    a = data.__dict__.get(name)
+    if a is None or a.shape != shape:
+        a = np.zeros(shape)
+        setattr(data, name, a)
+    return a
+
+
+def _out(data: Data, name: str, shape: tuple[int, ...], out) -> np.ndarray:
+    if out is None:
+        return _buffer(data, name, shape)
+    if not (isinstance(out, np.ndarray) and out.dtype == np.float64 and out.shape == shape
+            and out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError(f"out must be a writeable C-contiguous float64 array of shape {shape}")
+    return out
+
+
+def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
+    """The world Jacobian J (6, nv) of every dof, Pinocchio's computeJointJacobians / data.J:
+    column k = ^0X_i S_k for the joint i owning dof k (seed 002 sec. 8, WORLD). Also updates
+    the joint placements (data.kinematics = 1)."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    J = _buffer(data, "J", (6, model.nv))
+    _jac.joint_jacobians(model.jnt, q, data.ws, J)
+    data.kinematics = 1
+    return J
+
+
+def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int = LOCAL,
+                   out: np.ndarray | None = None) -> np.ndarray:
+    """J (6, nv) of joint ``joint``'s frame in ``reference`` (Pinocchio's computeJointJacobian
+    for LOCAL, getJointJacobian otherwise); zero outside the joint's support."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    j = _checks.joint_index(model, joint)
+    ref = reference_code(reference)
+    J = _out(data, "J_frame", (6, model.nv), out)
+    _jac.joint_jacobian(model.jnt, q, j, ref, data.ws, J)
+    data.kinematics = 1
+    return J
+
+
+def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int = LOCAL,
+                   out: np.ndarray | None = None) -> np.ndarray:
+    """J (6, nv) of frame ``frame`` in ``reference`` (Pinocchio's computeFrameJacobian /
+    getFrameJacobian): x_frame = J v. Also updates data.oMf[frame]."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    f = _checks.frame_index(model, frame)
+    ref = reference_code(reference)
+    J = _out(data, "J_frame", (6, model.nv), out)
+    _jac.frame_jacobian(model.jnt, model.frm, q, f, ref, data.ws, data.oMf, J)
+    data.kinematics = 1
+    return J
+
+
+def compute_joint_jacobians_time_variation(model: Model, data: Data, q, v) -> np.ndarray:
+    """dJ/dt (6, nv) of the world Jacobian along (q, v) (data.dJ; data.J is updated too):
+    column k = ov_i x J_k + ^0X_i dS_k/dt. Pinocchio's computeJointJacobiansTimeVariation,
+    which omits ^0X_i dS_k/dt: the two differ on spherical_zyx and universal joints, where
+    S depends on q and only this one is the time derivative of J."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    v = _checks.vector(v, model.nv, "v")
+    J = _buffer(data, "J", (6, model.nv))
+    dJ = _buffer(data, "dJ", (6, model.nv))
+    _jtv.joint_jacobians_time_variation(model.jnt, q, v, data.ws, J, dJ)
+    data.kinematics = 2
+    return dJ
+
+
+def frame_jacobian_time_variation(model: Model, data: Data, q, v, frame: int | str,
+                                  reference: int = LOCAL,
+                                  out: np.ndarray | None = None) -> np.ndarray:
+    """dJ/dt (6, nv) of frame ``frame``'s Jacobian in ``reference`` along (q, v), so that
+    J a + dJ v is d/dt of the frame velocity in that reference (Pinocchio's
+    getFrameJacobianTimeVariation; see compute_joint_jacobians_time_variation for the
+    spherical_zyx / universal difference). The Jacobian itself is left in data.J_frame."""
+    _checks.data_for(model, data)
+    q = _checks.configuration(model, q)
+    v = _checks.vector(v, model.nv, "v")
+    f = _checks.frame_index(model, frame)
+    ref = reference_code(reference)
+    J = _buffer(data, "J_frame", (6, model.nv))
+    dJ = _out(data, "dJ_frame", (6, model.nv), out)
+    _jtv.frame_jacobian_time_variation(model.jnt, model.frm, q, v, f, ref, data.ws, data.oMf,
+                                       J, dJ)
+    data.kinematics = 2
+    return dJ
+
+
+def _frame_motion(kernel, level: int, what: str, model: Model, data: Data, frame,
+                  reference) -> np.ndarray:
+    _checks.data_for(model, data)
+    require_kinematics(data, level, what)
+    f = _checks.frame_index(model, frame)
+    ref = reference_code(reference)
+    out = np.empty(6)
+    kernel(model.frm, f, ref, data.ws, data.oMf, out)
+    return out
+
+
+def frame_velocity(model: Model, data: Data, frame: int | str,
+                   reference: int = LOCAL) -> np.ndarray:
+    """Velocity [v; w] (6,) of ``frame`` in ``reference`` from the last
+    forward_kinematics(model, data, q, v) (Pinocchio's getFrameVelocity)."""
+    return _frame_motion(_fm.frame_velocity, 2, "frame_velocity", model, data, frame,
+                         reference)
+
+
+def frame_acceleration(model: Model, data: Data, frame: int | str,
+                       reference: int = LOCAL) -> np.ndarray:
+    """Spatial acceleration [a; alpha] (6,) of ``frame`` in ``reference`` (seed 002 eq. 47,
+    gravity excluded) from the last forward_kinematics(model, data, q, v, a) (Pinocchio's
+    getFrameAcceleration)."""
+    return _frame_motion(_fm.frame_acceleration, 3, "frame_acceleration", model, data, frame,
+                         reference)
+
+
+def frame_classical_acceleration(model: Model, data: Data, frame: int | str,
+                                 reference: int = LOCAL) -> np.ndarray:
+    """[a + w x v; alpha] (6,) in ``reference`` from the last forward_kinematics(q, v, a)
+    (Pinocchio's getFrameClassicalAcceleration). In LOCAL_WORLD_ALIGNED the linear part is the
+    acceleration of the frame origin in the world, ^A o_E'' (seed 002 eqs. 52-54)."""
+    return _frame_motion(_fm.frame_classical_acceleration, 3, "frame_classical_acceleration",
+                         model, data, frame, reference)
