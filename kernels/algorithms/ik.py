@@ -183,7 +183,7 @@ def _solve_step(J, r0, m, mu_rel, e, A, y, dq):
     return True
 
 
-@jit
+@jit(nrt=True)  # allocates its per-solve scratch
 def solve(jnt, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, oMf, J, q):
     """IK of frame f to ``target`` ([R* (9); p* (3)]) from q0: q (nq) <- the solution (or the
     best configuration met). Returns (converged, iterations, residual |e|). ws, oMf, J (6, nv):

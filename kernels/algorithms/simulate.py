@@ -15,8 +15,10 @@ def simulate(jnt, gravity, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
     """Trajectory from (q0, v0) under torques (T, nv): qs (T + 1, nq), vs (T + 1, nv).
     ``scratch`` (nv,) receives each step's acceleration. Returns the first step whose
     forward dynamics were singular, or -1."""
-    qs[0, :] = q0
-    vs[0, :] = v0
+    for j in range(q0.shape[0]):  # element loops: slice assignment needs numba's runtime
+        qs[0, j] = q0[j]
+    for j in range(v0.shape[0]):
+        vs[0, j] = v0[j]
     for k in range(torques.shape[0]):
         if aba(jnt, gravity, qs[k], vs[k], torques[k], fext, ws, scratch) >= 0:
             return k

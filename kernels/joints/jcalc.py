@@ -7,13 +7,23 @@ seed 000 "Joint" for what a joint provides.
 
 from .._jit import jit
 from . import freeflyer, planar, prismatic, revolute, spherical, universal
-from .codes import (CONTINUOUS, FREEFLYER, HELICAL, PLANAR, PRISMATIC, SPHERICAL_ZYX,
-                    TRANSLATION, UNIVERSAL)
+from .codes import (CONTINUOUS, FREEFLYER, HELICAL, PLANAR, PRISMATIC, REVOLUTE_Z,
+                    SPHERICAL_ZYX, TRANSLATION, UNIVERSAL)
 
 
 @jit
 def jcalc(jnt, i, q, v, w):
+    """Small on purpose, so LLVM inlines it into the algorithms' joint loops: the common
+    axis-aligned revolute joint takes the inlined fast path, the rest one call."""
     jr = jnt[i]
+    if 1 <= jr.type <= REVOLUTE_Z:
+        revolute.calc_aligned(jr, q, v, w)
+    else:
+        jcalc_general(jr, q, v, w)
+
+
+@jit
+def jcalc_general(jr, q, v, w):
     t = jr.type
     if t <= CONTINUOUS:
         revolute.calc(jr, q, v, w)
