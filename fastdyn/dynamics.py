@@ -14,10 +14,17 @@ from .kernels.algorithms import cholesky as _chol
 from .kernels.algorithms import crba as _crba
 from .kernels.algorithms import energy as _energy
 from .kernels.algorithms import guard as _guard
+from ._fastcall import Kernel
 from .kernels.algorithms import rnea as _rnea
+from ._checks import QUAT_TOL
 from .kinematics import EMPTY, NO_FORCES, forward_kinematics
 from .model import Data, Model
 
+
+
+_rnea_checked = Kernel(_guard.rnea_checked)
+_aba_checked = Kernel(_guard.aba_checked)
+_crba_checked = Kernel(_guard.crba_checked)
 
 
 class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
@@ -40,11 +47,13 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i  (data.tau)."""
     if data.model_token != model.token:
         _checks.data_for(model, data)
+    nv = model.nv
     q = _checks.fast_vector(q, model.nq, "q")
-    v = _checks.fast_vector(v, model.nv, "v")
-    a = _checks.fast_vector(a, model.nv, "a")
-    code = _guard.rnea_checked(model.jnt, model.gravity, q, v, a, _fext(model, fext), data.ws,
-                               data.tau, _checks.QUAT_TOL)
+    v = _checks.fast_vector(v, nv, "v")
+    a = _checks.fast_vector(a, nv, "a")
+    code = _rnea_checked(model.jnt, model._gravity, q, v, a,
+                         NO_FORCES if fext is None else _fext(model, fext), data.ws, data.tau,
+                         QUAT_TOL)
     data.kinematics = 0  # liMi, v, f are fresh; oMi is not (RNEA works in local frames)
     if code:
         _checks.explain(model, code, ("q", "v", "a"), q)
@@ -86,8 +95,7 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
     if data.model_token != model.token:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    code = _guard.crba_checked(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES,
-                               _checks.QUAT_TOL)
+    code = _crba_checked(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
     data.kinematics = 0  # oMi is not updated by CRBA
     if code:
         _checks.explain(model, code, ("q",), q)
@@ -131,8 +139,9 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     q = _checks.fast_vector(q, model.nq, "q")
     v = _checks.fast_vector(v, model.nv, "v")
     tau = _checks.fast_vector(tau, model.nv, "tau")
-    code = _guard.aba_checked(model.jnt, model.gravity, q, v, tau, _fext(model, fext), data.ws,
-                              data.ddq, _checks.QUAT_TOL)
+    code = _aba_checked(model.jnt, model._gravity, q, v, tau,
+                        NO_FORCES if fext is None else _fext(model, fext), data.ws, data.ddq,
+                        QUAT_TOL)
     data.kinematics = 0  # oMi is not updated by ABA
     if code:
         _checks.explain(model, code, ("q", "v", "tau"), q)

@@ -9,6 +9,7 @@ from .kernels.algorithms import center_of_mass as _com
 from .kernels.algorithms import forward_kinematics as _fk
 from .kernels.algorithms import frames as _frames
 from .kernels.algorithms import guard as _guard
+from ._fastcall import Kernel
 from .kernels.layout import OM
 from .model import Data, Model
 
@@ -16,6 +17,9 @@ from .model import Data, Model
 # nothing to write): a read-only argument would compile a second kernel specialization.
 EMPTY = np.zeros(0)
 NO_FORCES = np.zeros((0, 6))
+
+
+_fk_checked = Kernel(_guard.forward_kinematics_checked)
 
 
 def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
@@ -28,8 +32,7 @@ def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
     if a is not None and v is None:
         raise ValueError("forward_kinematics: accelerations need velocities; pass v too")
     aa = EMPTY if a is None else _checks.fast_vector(a, model.nv, "a")
-    code = _guard.forward_kinematics_checked(model.jnt, q, vv, aa, data.ws, NO_FORCES,
-                                             _checks.QUAT_TOL)
+    code = _fk_checked(model.jnt, q, vv, aa, data.ws, NO_FORCES, _checks.QUAT_TOL)
     if code:
         data.kinematics = 0
         _checks.explain(model, code, ("q", "v", "a"), q)

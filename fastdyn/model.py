@@ -34,6 +34,11 @@ class Model:
         self.mimic = dict(mimic or {})  # joint name -> (mimicked joint, multiplier, offset)
         self._gravity = np.array(gravity, dtype=np.float64).reshape(3)
         self.token = next(_tokens)  # identifies this model to its Data
+        self.njoints = int(self.jnt.shape[0])
+        self.nframes = int(self.frm.shape[0])
+        self.nv = int(self.dof.shape[0])
+        last = self.jnt[-1]
+        self.nq = int(last["idx_q"] + last["nq"]) if self.njoints > 1 else 0
         self._joint_index = {n: i for i, n in enumerate(self.joint_names)}
         self._frame_index = {}
         for i, n in enumerate(self.frame_names):
@@ -47,24 +52,7 @@ class Model:
 
         return load_urdf(path_or_xml, root_joint=root_joint)
 
-    # --- sizes ---------------------------------------------------------------------------
-    @property
-    def njoints(self) -> int:
-        return int(self.jnt.shape[0])
-
-    @property
-    def nframes(self) -> int:
-        return int(self.frm.shape[0])
-
-    @property
-    def nq(self) -> int:
-        last = self.jnt[-1]
-        return int(last["idx_q"] + last["nq"]) if self.njoints > 1 else 0
-
-    @property
-    def nv(self) -> int:
-        return int(self.dof.shape[0])
-
+    # --- sizes (plain attributes set in __init__: a property costs ~100 ns per call) ---
     @property
     def gravity(self) -> np.ndarray:
         """World gravity (3,), default [0, 0, -9.81]; assign to change it."""
