@@ -67,26 +67,29 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
         par = jr.parent
         if par == 0:
             continue
-        # Ia = IA - U D^-1 U^T (in place), pa = pA + Ia c + U D^-1 u
+        # UDinv = U D^-1 (6 x nv) into TMP; Ia = IA - UDinv U^T in place;
+        # pa = pA + Ia c + UDinv u into PA (pA is not needed again)
+        for a in range(nvi):
+            for k in range(6):
+                acc = 0.0
+                for b in range(nvi):
+                    acc += w[U + 6 * b + k] * w[DI + nvi * b + a]
+                w[TMP + 6 * a + k] = acc
         for r in range(6):
-            for c in range(6):
+            for c in range(r, 6):  # Ia is symmetric: one triangle, mirrored
                 acc = 0.0
                 for a in range(nvi):
-                    ua = 0.0
-                    for b in range(nvi):
-                        ua += w[DI + nvi * a + b] * w[U + 6 * b + c]
-                    acc += w[U + 6 * a + r] * ua
+                    acc += w[TMP + 6 * a + r] * w[U + 6 * a + c]
                 w[IA + 6 * r + c] -= acc
+                if c != r:
+                    w[IA + 6 * c + r] = w[IA + 6 * r + c]
         pa = matrix6.mul_vec(w, IA, w, C)
         for k in range(6):
             acc = pa[k] + w[PA + k]
             for a in range(nvi):
-                dinv_u = 0.0
-                for b in range(nvi):
-                    dinv_u += w[DI + nvi * a + b] * w[UU + b]
-                acc += w[U + 6 * a + k] * dinv_u
-            w[TMP + k] = acc
-        fp = force.act(w, LI, w, TMP)
+                acc += w[TMP + 6 * a + k] * w[UU + a]
+            w[PA + k] = acc
+        fp = force.act(w, LI, w, PA)
         wp = ws[par]
         for k in range(6):
             wp[PA + k] += fp[k]
