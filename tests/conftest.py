@@ -15,6 +15,23 @@ def _pair(model):
     return model, to_pinocchio(model)
 
 
+def _robot(name):
+    """A real robot from example-robot-data: fastdyn's parse, and Pinocchio's own parse of the
+    same file as the oracle (so the algorithms are checked on an independent model)."""
+    import warnings
+
+    import fastdyn.models as fm
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # e.g. Talos's mimic tags on fixed joints
+        model = fm.load(name, source="example-robot-data")
+    path = str(fm.path(name, source="example-robot-data"))
+    free = model.nq > 0 and model.joint_type(1) == "freeflyer"
+    pm = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if free else \
+        pin.buildModelFromUrdf(path)
+    assert (pm.nq, pm.nv, list(pm.names)) == (model.nq, model.nv, list(model.joint_names))
+    return model, pm
+
+
 MODELS = {
     "manipulator": lambda: samples.manipulator(),
     "humanoid": lambda: samples.humanoid(),
@@ -22,6 +39,10 @@ MODELS = {
     "tree_fixed": lambda: samples.random_tree(25, seed=1),
     "tree_free": lambda: samples.random_tree(25, seed=2, root="freeflyer"),
     "tree_planar": lambda: samples.random_tree(15, seed=3, root="planar"),
+    "ur5": lambda: _robot("ur5"),
+    "panda": lambda: _robot("panda"),
+    "solo12": lambda: _robot("solo12"),
+    "talos": lambda: _robot("talos"),
 }
 
 _cache = {}
@@ -29,13 +50,14 @@ _cache = {}
 
 def get_pair(name):
     if name not in _cache:
-        _cache[name] = _pair(MODELS[name]())
+        made = MODELS[name]()
+        _cache[name] = made if isinstance(made, tuple) else _pair(made)
     return _cache[name]
 
 
 @pytest.fixture(params=list(MODELS), scope="session")
 def pair(request):
-    """(fastdyn Model, pinocchio Model) for every sample model and random tree."""
+    """(fastdyn Model, pinocchio Model) for every sample model, random tree and real robot."""
     return get_pair(request.param)
 
 

@@ -17,7 +17,7 @@ from .simulate import simulate
 
 
 @jit
-def _chunk(n, nthreads, t):
+def chunk(n, nthreads, t):
     size = (n + nthreads - 1) // nthreads
     lo = t * size
     return lo, min(n, lo + size)
@@ -27,7 +27,7 @@ def _chunk(n, nthreads, t):
 def rnea_batch(jnt, gravity, Q, V, A, fext, ws3, TAU):
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = _chunk(Q.shape[0], nt, t)
+        lo, hi = chunk(Q.shape[0], nt, t)
         for r in range(lo, hi):
             rnea(jnt, gravity, Q[r], V[r], A[r], fext, ws3[t], TAU[r])
 
@@ -36,7 +36,7 @@ def rnea_batch(jnt, gravity, Q, V, A, fext, ws3, TAU):
 def aba_batch(jnt, gravity, Q, V, TAU, fext, ws3, DDQ, bad):
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = _chunk(Q.shape[0], nt, t)
+        lo, hi = chunk(Q.shape[0], nt, t)
         for r in range(lo, hi):
             bad[r] = aba(jnt, gravity, Q[r], V[r], TAU[r], fext, ws3[t], DDQ[r])
 
@@ -45,7 +45,7 @@ def aba_batch(jnt, gravity, Q, V, TAU, fext, ws3, DDQ, bad):
 def crba_batch(jnt, Q, ws3, MM, empty):
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = _chunk(Q.shape[0], nt, t)
+        lo, hi = chunk(Q.shape[0], nt, t)
         for r in range(lo, hi):
             crba(jnt, Q[r], ws3[t], MM[r], empty)
 
@@ -55,7 +55,7 @@ def forward_kinematics_batch(jnt, Q, ws3, OMI, empty):
     """OMI (N, njoints, 12): oMi of every row (R row-major, then p)."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = _chunk(Q.shape[0], nt, t)
+        lo, hi = chunk(Q.shape[0], nt, t)
         ws = ws3[t]
         for r in range(lo, hi):
             forward_kinematics(jnt, Q[r], empty, empty, ws)
@@ -69,7 +69,7 @@ def simulate_batch(jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch
     """Rollouts: row r from (Q0[r], V0[r]) under TORQUES[r] (T, nv) into QS[r], VS[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = _chunk(Q0.shape[0], nt, t)
+        lo, hi = chunk(Q0.shape[0], nt, t)
         for r in range(lo, hi):
             bad[r] = simulate(jnt, gravity, Q0[r], V0[r], TORQUES[r], dt, fext, ws3[t], QS[r],
                               VS[r], scratch[t])

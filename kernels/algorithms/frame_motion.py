@@ -17,7 +17,7 @@ Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt.
 from .._jit import jit
 from ..layout import A, LOCAL, OM, V, WORLD
 from ..spatial import motion
-from .jacobian import frame_placement
+from .frames import frame_placement
 
 
 @jit

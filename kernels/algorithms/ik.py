@@ -32,8 +32,10 @@ from ..configuration.dispatch import VECTOR, integrate, lie_group
 from ..joints.codes import REVOLUTE, REVOLUTE_X, SPHERICAL_ZYX, UNIVERSAL
 from ..layout import LOCAL, LOCAL_WORLD_ALIGNED
 from ..spatial.rotations import log3_coeffs, log3_tuple, so3_poly_apply
+from .batch import chunk
 from .forward_kinematics import forward_kinematics
-from .jacobian import frame_placement, support_jacobian
+from .frames import frame_placement
+from .jacobian import support_jacobian
 
 POSITION, ORIENTATION, POSE = 0, 1, 2
 MU0, MU_MIN, MU_MAX = 1e-3, 1e-12, 1e8  # relative damping: start, floor, restart threshold
@@ -244,13 +246,6 @@ def solve(jnt, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, 
     return best_err <= tol, it, best_err
 
 
-@jit
-def _chunk(n, nthreads, t):
-    size = (n + nthreads - 1) // nthreads
-    lo = t * size
-    return lo, min(n, lo + size)
-
-
 @jit(parallel=True)
 def solve_batch(jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3, oMf3,
                 J3, Q, converged, iterations, residual):
@@ -259,7 +254,7 @@ def solve_batch(jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, see
     results do not depend on the thread count)."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = _chunk(targets.shape[0], nt, t)
+        lo, hi = chunk(targets.shape[0], nt, t)
         for r in range(lo, hi):
             c, k, res = solve(jnt, frm, f, mode, targets[r], Q0[r], lower, upper, tol, max_iter,
                               seed + r, ws3[t], oMf3[t], J3[t], Q[r])

@@ -18,6 +18,7 @@ from .._jit import jit
 from ..layout import LOCAL_WORLD_ALIGNED, OJ, OM, S, WORLD
 from ..spatial import motion
 from .forward_kinematics import forward_kinematics
+from .frames import frame_placement
 
 
 @jit
@@ -40,23 +41,6 @@ def express(c0, c1, c2, c3, c4, c5, M, m, reference):
             M[m] * c3 + M[m + 3] * c4 + M[m + 6] * c5,
             M[m + 1] * c3 + M[m + 4] * c4 + M[m + 7] * c5,
             M[m + 2] * c3 + M[m + 5] * c4 + M[m + 8] * c5)
-
-
-@jit
-def frame_placement(frm, f, ws, out, o):
-    """out[o:o+12] = ^0M_f = ^0M_j jM_f for frame f on joint j (seed 000, "Composition")."""
-    fr = frm[f]
-    wp = ws[fr.parent_joint]
-    R = fr.R
-    p = fr.p
-    for r in range(3):
-        a = wp[OM + 3 * r]
-        b = wp[OM + 3 * r + 1]
-        c = wp[OM + 3 * r + 2]
-        out[o + 3 * r] = a * R[0, 0] + b * R[1, 0] + c * R[2, 0]
-        out[o + 3 * r + 1] = a * R[0, 1] + b * R[1, 1] + c * R[2, 1]
-        out[o + 3 * r + 2] = a * R[0, 2] + b * R[1, 2] + c * R[2, 2]
-        out[o + 9 + r] = wp[OM + 9 + r] + a * p[0] + b * p[1] + c * p[2]
 
 
 @jit

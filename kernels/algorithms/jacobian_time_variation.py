@@ -19,7 +19,8 @@ from ..joints import subspace_rate
 from ..layout import LOCAL, LOCAL_WORLD_ALIGNED, ODJ, OJ, OM, OV, S, TMP, V, WORLD
 from ..spatial import motion
 from .forward_kinematics import forward_kinematics
-from .jacobian import express, frame_placement
+from .frames import frame_placement
+from .jacobian import express
 
 
 @jit

@@ -21,22 +21,10 @@ and numba's cache only tracks a function's own file.
 import math
 
 from .._jit import jit
+from ..spatial.rotations import exp3_coeffs as exp_coeffs  # noqa: F401 (re-exported)
 
 EPS = 2.220446049250313e-16  # float64 machine epsilon, as Eigen's NumTraits<double>::epsilon()
 SMALL = 1e-2  # below this angle: Taylor series, truncation error < 1e-16
-
-
-@jit
-def exp_coeffs(t):
-    """(cos t, sin t / t, (1 - cos t) / t^2, (t - sin t) / t^3) for t >= 0."""
-    c = math.cos(t)
-    if t < SMALL:
-        t2 = t * t
-        return (c, 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0), 0.5 - t2 / 24.0 * (1.0 - t2 / 30.0),
-                1.0 / 6.0 - t2 / 120.0 * (1.0 - t2 / 42.0))
-    s = math.sin(t)
-    h = math.sin(0.5 * t)
-    return (c, s / t, 2.0 * h * h / (t * t), (t - s) / (t * t * t))
 
 
 @jit
