@@ -1,0 +1,24 @@
+"""Fixtures for the benchmark suites: ``robot`` walks the model ladder (bench/ladder.py).
+
+Benchmarks run only when asked: ``python bench/report.py``, or
+``pytest bench --benchmark-enable`` (pyproject.toml disables them in plain ``pytest``). Each
+test makes its warm-up call (JIT compilation, first-touch of buffers) before handing the
+callable to ``benchmark``: compile time is measured in test_startup.py only. No benchmark
+asserts on time.
+"""
+
+import importlib.util
+
+import pytest
+
+if importlib.util.find_spec("pinocchio") is None:  # every suite compares against Pinocchio
+    collect_ignore_glob = ["test_*.py"]
+    LADDER = ()
+else:
+    from bench.ladder import LADDER, robot as _robot
+
+
+@pytest.fixture(params=LADDER, scope="session")
+def robot(request):
+    """A rung of the ladder (bench.ladder.Robot), built once per session."""
+    return _robot(request.param)

@@ -1,0 +1,405 @@
+"""Run the benchmark suites and write bench/RESULTS.md: fastdyn beside Pinocchio, with the
+issue's targets.
+
+    python bench/report.py                      # all suites (about 10 minutes on 2 cores)
+    python -m bench.report -k "ur5 or talos"    # extra arguments go to pytest
+    python bench/report.py --from-json bench/results.json   # rewrite RESULTS.md only
+    python bench/report.py --keep bench/results.json bench/test_batch.py   # re-run one file,
+                                                  # keep the other results from the old json
+
+Ratios are fastdyn time / Pinocchio time (below 1: fastdyn is faster) from pytest-benchmark's
+min, the statistic least disturbed by other processes; the median's ratio is shown beside it.
+Raw numbers stay in bench/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+ALGOS = ("fk", "rnea", "crba", "aba", "jacobians")
+ALGO_NAMES = {"fk": "FK", "rnea": "RNEA", "crba": "CRBA", "aba": "ABA", "jacobians": "Jacobians"}
+MODELS = ("double_pendulum", "ur5", "panda", "solo12", "talos", "random_tree_100")
+ROBOTS = ("ur5", "panda", "solo12", "talos")  # where the targets are judged
+
+# The issue's targets: (ratio bound, direction) for ratios, seconds for start-up.
+KERNEL_TARGET = 0.5  # kernel in @njit / Pinocchio C++, per evaluation
+SINGLE_TARGET = 0.5  # single call from Python / pin from Python
+BATCH_TARGET = 0.5  # time ratio at N = 10,000 with 2 threads (= 2x Pinocchio's throughput)
+WARM_TARGET = 0.5  # s, fresh process: import + load + first rnea, warm cache
+COLD_TARGET = 20.0  # s, same with an empty cache
+
+
+def run_suites(json_path: Path, extra: list[str]) -> int:
+    paths = [] if any(a.startswith(("bench", str(BENCH))) for a in extra) else [str(BENCH)]
+    cmd = [sys.executable, "-m", "pytest", *paths, "--benchmark-enable",
+           f"--benchmark-json={json_path}", "--benchmark-group-by=group",
+           "--benchmark-sort=name", "--benchmark-columns=min,median,iqr,rounds,iterations",
+           "--benchmark-min-rounds=10", "-p", "no:cacheprovider", "-q", *extra]
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.call(cmd, cwd=ROOT)
+
+
+# --- machine and versions --------------------------------------------------------------------
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def versions() -> dict[str, str]:
+    code = ("import sys, numpy, numba, pinocchio, fastdyn, pytest_benchmark; "
+            "print(sys.version.split()[0], numpy.__version__, numba.__version__, "
+            "pinocchio.__version__, fastdyn.__version__, pytest_benchmark.__version__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT).stdout.split()
+    names = ("python", "numpy", "numba", "pinocchio", "fastdyn", "pytest-benchmark")
+    return dict(zip(names, out)) if len(out) == len(names) else {"error": "versions unknown"}
+
+
+def git_head() -> str:
+    p = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                       cwd=ROOT)
+    dirty = subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True,
+                           cwd=ROOT).stdout.strip()
+    return p.stdout.strip() + (" + uncommitted changes" if dirty else "")
+
+
+# --- reading the json ------------------------------------------------------------------------
+
+class Results:
+    """Per-evaluation min and median (seconds) keyed by (measure, algo, variant, model, role)."""
+
+    def __init__(self, doc: dict):
+        self.doc = doc
+        self.t: dict[tuple, tuple[float, float]] = {}
+        self.info: dict[str, dict] = {}
+        for b in doc["benchmarks"]:
+            x = b.get("extra_info", {})
+            if "measure" not in x:
+                continue
+            n = x.get("evals", 1)
+            key = (x["measure"], x["algo"], x.get("variant", ""), x["model"], x["role"])
+            self.t[key] = (b["stats"]["min"] / n, b["stats"]["median"] / n)
+            if "nv" in x:
+                self.info[x["model"]] = x
+
+    def get(self, measure, algo, model, role, variant=""):
+        return self.t.get((measure, algo, variant, model, role))
+
+    def cpp(self, algo, model):
+        """(min, median, source) of Pinocchio's C++ time per evaluation."""
+        t = self.get("kernel", algo, model, "pinocchio-cpp")
+        if t:
+            return t[0], t[1], "InParallel"
+        est = self.estimate(algo, model)
+        return (est[0], est[1], "estimate") if est else None
+
+    def estimate(self, algo, model):
+        loop = self.get("kernel", algo, model, "pinocchio-pyloop")
+        empty = self.get("kernel", algo, model, "pinocchio-empty-pyloop")
+        if not (loop and empty):
+            return None
+        return loop[0] - empty[0], loop[1] - empty[1]
+
+
+# --- formatting --------------------------------------------------------------------------------
+
+def fmt_t(s: float | None) -> str:
+    if s is None:
+        return "n/a"
+    for unit, k in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if abs(s) >= k:
+            return f"{s / k:.3g} {unit}"
+    return f"{s / 1e-9:.3g} ns"
+
+
+def fmt_r(r: float | None) -> str:
+    return "n/a" if r is None else f"{r:.2f}"
+
+
+def mark(value: float | None, bound: float, below: bool = True) -> str:
+    if value is None:
+        return "n/a"
+    return "met" if (value <= bound if below else value >= bound) else "**missed**"
+
+
+def ratio(a, b, i=0):
+    return a[i] / b[i] if a and b and b[i] > 0 else None
+
+
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out + [""]
+
+
+class Tally:
+    """Met / missed per target, for the summary at the top."""
+
+    def __init__(self):
+        self.rows: dict[str, list] = {}
+
+    def add(self, target: str, where: str, value, verdict: str):
+        self.rows.setdefault(target, []).append((where, value, verdict))
+
+
+def model_label(res: Results, m: str) -> str:
+    x = res.info.get(m)
+    return f"{m} (nv {x['nv']})" if x else m
+
+
+def kernel_section(res: Results, tally: Tally) -> list[str]:
+    out = ["## Kernel time per evaluation: @njit loop over 1,000 states vs Pinocchio C++", "",
+           "fastdyn: the kernel called from an `@numba.njit` loop over 1,000 pre-generated "
+           "states (total / 1,000). Pinocchio: `rneaInParallel` / `abaInParallel` with one "
+           "thread over the same states; Pinocchio 4.1 has no parallel CRBA, FK or Jacobians, "
+           "so for those its C++ time is *estimated* as (pin.X called from Python over the "
+           "states) - (the same loop on a joint-less model), i.e. with the fixed binding "
+           "overhead removed. Part of the binding cost grows with nv, so the estimate is an upper "
+           "bound on the C++ time and the ratio a lower bound (flattering fastdyn); see the "
+           "check at the end. Target: ratio <= 0.5 on UR5, Panda, Solo12, Talos.", ""]
+    rows = []
+    for algo in ALGOS:
+        for m in MODELS:
+            f = res.get("kernel", algo, m, "fastdyn")
+            c = res.cpp(algo, m)
+            if not f and not c:
+                continue
+            r, rm = ratio(f, c), ratio(f, c, 1)
+            judged = m in ROBOTS
+            verdict = mark(r, KERNEL_TARGET) if judged else "-"
+            if judged:
+                tally.add("kernel <= 0.5x C++", f"{ALGO_NAMES[algo]} {m}", r, verdict)
+            nj = res.info.get(m, {}).get("njoints")
+            per_joint = fmt_t(f[0] / (nj - 1)) if f and nj else "n/a"
+            rows.append([ALGO_NAMES[algo], model_label(res, m),
+                         f"{fmt_t(f[0])} / {fmt_t(f[1])}" if f else "n/a",
+                         f"{fmt_t(c[0])} / {fmt_t(c[1])}" + (" (est.)" if c[2] == "estimate"
+                                                             else "") if c else "n/a",
+                         fmt_r(r), fmt_r(rm), per_joint,
+                         "<= 0.5" if judged else "-", verdict])
+    return out + table(["algorithm", "model", "fastdyn min / median", "Pinocchio C++ min / "
+                        "median", "ratio (min)", "ratio (median)", "fastdyn per joint",
+                        "target", ""], rows)
+
+
+def single_section(res: Results, tally: Tally) -> list[str]:
+    out = ["## Single call from Python, preallocated Data", "",
+           "fastdyn: the public function (`fd.rnea(model, data, q, v, a)` etc., input checks "
+           "included). \"kernel direct\": the same kernel's numba dispatcher called from Python "
+           "with no checks; the difference is the Python wrapper's cost. Pinocchio: `pin.rnea("
+           "model, data, q, v, a)` etc. Target: ratio <= 0.5 (judged on the four robots).", ""]
+    rows = []
+    for algo in ALGOS:
+        for m in MODELS:
+            f = res.get("single", algo, m, "fastdyn")
+            k = res.get("single", algo, m, "fastdyn-kernel")
+            p = res.get("single", algo, m, "pinocchio")
+            if not (f or p):
+                continue
+            r = ratio(f, p)
+            judged = m in ROBOTS
+            verdict = mark(r, SINGLE_TARGET) if judged else "-"
+            if judged:
+                tally.add("single call <= 0.5x pin", f"{ALGO_NAMES[algo]} {m}", r, verdict)
+            rows.append([ALGO_NAMES[algo], model_label(res, m), fmt_t(f[0]) if f else "n/a",
+                         fmt_t(k[0]) if k else "n/a",
+                         fmt_t(f[0] - k[0]) if f and k else "n/a", fmt_t(p[0]) if p else "n/a",
+                         fmt_r(r), fmt_r(ratio(f, p, 1)), "<= 0.5" if judged else "-", verdict])
+    return out + table(["algorithm", "model", "fastdyn", "kernel direct", "wrapper",
+                        "Pinocchio", "ratio (min)", "ratio (median)", "target", ""], rows)
+
+
+def batch_section(res: Results, tally: Tally) -> list[str]:
+    out = ["## Batch throughput: fastdyn.batch vs Pinocchio's *InParallel, same threads", "",
+           "Time per state (min over rounds); both sides allocate their output, fastdyn's "
+           "includes its input checks. Throughput ratio = Pinocchio time / fastdyn time. "
+           "Target: >= 2x Pinocchio's throughput with 2 threads at N = 10,000 (ratio of times "
+           "<= 0.5), judged on the four robots. \"median/min\" shows how disturbed the "
+           "rounds were: with 2 threads on a loaded 2-core machine a round waits whenever "
+           "another process holds a core, so a spread well above 1 means the row measures "
+           "the machine's load more than the library.", ""]
+    rows = []
+    for algo in ("rnea", "aba"):
+        for m in MODELS:
+            for n in (1000, 10000):
+                for t in (1, 2):
+                    v = f"N{n}-{t}t"
+                    f = res.get("batch", algo, m, "fastdyn", v)
+                    p = res.get("batch", algo, m, "pinocchio", v)
+                    if not (f or p):
+                        continue
+                    r = ratio(f, p)
+                    judged = m in ROBOTS and n == 10000 and t == 2
+                    verdict = mark(r, BATCH_TARGET) if judged else "-"
+                    if judged:
+                        tally.add("batch N=10k 2 threads >= 2x", f"{ALGO_NAMES[algo]} {m}", r,
+                                  verdict)
+                    spread = "/".join(f"{x[1] / x[0]:.1f}" if x else "n/a" for x in (f, p))
+                    rows.append([ALGO_NAMES[algo], model_label(res, m), f"{n:,}", str(t),
+                                 fmt_t(f[0]) if f else "n/a", fmt_t(p[0]) if p else "n/a",
+                                 fmt_r(r), f"{1 / r:.2f}x" if r else "n/a", spread,
+                                 "<= 0.5 (>= 2x)" if judged else "-", verdict])
+    return out + table(["algorithm", "model", "N", "threads", "fastdyn / state",
+                        "Pinocchio / state", "ratio (min)", "throughput vs pin",
+                        "median/min fd/pin", "target", ""], rows)
+
+
+def startup_section(res: Results, tally: Tally) -> list[str]:
+    out = ["## Start-up: fresh process, `import` + load URDF + first RNEA (wall time)", "",
+           "Warm: numba's on-disk cache filled by an earlier process. Cold: empty "
+           "`NUMBA_CACHE_DIR`, every kernel the script touches is compiled. Private cache "
+           "directories; example-robot-data's URDFs through each library's own parser.", ""]
+    rows = []
+    for m in ("ur5", "talos"):
+        f = res.get("startup-warm", "rnea", m, "fastdyn")
+        p = res.get("startup-warm", "rnea", m, "pinocchio")
+        if f or p:
+            v = mark(f[0] if f else None, WARM_TARGET)
+            tally.add("warm start-up <= 0.5 s", m, f[0] if f else None, v)
+            rows.append(["warm", m, f"{fmt_t(f[0])} / {fmt_t(f[1])}" if f else "n/a",
+                         f"{fmt_t(p[0])} / {fmt_t(p[1])}" if p else "n/a", "<= 0.5 s", v])
+    f = res.get("startup-cold", "rnea", "ur5", "fastdyn")
+    if f:
+        v = mark(f[0], COLD_TARGET)
+        tally.add("cold compile <= 20 s", "ur5", f[0], v)
+        rows.append(["cold", "ur5", f"{fmt_t(f[0])} / {fmt_t(f[1])}", "-", "<= 20 s", v])
+    return out + table(["cache", "model", "fastdyn min / median", "Pinocchio min / median",
+                        "target", ""], rows)
+
+
+def estimate_check(res: Results) -> list[str]:
+    rows = []
+    for algo in ("rnea", "aba"):
+        for m in MODELS:
+            c = res.get("kernel", algo, m, "pinocchio-cpp")
+            e = res.estimate(algo, m)
+            if c and e:
+                rows.append([ALGO_NAMES[algo], m, fmt_t(c[0]), fmt_t(e[0]), fmt_r(e[0] / c[0])])
+    if not rows:
+        return []
+    return (["## Check of the C++ estimate (RNEA, ABA, where the true C++ time is known)", "",
+             "estimate = (pin.X from Python, state by state) - (same on a joint-less model). "
+             "A ratio above 1 means the estimate over-states C++ time, so the estimated "
+             "kernel ratios for CRBA, FK and Jacobians are optimistic for fastdyn by about "
+             "that factor.", ""]
+            + table(["algorithm", "model", "C++ (InParallel, 1 thread)", "estimate",
+                     "estimate / C++"], rows))
+
+
+def summary(tally: Tally) -> list[str]:
+    rows = []
+    for target, items in tally.rows.items():
+        vals = [x for x in items if x[1] is not None]
+        met = sum(1 for x in items if x[2] == "met")
+        show = fmt_t if target.endswith(" s") else fmt_r  # start-up targets are seconds
+        missed = [f"{w} ({show(v)})" for w, v, verdict in items if verdict != "met"]
+        worst = max(vals, key=lambda x: x[1]) if vals else None
+        rows.append([target, f"{met} / {len(items)}",
+                     f"{worst[0]}: {show(worst[1])}" if worst else "n/a",
+                     ", ".join(missed) or "-"])
+    return ["## Targets at a glance", ""] + table(
+        ["target", "met", "worst", "missed (value)"], rows)
+
+
+def write_report(doc: dict, meta: dict, out: Path) -> None:
+    res = Results(doc)
+    tally = Tally()
+    body = (kernel_section(res, tally) + single_section(res, tally) + batch_section(res, tally)
+            + startup_section(res, tally) + estimate_check(res))
+    v = meta["versions"]
+    lines = ["# fastdyn benchmarks vs Pinocchio", "",
+             "Generated by `python bench/report.py` (raw data: bench/results.json). Ratios are "
+             "fastdyn time / Pinocchio time from pytest-benchmark's **min** (least disturbed by "
+             "other load); the median's ratio is shown beside it. Below 1: fastdyn is faster.", "",
+             f"- Date: {meta['date']}",
+             f"- Machine: {meta['cpu']}, {meta['cores']} cores ({meta['platform']})",
+             f"- Load average (1, 5, 15 min) before / after the run: {meta['load_before']} / "
+             f"{meta['load_after']}",
+             "- Versions: " + ", ".join(f"{k} {x}" for k, x in v.items()),
+             f"- Source: git {meta['git']}", ""]
+    if meta.get("note"):
+        lines += [f"> {meta['note']}", ""]
+    lines += summary(tally) + body
+    out.write_text("\n".join(lines).rstrip() + "\n")
+
+
+def merge(old: dict, new: dict) -> dict:
+    """new's benchmarks plus those of old that new did not re-run."""
+    seen = {b["fullname"] for b in new["benchmarks"]}
+    new["benchmarks"] += [b for b in old["benchmarks"] if b["fullname"] not in seen]
+    return new
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--from-json", type=Path, help="skip the run, report this json")
+    ap.add_argument("--json", type=Path, default=BENCH / "results.json")
+    ap.add_argument("--out", type=Path, default=BENCH / "RESULTS.md")
+    ap.add_argument("--note", default=None, help="a line quoted under the header")
+    ap.add_argument("--keep", type=Path, help="an earlier json: its benchmarks not re-run now "
+                    "are kept (re-run one file without losing the others)")
+    args, extra = ap.parse_known_args(argv)
+    meta_path = (args.from_json or args.json).with_suffix(".meta.json")
+    if args.from_json:
+        doc = json.loads(args.from_json.read_text())
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        meta["note"] = args.note or meta.get("note")
+    else:
+        meta = {"load_before": loadavg(), "date": datetime.datetime.now().astimezone()
+                .strftime("%Y-%m-%d %H:%M %Z")}
+        code = run_suites(args.json, extra)
+        meta["load_after"] = loadavg()
+        if not args.json.exists():
+            print("no benchmark json written", file=sys.stderr)
+            return code or 1
+        doc = json.loads(args.json.read_text())
+        for b in doc["benchmarks"]:  # every round's raw time: hundreds of MB, not needed
+            b["stats"].pop("data", None)
+        if args.keep:
+            doc = merge(json.loads(args.keep.read_text()), doc)
+        args.json.write_text(json.dumps(doc, indent=1))
+        meta.update(cpu=cpu_model(), cores=len(os.sched_getaffinity(0)) if hasattr(
+            os, "sched_getaffinity") else os.cpu_count(), platform=platform.platform(),
+            versions=versions(), git=git_head(), pytest_exit=code)
+        busy = float(meta["load_before"].split()[0]) if meta["load_before"] != "n/a" else 0.0
+        meta["note"] = args.note or (
+            f"Shared machine: the 1-minute load average was {busy:.2f} on "
+            f"{meta['cores']} cores before the run, so other processes competed for the CPU; "
+            "expect noise, trust the min more than the median." if busy > 0.5 else None)
+        if args.keep:
+            meta["note"] = ((meta["note"] + " ") if meta["note"] else "") + (
+                f"Only `{' '.join(extra)}` was re-run at this date; the other rows come from "
+                f"{args.keep}.")
+        meta_path.write_text(json.dumps(meta, indent=1))
+    meta.setdefault("versions", {})
+    for k in ("date", "cpu", "cores", "platform", "load_before", "load_after", "git"):
+        meta.setdefault(k, "n/a")
+    write_report(doc, meta, args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

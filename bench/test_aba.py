@@ -1,0 +1,82 @@
+"""ABA (forward dynamics) against Pinocchio: one call from Python, and the kernel's time per
+evaluation inside an @njit loop against Pinocchio's C++ (abaInParallel, one thread). Torques
+are RNEA's at the seeded (q, v, a), so every state has a well-defined answer."""
+
+import numba
+import numpy as np
+import pinocchio as pin
+
+import fastdyn as fd
+from bench.ladder import NSTATES, pin_loop, tag
+from fastdyn.kernels import aba as aba_kernel
+
+NO_FORCES = np.zeros((0, 6))
+
+
+@numba.njit
+def aba_states(jnt, gravity, Q, V, TAU, fext, ws, DDQ):
+    bad = -1
+    for r in range(Q.shape[0]):
+        bad = max(bad, aba_kernel(jnt, gravity, Q[r], V[r], TAU[r], fext, ws, DDQ[r]))
+    return bad
+
+
+def test_single_fastdyn(benchmark, robot):
+    r = robot
+    fd.aba(r.model, r.data, r.q, r.v, r.tau)
+    tag(benchmark, "single", "aba", r, "fastdyn")
+    benchmark(fd.aba, r.model, r.data, r.q, r.v, r.tau)
+
+
+def test_single_fastdyn_kernel(benchmark, robot):
+    """The kernel's dispatcher called straight from Python: no input checks."""
+    r = robot
+    args = (r.model.jnt, r.model.gravity, r.q, r.v, r.tau, NO_FORCES, r.data.ws, r.data.ddq)
+    aba_kernel(*args)
+    tag(benchmark, "single", "aba", r, "fastdyn-kernel")
+    benchmark(aba_kernel, *args)
+
+
+def test_single_pinocchio(benchmark, robot):
+    r = robot
+    pin.aba(r.pm, r.pd, r.q, r.v, r.tau)
+    tag(benchmark, "single", "aba", r, "pinocchio")
+    benchmark(pin.aba, r.pm, r.pd, r.q, r.v, r.tau)
+
+
+def test_kernel_fastdyn(benchmark, robot):
+    r = robot
+    out = np.empty_like(r.A)
+    args = (r.model.jnt, r.model.gravity, r.Q, r.V, r.TAU, NO_FORCES, r.data.ws, out)
+    aba_states(*args)
+    tag(benchmark, "kernel", "aba", r, "fastdyn", evals=NSTATES)
+    benchmark(aba_states, *args)
+
+
+def test_kernel_pinocchio_cpp(benchmark, robot):
+    r = robot
+    out = np.empty((r.nv, NSTATES), order="F")
+    args = (1, r.pool, r.Q.T, r.V.T, r.TAU.T, out)
+    pin.abaInParallel(*args)
+    tag(benchmark, "kernel", "aba", r, "pinocchio-cpp", evals=NSTATES)
+    benchmark(pin.abaInParallel, *args)
+
+
+def test_kernel_pinocchio_python_loop(benchmark, robot):
+    """pin.aba state by state from Python: C++ time + binding overhead (see the next one)."""
+    r = robot
+    rows = list(zip(r.Q, r.V, r.TAU))
+    pin_loop(pin.aba, r.pm, r.pd, rows)
+    tag(benchmark, "kernel", "aba", r, "pinocchio-pyloop", evals=NSTATES)
+    benchmark(pin_loop, pin.aba, r.pm, r.pd, rows)
+
+
+def test_kernel_pinocchio_empty_loop(benchmark, robot):
+    """The same loop on a joint-less model: the binding overhead alone."""
+    r = robot
+    em, ed = r.empty
+    z = np.zeros(0)
+    rows = [(z, z, z)] * NSTATES
+    pin_loop(pin.aba, em, ed, rows)
+    tag(benchmark, "kernel", "aba", r, "pinocchio-empty-pyloop", evals=NSTATES)
+    benchmark(pin_loop, pin.aba, em, ed, rows)

@@ -1,0 +1,81 @@
+"""Start-up, as whole-process wall time of a fresh interpreter: ``import fastdyn``, load a robot
+from example-robot-data, create its Data, first RNEA. "warm": numba's on-disk cache already
+holds the kernels (filled by an untimed run first); "cold": an empty NUMBA_CACHE_DIR, so every
+kernel the script touches compiles. Both use private cache directories: the package's own
+cache is never read or written. Pinocchio's warm line does the same with its own parser."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from bench.ladder import FREE_FLYER, tag
+
+FASTDYN = """\
+import sys, warnings
+warnings.simplefilter("ignore")
+import numpy as np
+import fastdyn, fastdyn.models
+model = fastdyn.models.load(sys.argv[1], source="example-robot-data")
+data = model.create_data()
+zero = np.zeros(model.nv)
+fastdyn.rnea(model, data, fastdyn.neutral(model), zero, zero)
+"""
+
+PINOCCHIO = """\
+import sys
+import numpy as np
+import pinocchio as pin
+model = (pin.buildModelFromUrdf(sys.argv[1], pin.JointModelFreeFlyer()) if sys.argv[2] == "1"
+         else pin.buildModelFromUrdf(sys.argv[1]))
+data = model.createData()
+zero = np.zeros(model.nv)
+pin.rnea(model, data, pin.neutral(model), zero, zero)
+"""
+
+MODELS = ("ur5", "talos")
+
+
+@pytest.fixture(scope="module")
+def cache_root():
+    root = tempfile.mkdtemp(prefix="fastdyn-bench-cache-")
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _run(script: str, args: list[str], cache_dir: str) -> None:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env.pop("FASTDYN_NO_CACHE", None)
+    p = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True,
+                       text=True)
+    if p.returncode:
+        raise RuntimeError(f"start-up script failed:\n{p.stderr[-2000:]}")
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_warm_fastdyn(benchmark, cache_root, name):
+    cache = os.path.join(cache_root, "warm")
+    _run(FASTDYN, [name], cache)  # fills the cache (untimed)
+    tag(benchmark, "startup-warm", "rnea", name, "fastdyn")
+    benchmark.pedantic(_run, args=(FASTDYN, [name], cache), rounds=5, iterations=1)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_warm_pinocchio(benchmark, cache_root, name):
+    import fastdyn.models as fm
+    args = [str(fm.path(name, source="example-robot-data")), "1" if FREE_FLYER[name] else "0"]
+    _run(PINOCCHIO, args, os.path.join(cache_root, "unused"))
+    tag(benchmark, "startup-warm", "rnea", name, "pinocchio")
+    benchmark.pedantic(_run, args=(PINOCCHIO, args, os.path.join(cache_root, "unused")),
+                       rounds=5, iterations=1)
+
+
+def test_cold_fastdyn(benchmark, cache_root):
+    def fresh():
+        return (FASTDYN, ["ur5"], tempfile.mkdtemp(prefix="cold-", dir=cache_root)), {}
+
+    tag(benchmark, "startup-cold", "rnea", "ur5", "fastdyn")
+    benchmark.pedantic(_run, setup=fresh, rounds=3, iterations=1)
