@@ -19,16 +19,22 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
+from ._fastcall import Kernel
 from .frames import LOCAL, reference_code
 from .kernels.algorithms import frame_motion as _fm
+from .kernels.algorithms import guard as _guard
 from .kernels.algorithms import jacobian as _jac
 from .kernels.algorithms import jacobian_time_variation as _jtv
-from .kinematics import require_kinematics
+from .kinematics import EMPTY, NO_FORCES, require_kinematics
 from .model import Data, Model
 
 __all__ = ["compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
            "compute_joint_jacobians_time_variation", "frame_jacobian_time_variation",
            "frame_velocity", "frame_acceleration", "frame_classical_acceleration"]
+
+
+_joint_jacobians = Kernel(_guard.joint_jacobians_checked)
+_frame_jacobian = Kernel(_guard.frame_jacobian_checked)
 
 
 def _buffer(data: Data, name: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -54,12 +60,15 @@ def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     """The world Jacobian J (6, nv) of every dof, Pinocchio's computeJointJacobians / data.J:
     column k = ^0X_i S_k for the joint i owning dof k (seed 002 sec. 8, WORLD). Also updates
     the joint placements (data.kinematics = 1)."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    J = _buffer(data, "J", (6, model.nv))
-    _jac.joint_jacobians(model.jnt, q, data.ws, J)
+    if data.model_token != model.token:
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    code = _joint_jacobians(model.jnt, q, data.ws, data.J, EMPTY, NO_FORCES, _checks.QUAT_TOL)
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q",), q)
     data.kinematics = 1
-    return J
+    return data.J
 
 
 def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int = LOCAL,
@@ -80,12 +89,17 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
                    out: np.ndarray | None = None) -> np.ndarray:
     """J (6, nv) of frame ``frame`` in ``reference`` (Pinocchio's computeFrameJacobian /
     getFrameJacobian): x_frame = J v. Also updates data.oMf[frame]."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
+    if data.model_token != model.token:
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
     f = _checks.frame_index(model, frame)
     ref = reference_code(reference)
-    J = _out(data, "J_frame", (6, model.nv), out)
-    _jac.frame_jacobian(model.jnt, model.frm, q, f, ref, data.ws, data.oMf, J)
+    J = data.J_frame if out is None else _out(data, "J_frame", (6, model.nv), out)
+    code = _frame_jacobian(model.jnt, model.frm, q, f, ref, data.ws, data.oMf, J, EMPTY,
+                           NO_FORCES, _checks.QUAT_TOL)
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q",), q)
     data.kinematics = 1
     return J
 

@@ -17,6 +17,7 @@ from ..joints.codes import CONTINUOUS, CONTINUOUS_X, FREEFLYER, PLANAR, SPHERICA
 from .aba import aba
 from .crba import crba
 from .forward_kinematics import forward_kinematics
+from .jacobian import frame_jacobian, joint_jacobians
 from .rnea import rnea
 
 CODE = 1_000_000
@@ -93,4 +94,20 @@ def forward_kinematics_checked(jnt, q, v, a, ws, no_forces, tol):
     code = check_state(jnt, q, v, a, no_forces, tol)
     if code == 0:
         forward_kinematics(jnt, q, v, a, ws)
+    return code
+
+
+@jit
+def joint_jacobians_checked(jnt, q, ws, J, empty, no_forces, tol):
+    code = check_state(jnt, q, empty, empty, no_forces, tol)
+    if code == 0:
+        joint_jacobians(jnt, q, ws, J)
+    return code
+
+
+@jit
+def frame_jacobian_checked(jnt, frm, q, f, reference, ws, oMf, J, empty, no_forces, tol):
+    code = check_state(jnt, q, empty, empty, no_forces, tol)
+    if code == 0:
+        frame_jacobian(jnt, frm, q, f, reference, ws, oMf, J)
     return code
