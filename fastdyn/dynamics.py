@@ -96,7 +96,7 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _crba_checked(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
-    data.kinematics = 0  # oMi is not updated by CRBA
+    data.kinematics = 0 if code else 1  # CRBA works in the world frame: oMi is fresh
     if code:
         _checks.explain(model, code, ("q",), q)
     return data.M
@@ -142,7 +142,7 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     code = _aba_checked(model.jnt, model._gravity, q, v, tau,
                         NO_FORCES if fext is None else _fext(model, fext), data.ws, data.ddq,
                         QUAT_TOL)
-    data.kinematics = 0  # oMi is not updated by ABA
+    data.kinematics = 0 if code else 1  # ABA works in the world frame: oMi is fresh
     if code:
         _checks.explain(model, code, ("q", "v", "tau"), q)
     return data.ddq

@@ -77,13 +77,13 @@ VJ = 42  # joint velocity S v_i (6)
 CJ = 48  # joint bias acceleration c_J (6)
 S = 54  # motion subspace, column k of joint i at S + 6 k (36)
 YC = 90  # composite rigid-body inertia as 10 dynamic parameters (10)
-IA = 100  # articulated-body inertia, 6x6 row-major (36)
-PA = 136  # articulated-body bias force (6)
+IA = 100  # ABA: articulated-body inertia, world frame, 6x6 row-major (36)
+PA = 136  # ABA: articulated-body bias force, world frame (6)
 U = 142  # ABA: U = IA S, column k at U + 6 k; CRBA: the force block F = Yc S (36)
 DI = 178  # ABA D^-1 = (S^T U)^-1, nv x nv row-major (36)
 UU = 214  # ABA u = tau - S^T pA (6)
 AGF = 220  # RNEA's acceleration with -gravity folded in at the root, Pinocchio's a_gf (6)
-C = 226  # ABA: velocity-product acceleration c_i = c_J + v_i x v_J (6)
+C = 226  # ABA: velocity-product acceleration c_i of joint i, world frame (6)
 TMP = 232  # scratch for one 6x6 product (36)
 # Appended for Jacobians, centroidal quantities and the Coriolis matrix (world-frame columns).
 OV = 268  # spatial velocity of body i in the world frame (at the world origin), [v; w] (6)
@@ -91,7 +91,8 @@ OJ = 274  # S of joint i in the world frame, column k at OJ + 6 k: its columns o
 ODJ = 310  # time derivative of OJ, column k at ODJ + 6 k: its columns of data.dJ (36)
 OYC = 346  # composite inertia of the subtree of i in the world frame, 10 parameters (10)
 OB = 356  # 6x6 row-major per subtree, world frame: d/dt OYC (dccrba) or Coriolis B (36)
-NW = 392  # workspace width
+OAG = 392  # ABA: acceleration of body i with -gravity folded in, world frame (6)
+NW = 398  # workspace width
 
 # Reference frames of velocities, accelerations and Jacobians (../shared/CONVENTIONS.md).
 LOCAL = 0  # in the moving frame

@@ -42,3 +42,16 @@ def test_massless_subtree_is_reported():
     fd.crba(m, d, np.zeros(2))
     with pytest.raises(fd.SingularMassMatrixError, match="j2"):
         fd.cholesky(m, d)
+
+
+def test_aba_and_crba_leave_fresh_placements(pair):
+    """Both work in the world frame and fill oMi on the way; frame queries may follow them."""
+    m, pm = pair
+    d, pd = m.create_data(), pm.createData()
+    q, v, tau = random_state(pm, np.random.default_rng(3))
+    pin.framesForwardKinematics(pm, pd, q)
+    for call in (lambda: fd.aba(m, d, q, v, tau), lambda: fd.crba(m, d, q)):
+        d.ws[1:, 12:24] = 0.0  # wipe oMi (row 0, the universe, stays the identity)
+        call()
+        for k in range(0, m.nframes, max(1, m.nframes // 7)):
+            close(fd.frame_placement(m, d, k), pd.oMf[k].homogeneous)

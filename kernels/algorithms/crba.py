@@ -1,19 +1,20 @@
 """Composite rigid-body algorithm: the joint-space inertia matrix M(q), both triangles.
 
-Source: Featherstone (2008) Table 6.2; seed 000 ("Inertia application", force transform) for
-the frame changes; seed 003 "Composite Rigid Body Algorithm (CRBA)".
-  forward:  liMi, S_i (jcalc);  Yc_i = Y_i
+Source: Featherstone (2008) Table 6.2; seed 003 "Composite Rigid Body Algorithm (CRBA)"; seed
+000 "Inertia application" for expressing an inertia in another frame. Every quantity is in
+the WORLD frame (Pinocchio's Convention::WORLD), so composite inertias add up as they are and
+the force block F needs no transform on its way to the root:
+  forward:  ^0M_i;  S_i = ^0X_i S_i^local;  Yc_i = ^0Y_i (10 dynamic parameters)
   backward: F = Yc_i S_i;  M_ii = S_i^T F + diag(armature_i)
-            j = i; while l(j) > 0: F = ^{l(j)}X_j^* F; j = l(j); M_ji = S_j^T F (and M_ij)
-            Yc_l(i) += ^{l(i)}X_i^* Yc_i ^{l(i)}X_i^-1
-Composite inertias stay 10 dynamic parameters (a sum of rigid bodies is a rigid body).
+            for every ancestor j of i:  M_ji = S_j^T F  (and M_ij, its mirror)
+            Yc_l(i) += Yc_i
+A sum of rigid bodies is a rigid body, so Yc stays 10 numbers. Fills oMi on the way.
 """
 
 from .._jit import jit
 from ..joints.jcalc import jcalc
-from ..layout import LI, S, U, YC
-from ..spatial import force, inertia
-
+from ..layout import LI, OJ, OM, OYC, S, U
+from ..spatial import inertia, motion, se3
 
 
 @jit
@@ -23,46 +24,45 @@ def crba(jnt, q, ws, M, empty):
     M[:, :] = 0.0  # entries of dofs on different branches stay zero
     for i in range(1, n):
         w = ws[i]
+        jr = jnt[i]
         jcalc(jnt, i, q, empty, w)
-        for k in range(10):
-            w[YC + k] = jnt[i].pi[k]
+        se3.compose(ws[jr.parent], OM, w, LI, w, OM)
+        for d in range(jr.nv):
+            s = motion.act(w, OM, w, S + 6 * d)
+            for k in range(6):
+                w[OJ + 6 * d + k] = s[k]
+        inertia.act(w, OM, jr.pi, 0, w, OYC)
     for i in range(n - 1, 0, -1):
         w = ws[i]
         jr = jnt[i]
         iv = jr.idx_v
         nvi = jr.nv
         for d in range(nvi):
-            f = inertia.apply(w, YC, w, S + 6 * d)
+            f = inertia.apply(w, OYC, w, OJ + 6 * d)
             for k in range(6):
                 w[U + 6 * d + k] = f[k]
         for r in range(nvi):
             for d in range(r, nvi):  # one triangle, mirrored: M is symmetric to the bit
                 acc = 0.0
                 for k in range(6):
-                    acc += w[S + 6 * r + k] * w[U + 6 * d + k]
+                    acc += w[OJ + 6 * r + k] * w[U + 6 * d + k]
                 M[iv + r, iv + d] = acc
                 M[iv + d, iv + r] = acc
             M[iv + r, iv + r] += jr.armature[r]
-        j = i
-        while jnt[j].parent > 0:
-            wj = ws[j]
-            for d in range(nvi):
-                fp = force.act(wj, LI, w, U + 6 * d)
-                for k in range(6):
-                    w[U + 6 * d + k] = fp[k]
-            j = jnt[j].parent
+        j = jr.parent
+        while j > 0:
             wj = ws[j]
             jv = jnt[j].idx_v
             for r in range(jnt[j].nv):
                 for d in range(nvi):
                     acc = 0.0
                     for k in range(6):
-                        acc += wj[S + 6 * r + k] * w[U + 6 * d + k]
+                        acc += wj[OJ + 6 * r + k] * w[U + 6 * d + k]
                     M[jv + r, iv + d] = acc
                     M[iv + d, jv + r] = acc
+            j = jnt[j].parent
         par = jr.parent
         if par > 0:
             wp = ws[par]
-            inertia.act(w, LI, w, YC, w, U)  # Yc_i in the parent's frame, into scratch
             for k in range(10):
-                wp[YC + k] += w[U + k]
+                wp[OYC + k] += w[OYC + k]
