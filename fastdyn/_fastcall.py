@@ -16,19 +16,19 @@ from numba.core.dispatcher import Dispatcher
 
 
 class Kernel:
-    __slots__ = ("dispatcher", "entry")
+    """``kernel.call(*args)``: through the dispatcher the first time, then straight to the
+    compiled entry point (``call`` is rebound; no Python frame of ours stays in between)."""
+
+    __slots__ = ("dispatcher", "call")
 
     def __init__(self, dispatcher: Dispatcher):
         self.dispatcher = dispatcher
-        self.entry = None
+        self.call = self._first
 
-    def __call__(self, *args):
-        entry = self.entry
-        if entry is not None:
-            return entry(*args)
+    def _first(self, *args):
         out = self.dispatcher(*args)
         types = tuple(self.dispatcher.typeof_pyval(a) for a in args)
         overload = self.dispatcher.overloads.get(types)
         if overload is not None:
-            self.entry = overload.entry_point
+            self.call = overload.entry_point
         return out

@@ -51,7 +51,7 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     q = _checks.fast_vector(q, model.nq, "q")
     v = _checks.fast_vector(v, nv, "v")
     a = _checks.fast_vector(a, nv, "a")
-    code = _rnea_checked(model.jnt, model._gravity, q, v, a,
+    code = _rnea_checked.call(model.jnt, model._gravity, q, v, a,
                          NO_FORCES if fext is None else _fext(model, fext), data.ws, data.tau,
                          QUAT_TOL)
     data.kinematics = 0  # liMi, v, f are fresh; oMi is not (RNEA works in local frames)
@@ -95,7 +95,7 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
     if data.model_token != model.token:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    code = _crba_checked(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
+    code = _crba_checked.call(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
     data.kinematics = 0 if code else 1  # CRBA works in the world frame: oMi is fresh
     if code:
         _checks.explain(model, code, ("q",), q)
@@ -139,7 +139,7 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     q = _checks.fast_vector(q, model.nq, "q")
     v = _checks.fast_vector(v, model.nv, "v")
     tau = _checks.fast_vector(tau, model.nv, "tau")
-    code = _aba_checked(model.jnt, model._gravity, q, v, tau,
+    code = _aba_checked.call(model.jnt, model._gravity, q, v, tau,
                         NO_FORCES if fext is None else _fext(model, fext), data.ws, data.ddq,
                         QUAT_TOL)
     data.kinematics = 0 if code else 1  # ABA works in the world frame: oMi is fresh

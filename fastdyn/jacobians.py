@@ -63,7 +63,7 @@ def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     if data.model_token != model.token:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    code = _joint_jacobians(model.jnt, q, data.ws, data.J, EMPTY, NO_FORCES, _checks.QUAT_TOL)
+    code = _joint_jacobians.call(model.jnt, q, data.ws, data.J, EMPTY, NO_FORCES, _checks.QUAT_TOL)
     if code:
         data.kinematics = 0
         _checks.explain(model, code, ("q",), q)
@@ -95,7 +95,7 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
     f = _checks.frame_index(model, frame)
     ref = reference_code(reference)
     J = data.J_frame if out is None else _out(data, "J_frame", (6, model.nv), out)
-    code = _frame_jacobian(model.jnt, model.frm, q, f, ref, data.ws, data.oMf, J, EMPTY,
+    code = _frame_jacobian.call(model.jnt, model.frm, q, f, ref, data.ws, data.oMf, J, EMPTY,
                            NO_FORCES, _checks.QUAT_TOL)
     if code:
         data.kinematics = 0

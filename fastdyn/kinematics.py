@@ -32,7 +32,7 @@ def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
     if a is not None and v is None:
         raise ValueError("forward_kinematics: accelerations need velocities; pass v too")
     aa = EMPTY if a is None else _checks.fast_vector(a, model.nv, "a")
-    code = _fk_checked(model.jnt, q, vv, aa, data.ws, NO_FORCES, _checks.QUAT_TOL)
+    code = _fk_checked.call(model.jnt, q, vv, aa, data.ws, NO_FORCES, _checks.QUAT_TOL)
     if code:
         data.kinematics = 0
         _checks.explain(model, code, ("q", "v", "a"), q)
