@@ -67,54 +67,12 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
     bad = -1
     for i in range(n - 1, 0, -1):
         w = ws[i]
-        jr = jnt[i]
-        nvi = jr.nv
-        iv = jr.idx_v
-        for d in range(nvi):
-            u = matrix6.mul_vec(w, IA, w, OJ + 6 * d)
-            for k in range(6):
-                w[U + 6 * d + k] = u[k]
-        for r in range(nvi):  # D = S^T U (+ armature) into DI, then invert in place
-            for d in range(nvi):
-                acc = 0.0
-                for k in range(6):
-                    acc += w[OJ + 6 * r + k] * w[U + 6 * d + k]
-                w[DI + nvi * r + d] = acc
-            w[DI + nvi * r + r] += jr.armature[r]
-            acc = tau[iv + r]
-            for k in range(6):
-                acc -= w[OJ + 6 * r + k] * w[PA + k]
-            w[UU + r] = acc
-        if not invert_spd(w, DI, nvi, w, TMP) and bad < 0:
+        if jnt[i].nv == 1:
+            ok = _backward_1(jnt[i], tau, w, ws[jnt[i].parent])
+        else:
+            ok = _backward_n(jnt[i], tau, w, ws[jnt[i].parent])
+        if not ok and bad < 0:
             bad = i
-        par = jr.parent
-        if par == 0:
-            continue
-        # UDinv = U D^-1 (6 x nv) into TMP; Ia = IA - UDinv U^T, pa = pA + Ia c + UDinv u,
-        # both added straight into the parent (same frame: the world)
-        for a in range(nvi):
-            for k in range(6):
-                acc = 0.0
-                for b in range(nvi):
-                    acc += w[U + 6 * b + k] * w[DI + nvi * b + a]
-                w[TMP + 6 * a + k] = acc
-        wp = ws[par]
-        for r in range(6):
-            for c in range(r, 6):  # Ia is symmetric: one triangle, mirrored
-                acc = w[IA + 6 * r + c]
-                for a in range(nvi):
-                    acc -= w[TMP + 6 * a + r] * w[U + 6 * a + c]
-                w[IA + 6 * r + c] = acc
-                w[IA + 6 * c + r] = acc
-                wp[IA + 6 * r + c] += acc
-                if c != r:
-                    wp[IA + 6 * c + r] += acc
-        pa = matrix6.mul_vec(w, IA, w, C)
-        for k in range(6):
-            acc = pa[k] + w[PA + k]
-            for a in range(nvi):
-                acc += w[TMP + 6 * a + k] * w[UU + a]
-            wp[PA + k] += acc
     ws[0, OAG] = -gravity[0]
     ws[0, OAG + 1] = -gravity[1]
     ws[0, OAG + 2] = -gravity[2]
@@ -129,6 +87,15 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
         wp = ws[jr.parent]
         for k in range(6):
             w[OAG + k] = wp[OAG + k] + w[C + k]
+        if nvi == 1:  # the common case, without the nv x nv loops
+            acc = w[UU]
+            for k in range(6):
+                acc -= w[U + k] * w[OAG + k]
+            qdd = w[DI] * acc
+            ddq[iv] = qdd
+            for k in range(6):
+                w[OAG + k] += w[OJ + k] * qdd
+            continue
         for r in range(nvi):
             acc = w[UU + r]
             for k in range(6):
@@ -143,3 +110,89 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
             for k in range(6):
                 w[OAG + k] += w[OJ + 6 * d + k] * ddq[iv + d]
     return bad
+
+
+@jit
+def _backward_1(jr, tau, w, wp):
+    """Pass 2 for a one-dof joint: U = IA s, D = s.U + armature, u = tau - s.pA; the
+    articulated inertia Ia = IA - U U^T / D and pa = pA + Ia c + U u / D go to the parent."""
+    u = matrix6.mul_vec(w, IA, w, OJ)
+    d = jr.armature[0]
+    uu = tau[jr.idx_v]
+    for k in range(6):
+        w[U + k] = u[k]
+        d += w[OJ + k] * u[k]
+        uu -= w[OJ + k] * w[PA + k]
+    w[UU] = uu
+    if not d > 0.0:
+        w[DI] = 0.0 / 0.0 if d == d else d
+        return False
+    dinv = 1.0 / d
+    w[DI] = dinv
+    if jr.parent == 0:
+        return True
+    for r in range(6):
+        ur = u[r] * dinv
+        for c in range(r, 6):
+            acc = w[IA + 6 * r + c] - ur * u[c]
+            w[IA + 6 * r + c] = acc
+            w[IA + 6 * c + r] = acc
+            wp[IA + 6 * r + c] += acc
+            if c != r:
+                wp[IA + 6 * c + r] += acc
+    pa = matrix6.mul_vec(w, IA, w, C)
+    g = uu * dinv
+    for k in range(6):
+        wp[PA + k] += pa[k] + w[PA + k] + u[k] * g
+    return True
+
+
+@jit
+def _backward_n(jr, tau, w, wp):
+    """Pass 2 for a joint with nv > 1 (see the module docstring)."""
+    nvi = jr.nv
+    iv = jr.idx_v
+    for d in range(nvi):
+        u = matrix6.mul_vec(w, IA, w, OJ + 6 * d)
+        for k in range(6):
+            w[U + 6 * d + k] = u[k]
+    for r in range(nvi):  # D = S^T U (+ armature) into DI, then invert in place
+        for d in range(nvi):
+            acc = 0.0
+            for k in range(6):
+                acc += w[OJ + 6 * r + k] * w[U + 6 * d + k]
+            w[DI + nvi * r + d] = acc
+        w[DI + nvi * r + r] += jr.armature[r]
+        acc = tau[iv + r]
+        for k in range(6):
+            acc -= w[OJ + 6 * r + k] * w[PA + k]
+        w[UU + r] = acc
+    if not invert_spd(w, DI, nvi, w, TMP):
+        return False
+    if jr.parent == 0:
+        return True
+    # UDinv = U D^-1 (6 x nv) into TMP; Ia = IA - UDinv U^T, pa = pA + Ia c + UDinv u,
+    # both added straight into the parent (same frame: the world)
+    for a in range(nvi):
+        for k in range(6):
+            acc = 0.0
+            for b in range(nvi):
+                acc += w[U + 6 * b + k] * w[DI + nvi * b + a]
+            w[TMP + 6 * a + k] = acc
+    for r in range(6):
+        for c in range(r, 6):  # Ia is symmetric: one triangle, mirrored
+            acc = w[IA + 6 * r + c]
+            for a in range(nvi):
+                acc -= w[TMP + 6 * a + r] * w[U + 6 * a + c]
+            w[IA + 6 * r + c] = acc
+            w[IA + 6 * c + r] = acc
+            wp[IA + 6 * r + c] += acc
+            if c != r:
+                wp[IA + 6 * c + r] += acc
+    pa = matrix6.mul_vec(w, IA, w, C)
+    for k in range(6):
+        acc = pa[k] + w[PA + k]
+        for a in range(nvi):
+            acc += w[TMP + 6 * a + k] * w[UU + a]
+        wp[PA + k] += acc
+    return True
