@@ -1,48 +1,10 @@
 """6x6 blocks stored row-major in 36 contiguous floats: the articulated-body inertias of ABA.
 
-Source: seed 000, "Force Application" and "Inertia application": an inertia-like operator
-given in frame i is expressed in the parent frame as  ^pX_i^* IA ^pX_i^-1 = T IA T^T  with
-T = ^pX_i^* = [[R, 0], [[p]x R, R]]  (because ^pX_i^-1 = (^pX_i^*)^T).
+Source: seed 000, "Inertia" (the 6x6 form of a spatial inertia). ABA works in the world frame,
+so these blocks never change frame (no congruence transform is needed).
 """
 
 from .._jit import jit
-
-
-@jit
-def congruence_add(M, m, A, a, tmp, t, out, o):
-    """out += T A T^T for T = ^pX_i^* built from the placement at M[m:m+12].
-
-    ``tmp[t:t+36]`` is scratch. Applied column-wise: each column of A (a motion-to-force
-    image) is a force, so T acts on it as a force transform; then the same on rows."""
-    # tmp = T A: transform each column of A as a force
-    for c in range(6):
-        fx, fy, fz = A[a + c], A[a + 6 + c], A[a + 12 + c]
-        tx, ty, tz = A[a + 18 + c], A[a + 24 + c], A[a + 30 + c]
-        rfx = M[m] * fx + M[m + 1] * fy + M[m + 2] * fz
-        rfy = M[m + 3] * fx + M[m + 4] * fy + M[m + 5] * fz
-        rfz = M[m + 6] * fx + M[m + 7] * fy + M[m + 8] * fz
-        px, py, pz = M[m + 9], M[m + 10], M[m + 11]
-        tmp[t + c] = rfx
-        tmp[t + 6 + c] = rfy
-        tmp[t + 12 + c] = rfz
-        tmp[t + 18 + c] = M[m] * tx + M[m + 1] * ty + M[m + 2] * tz + py * rfz - pz * rfy
-        tmp[t + 24 + c] = M[m + 3] * tx + M[m + 4] * ty + M[m + 5] * tz + pz * rfx - px * rfz
-        tmp[t + 30 + c] = M[m + 6] * tx + M[m + 7] * ty + M[m + 8] * tz + px * rfy - py * rfx
-    # out += (T tmp^T)^T = tmp T^T: transform each row of tmp as a force
-    for r in range(6):
-        b = t + 6 * r
-        fx, fy, fz, tx, ty, tz = tmp[b], tmp[b + 1], tmp[b + 2], tmp[b + 3], tmp[b + 4], tmp[b + 5]
-        rfx = M[m] * fx + M[m + 1] * fy + M[m + 2] * fz
-        rfy = M[m + 3] * fx + M[m + 4] * fy + M[m + 5] * fz
-        rfz = M[m + 6] * fx + M[m + 7] * fy + M[m + 8] * fz
-        px, py, pz = M[m + 9], M[m + 10], M[m + 11]
-        ob = o + 6 * r
-        out[ob] += rfx
-        out[ob + 1] += rfy
-        out[ob + 2] += rfz
-        out[ob + 3] += M[m] * tx + M[m + 1] * ty + M[m + 2] * tz + py * rfz - pz * rfy
-        out[ob + 4] += M[m + 3] * tx + M[m + 4] * ty + M[m + 5] * tz + pz * rfx - px * rfz
-        out[ob + 5] += M[m + 6] * tx + M[m + 7] * ty + M[m + 8] * tz + px * rfy - py * rfx
 
 
 @jit
