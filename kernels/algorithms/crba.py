@@ -53,13 +53,20 @@ def crba(jnt, q, ws, M, empty):
         while j > 0:
             wj = ws[j]
             jv = jnt[j].idx_v
-            for r in range(jnt[j].nv):
-                for d in range(nvi):
-                    acc = 0.0
-                    for k in range(6):
-                        acc += wj[OJ + 6 * r + k] * w[U + 6 * d + k]
-                    M[jv + r, iv + d] = acc
-                    M[iv + d, jv + r] = acc
+            if nvi == 1 and jnt[j].nv == 1:  # the common case, as a plain dot product
+                acc = 0.0
+                for k in range(6):
+                    acc += wj[OJ + k] * w[U + k]
+                M[jv, iv] = acc
+                M[iv, jv] = acc
+            else:
+                for r in range(jnt[j].nv):
+                    for d in range(nvi):
+                        acc = 0.0
+                        for k in range(6):
+                            acc += wj[OJ + 6 * r + k] * w[U + 6 * d + k]
+                        M[jv + r, iv + d] = acc
+                        M[iv + d, jv + r] = acc
             j = jnt[j].parent
         par = jr.parent
         if par > 0:
