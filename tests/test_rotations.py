@@ -8,6 +8,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
+from fastdyn.kernels.spatial import euler as eul
 from fastdyn.kernels.spatial import rotation_rates as rr
 from fastdyn.kernels.spatial import rotations as rot
 
@@ -161,9 +162,9 @@ def test_log3_near_pi(delta):
 
 
 @pytest.mark.parametrize("to_m, from_m, last", [  # last: the angle set to 0 at gimbal lock
-    (rot.euler_zyx_to_matrix, rot.matrix_to_euler_zyx, 2),  # [yaw, pitch, roll]: roll
-    (rot.rpy_to_matrix, rot.matrix_to_rpy, 0),  # [roll, pitch, yaw]: roll
-    (rot.euler_xyz_to_matrix, rot.matrix_to_euler_xyz, 2),  # [alpha, beta, gamma]: gamma
+    (eul.euler_zyx_to_matrix, eul.matrix_to_euler_zyx, 2),  # [yaw, pitch, roll]: roll
+    (eul.rpy_to_matrix, eul.matrix_to_rpy, 0),  # [roll, pitch, yaw]: roll
+    (eul.euler_xyz_to_matrix, eul.matrix_to_euler_xyz, 2),  # [alpha, beta, gamma]: gamma
 ])
 def test_euler_round_trips(to_m, from_m, last):
     lo = 1  # the middle angle is the one limited to [-pi/2, pi/2]
@@ -197,14 +198,14 @@ def test_euler_against_pinocchio():
         rpy = rng.uniform(-math.pi, math.pi, 3)
         rpy[1] = rng.uniform(-0.5, 0.5) * math.pi
         R = pin.rpy.rpyToMatrix(rpy)
-        assert np.abs(mat(rot.rpy_to_matrix, rpy) - R).max() < TOL
-        assert np.abs(mat(rot.euler_zyx_to_matrix, rpy[::-1].copy()) - R).max() < TOL
-        assert np.abs(call(rot.matrix_to_rpy, R)[0] - pin.rpy.matrixToRpy(R)).max() < TOL
+        assert np.abs(mat(eul.rpy_to_matrix, rpy) - R).max() < TOL
+        assert np.abs(mat(eul.euler_zyx_to_matrix, rpy[::-1].copy()) - R).max() < TOL
+        assert np.abs(call(eul.matrix_to_rpy, R)[0] - pin.rpy.matrixToRpy(R)).max() < TOL
         pin.forwardKinematics(model, data, rpy[::-1].copy())  # SphericalZYX q = [z, y, x]
         assert np.abs(data.oMi[1].rotation - R).max() < TOL
         # Kindr's EulerAnglesXyz: R = Rx(a) Ry(b) Rz(g), the opposite order of rpy
         Rxyz = pin.exp3(rpy[0] * X) @ pin.exp3(rpy[1] * Y) @ pin.exp3(rpy[2] * Z)
-        assert np.abs(mat(rot.euler_xyz_to_matrix, rpy) - Rxyz).max() < TOL
+        assert np.abs(mat(eul.euler_xyz_to_matrix, rpy) - Rxyz).max() < TOL
 
 
 def test_se3_exp_log():
@@ -267,11 +268,11 @@ def fd(param, R0, w, world):
 
 
 EULER = [  # (to matrix, from matrix, rates -> omega, omega -> rates, Jacobian, inverse, pitch)
-    (rot.euler_zyx_to_matrix, rot.matrix_to_euler_zyx, rr.euler_zyx_rates_to_omega,
+    (eul.euler_zyx_to_matrix, eul.matrix_to_euler_zyx, rr.euler_zyx_rates_to_omega,
      rr.omega_to_euler_zyx_rates, rr.euler_zyx_jacobian, rr.euler_zyx_jacobian_inverse, 1),
-    (rot.rpy_to_matrix, rot.matrix_to_rpy, None, None,
+    (eul.rpy_to_matrix, eul.matrix_to_rpy, None, None,
      rr.rpy_jacobian, rr.rpy_jacobian_inverse, 1),
-    (rot.euler_xyz_to_matrix, rot.matrix_to_euler_xyz, rr.euler_xyz_rates_to_omega,
+    (eul.euler_xyz_to_matrix, eul.matrix_to_euler_xyz, rr.euler_xyz_rates_to_omega,
      rr.omega_to_euler_xyz_rates, rr.euler_xyz_jacobian, rr.euler_xyz_jacobian_inverse, 1),
 ]
 
@@ -361,7 +362,7 @@ def test_callable_from_njit():
         rot.exp3(phi, R)
         rot.matrix_to_quat(R, q)
         rot.log3_quat(q, w)
-        ok = rot.matrix_to_euler_zyx(R, e)
+        ok = eul.matrix_to_euler_zyx(R, e)
         ok2 = rr.omega_to_euler_zyx_rates(e, w, True, de)
         x, y, z, t = rot.log3_tuple(R)
         return w, ok and ok2, t
