@@ -68,3 +68,20 @@ def test_opt_out_by_environment(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          env=dict(os.environ, FASTDYN_NO_CACHE="1"), timeout=120, cwd=tmp_path)
     assert out.stdout.split() == ["False", "NullCache"], out.stderr
+
+
+def test_second_process_loads_from_the_cache(tmp_path):
+    """A fresh process finds the first one's machine code on disk and compiles nothing."""
+    script = ("import numpy as np, fastdyn as fd\n"
+              "from fastdyn.kernels.algorithms.guard import rnea_checked as k\n"
+              "m = fd.samples.double_pendulum(); d = m.create_data()\n"
+              "fd.rnea(m, d, np.zeros(2), np.zeros(2), np.zeros(2))\n"
+              "print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env=env, timeout=300, cwd=tmp_path) for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    first, second = (tuple(int(x) for x in r.stdout.split()) for r in runs)
+    assert first == (0, 1)  # compiled (and written to the cache)
+    assert second == (1, 0)  # loaded, nothing compiled
