@@ -55,3 +55,27 @@ def test_aba_and_crba_leave_fresh_placements(pair):
         call()
         for k in range(0, m.nframes, max(1, m.nframes // 7)):
             close(fd.frame_placement(m, d, k), pd.oMf[k].homogeneous)
+
+
+@pytest.mark.parametrize("name", ["tree_free", "solo12"])
+def test_far_from_the_origin(name):
+    """A floating robot 10 km away: the joint-space results do not depend on where it is, and
+    the world-frame algorithms (ABA, CRBA) keep their digits (they once lost 8 of them)."""
+    from conftest import get_pair
+    m, pm = get_pair(name)
+    d = m.create_data()
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        q, v, a = random_state(pm, rng)
+        M0 = fd.crba(m, d, q).copy()
+        far = q.copy()
+        far[:3] += 1e4
+        tau = fd.rnea(m, d, far, v, a).copy()
+        close(fd.aba(m, d, far, v, tau), a, 1e-10)
+        close(fd.crba(m, d, far), M0, 1e-12)
+        # the placements ABA leaves behind are shifted back to the world frame
+        fd.aba(m, d, far, v, tau)
+        pd = pm.createData()
+        pin.forwardKinematics(pm, pd, far)
+        j = m.njoints - 1
+        close(fd.joint_placement(m, d, j), pd.oMi[j].homogeneous, 1e-12)

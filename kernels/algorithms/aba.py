@@ -13,7 +13,8 @@ v_J = S_i qdot_i, and a_0 = -g:
           pa = pA_i + Ia c_i + U_i D_i^-1 u_i;  IA_l(i) += Ia;  pA_l(i) += pa
   pass 3: a'_i = a_l(i) + c_i;  qddot_i = D_i^-1 (u_i - U_i^T a'_i);  a_i = a'_i + S_i qddot_i
 (c_i: for a body-fixed S, d/dt (^0X_i S) = v_i x ^0X_i S; joints whose S depends on q add
-their own c_J.) Fills oMi on the way. Returns the index of the first joint whose D_i is not
+their own c_J.) "World" is the world's axes at the first joint's origin (world_origin.py), so
+a robot far from the origin keeps its precision. Fills oMi on the way. Returns the index of the first joint whose D_i is not
 positive definite (a massless subtree on a moving joint makes M singular), or -1.
 """
 
@@ -23,6 +24,7 @@ from ..joints.jcalc import jcalc
 from ..layout import C, CJ, DI, IA, LI, OAG, OJ, OM, OV, PA, S, TMP, U, UU
 from ..spatial import force, inertia, matrix6, motion, se3
 from .dense import invert_spd
+from .world_origin import restore_origin, shift_origin
 
 
 @jit
@@ -31,6 +33,7 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
     has_f = fext.shape[0] > 0
     for k in range(6):
         ws[0, OV + k] = 0.0
+    rx, ry, rz = shift_origin(jnt, q, v, ws)
     for i in range(1, n):
         w = ws[i]
         jr = jnt[i]
@@ -109,6 +112,7 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
         for d in range(nvi):
             for k in range(6):
                 w[OAG + k] += w[OJ + 6 * d + k] * ddq[iv + d]
+    restore_origin(ws, rx, ry, rz)
     return bad
 
 

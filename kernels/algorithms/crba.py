@@ -8,13 +8,16 @@ the force block F needs no transform on its way to the root:
   backward: F = Yc_i S_i;  M_ii = S_i^T F + diag(armature_i)
             for every ancestor j of i:  M_ji = S_j^T F  (and M_ij, its mirror)
             Yc_l(i) += Yc_i
-A sum of rigid bodies is a rigid body, so Yc stays 10 numbers. Fills oMi on the way.
+A sum of rigid bodies is a rigid body, so Yc stays 10 numbers. "World" is the world's axes at
+the first joint's origin (world_origin.py), so a robot far from the origin keeps its
+precision. Fills oMi on the way.
 """
 
 from .._jit import jit
 from ..joints.jcalc import jcalc
 from ..layout import LI, OJ, OM, OYC, S, U
 from ..spatial import inertia, motion, se3
+from .world_origin import restore_origin, shift_origin
 
 
 @jit
@@ -22,6 +25,7 @@ def crba(jnt, q, ws, M, empty):
     """M (nv, nv) written in full; ``empty`` is a zero-length float64 array (no velocity)."""
     n = jnt.shape[0]
     M[:, :] = 0.0  # entries of dofs on different branches stay zero
+    rx, ry, rz = shift_origin(jnt, q, empty, ws)
     for i in range(1, n):
         w = ws[i]
         jr = jnt[i]
@@ -73,3 +77,4 @@ def crba(jnt, q, ws, M, empty):
             wp = ws[par]
             for k in range(10):
                 wp[OYC + k] += w[OYC + k]
+    restore_origin(ws, rx, ry, rz)
