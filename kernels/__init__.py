@@ -1,22 +1,26 @@
 """fastdyn's Numba kernels: plain @njit functions over the model's record arrays and a Data
 workspace, callable from your own @njit code.
 
-    from fastdyn.kernels import aba, integrate
+    from fastdyn.kernels import aba, integrate, rnea
 
     @numba.njit
-    def pd_loop(jnt, gravity, q, v, q_ref, dt, steps, fext, ws, ddq, q_next):
+    def computed_torque(jnt, gravity, q, v, q_ref, dt, steps, fext, ws, a_des, tau, ddq, q_next):
         for _ in range(steps):
-            tau = 100.0 * (q_ref - q) - 20.0 * v
-            aba(jnt, gravity, q, v, tau, fext, ws, ddq)   # ddq <- forward dynamics
-            v += dt * ddq
-            integrate(jnt, q, v, dt, q_next)            # Lie-group step
+            for k in range(q.shape[0]):       # a revolute arm: q and v share indices
+                a_des[k] = 100.0 * (q_ref[k] - q[k]) - 20.0 * v[k]
+            rnea(jnt, gravity, q, v, a_des, fext, ws, tau)   # tau <- inverse dynamics
+            aba(jnt, gravity, q, v, tau, fext, ws, ddq)      # ddq <- forward dynamics
+            for k in range(v.shape[0]):
+                v[k] += dt * ddq[k]
+            integrate(jnt, q, v, dt, q_next)                 # Lie-group step
             q[:] = q_next
 
-    pd_loop(model.jnt, model.gravity, q, v, q_ref, 1e-3, 1000, np.zeros((0, 6)),
-            data.ws, data.ddq, np.empty(model.nq))
+    computed_torque(model.jnt, model.gravity, q, v, q_ref, 1e-3, 1000, np.zeros((0, 6)),
+                    data.ws, np.empty(model.nv), data.tau, data.ddq, np.empty(model.nq))
 
-Arguments follow one order: model arrays (``model.jnt``, ``model.frm``, ``model.dof``,
-``model.gravity``), inputs, the workspace ``data.ws``, outputs last. Inputs are trusted: check
+tests/test_user_njit.py runs this loop. Arguments follow one order: model arrays
+(``model.jnt``, ``model.frm``, ``model.dof``, ``model.gravity``), inputs, the workspace
+``data.ws``, outputs last. Inputs are trusted: check
 them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fext`` is
 (njoints, 6) LOCAL forces or a (0, 6) array for none; an empty ``v`` (shape (0,)) means
 "placements only" where a kernel accepts it.
