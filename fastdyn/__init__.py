@@ -10,30 +10,40 @@ LOCAL / WORLD / LOCAL_WORLD_ALIGNED frames (``fastdyn.LOCAL`` ...). The kernels 
 and can be called from your own ``@numba.njit`` code.
 """
 
-from . import batch, configuration, models, representations, samples
-from .centroidal import (ccrba, compute_centroidal_map, compute_centroidal_momentum,
-                         compute_centroidal_momentum_time_variation, dccrba,
-                         jacobian_center_of_mass, jacobian_subtree_center_of_mass)
-from .builder import ModelBuilder
-from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
-                            is_normalized, neutral, normalize, random_configuration)
-from .dynamics import (SingularMassMatrixError, aba, cholesky, cholesky_solve, compute_minverse,
-                       crba, generalized_gravity, kinetic_energy, mechanical_energy,
-                       nonlinear_effects, potential_energy, rnea, static_torque)
-from .kernels.joints.codes import NAMES as JOINT_TYPES
-from .kernels.layout import BODY_FRAME, FIXED_JOINT_FRAME, JOINT_FRAME, OP_FRAME, SENSOR_FRAME
-from .kinematics import (center_of_mass, forward_kinematics, frame_placement, frame_pose,
-                         frames_forward_kinematics, joint_placement, joint_pose,
-                         update_frame_placements)
-from .frames import LOCAL, LOCAL_WORLD_ALIGNED, WORLD
-from .ik import IKBatchResult, IKResult, inverse_kinematics, inverse_kinematics_batch
-from .io import load_npz, save_npz
-from .jacobians import (compute_joint_jacobians, compute_joint_jacobians_time_variation,
-                        frame_acceleration, frame_classical_acceleration, frame_jacobian,
-                        frame_jacobian_time_variation, frame_velocity, joint_jacobian)
-from .model import Data, Model
-from .parsers import URDFError, load_urdf
-from .simulation import simulate
+import gc as _gc
+
+from . import _startup
+
+_gc_was_enabled = _gc.isenabled()
+_gc.disable()  # why: see fastdyn/_startup.py
+try:
+    from . import batch, configuration, models, representations, samples
+    from .centroidal import (ccrba, compute_centroidal_map, compute_centroidal_momentum,
+                             compute_centroidal_momentum_time_variation, dccrba,
+                             jacobian_center_of_mass, jacobian_subtree_center_of_mass)
+    from .builder import ModelBuilder
+    from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
+                                is_normalized, neutral, normalize, random_configuration)
+    from .dynamics import (SingularMassMatrixError, aba, cholesky, cholesky_solve, compute_minverse,
+                           crba, generalized_gravity, kinetic_energy, mechanical_energy,
+                           nonlinear_effects, potential_energy, rnea, static_torque)
+    from .kernels.joints.codes import NAMES as JOINT_TYPES
+    from .kernels.layout import BODY_FRAME, FIXED_JOINT_FRAME, JOINT_FRAME, OP_FRAME, SENSOR_FRAME
+    from .kinematics import (center_of_mass, forward_kinematics, frame_placement, frame_pose,
+                             frames_forward_kinematics, joint_placement, joint_pose,
+                             update_frame_placements)
+    from .frames import LOCAL, LOCAL_WORLD_ALIGNED, WORLD
+    from .ik import IKBatchResult, IKResult, inverse_kinematics, inverse_kinematics_batch
+    from .io import load_npz, save_npz
+    from .jacobians import (compute_joint_jacobians, compute_joint_jacobians_time_variation,
+                            frame_acceleration, frame_classical_acceleration, frame_jacobian,
+                            frame_jacobian_time_variation, frame_velocity, joint_jacobian)
+    from .model import Data, Model
+    from .parsers import URDFError, load_urdf
+    from .simulation import simulate
+    _startup.warm_numba()
+finally:
+    _startup.settle(_gc_was_enabled)
 
 __version__ = "0.1.0"
 
