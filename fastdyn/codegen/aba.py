@@ -1,0 +1,151 @@
+"""Generated articulated-body algorithm, world-frame like kernels/algorithms/aba.py.
+
+Source: Featherstone (2008) Table 7.1; seed 003 "Articulated Body Algorithm (ABA)"; seed 002
+sec. 5.1. With S_i = ^0X_i S_i (constant local S: c_J = 0), v_J = S_i qdot_i, a_0 = -g:
+  pass 1: v_i = v_l(i) + v_J;  c_i = v_i x v_J;  IA_i = ^0Y_i;  pA_i = v_i x* (IA_i v_i)
+  pass 2: U_i = IA_i S_i;  D_i = S_i^T U_i + diag(armature_i);  u_i = tau_i - S_i^T pA_i;
+          IA_l(i) += IA_i - U_i D_i^-1 U_i^T;  pA_l(i) += pA_i + Ia c_i + U_i D_i^-1 u_i
+  pass 3: a'_i = a_l(i) + c_i;  qddot_i = D_i^-1 (u_i - U_i^T a'_i);  a_i = a'_i + S_i qddot_i
+"World" is joint 1's frame (kinematics.world_placements), so gravity is rotated into it. D_i of a
+multi-dof joint is solved by a written-out LDL^T. No check for a singular D: the generated
+kernels are unchecked (a massless subtree gives inf/nan, as division by zero does).
+"""
+
+from __future__ import annotations
+
+from . import joints, spatial
+from .kinematics import read, world_placements
+from .tracer import Tracer, lit
+
+
+def _matrix6(pi):
+    """The 6x6 of pi = [m, h, I]: [[m I3, -[h]x], [[h]x, I]], signed entries as (sign, value)."""
+    m, (hx, hy, hz) = pi[0], pi[1:4]
+    I3 = spatial.rot_inertia(pi)
+    return [[m, 0.0, 0.0, 0.0, ("+", hz), ("-", hy)],
+            [0.0, m, 0.0, ("-", hz), 0.0, ("+", hx)],
+            [0.0, 0.0, m, ("+", hy), ("-", hx), 0.0],
+            [0.0, ("-", hz), ("+", hy)] + I3[0],
+            [("+", hz), 0.0, ("-", hx)] + I3[1],
+            [("-", hy), ("+", hx), 0.0] + I3[2]]
+
+
+def inertia6(T: Tracer, pi):
+    rows = _matrix6(pi)
+    out = []
+    for row in rows:
+        r = []
+        for x in row:
+            if isinstance(x, tuple):
+                sign, val = x
+                r.append(T.sop([((1.0 if sign == "+" else -1.0), val)]))
+            else:
+                r.append(x)
+        out.append(r)
+    return out
+
+
+def mul6(T: Tracer, Y, x):
+    return [T.sop([(1.0, Y[r][k], x[k]) for k in range(6)]) for r in range(6)]
+
+
+def spd_solve(T: Tracer, D, rhs):
+    """x = D^-1 b for each b in rhs, D symmetric positive definite (LDL^T, written out)."""
+    n = len(D)
+    L = [[0.0] * n for _ in range(n)]
+    dinv = [0.0] * n
+    dval = [0.0] * n
+    for j in range(n):
+        dj = T.sop([(1.0, D[j][j])] + [(-1.0, L[j][k], L[j][k], dval[k]) for k in range(j)])
+        dval[j] = dj
+        dinv[j] = T.assign(f"1.0 / {lit(dj)}", "di")
+        for i in range(j + 1, n):
+            x = T.sop([(1.0, D[i][j])] + [(-1.0, L[i][k], L[j][k], dval[k]) for k in range(j)])
+            L[i][j] = T.sop([(1.0, x, dinv[j])])
+    out = []
+    for b in rhs:
+        y = []
+        for i in range(n):
+            y.append(T.sop([(1.0, b[i])] + [(-1.0, L[i][k], y[k]) for k in range(i)]))
+        z = [T.sop([(1.0, y[i], dinv[i])]) for i in range(n)]
+        x = [0.0] * n
+        for i in range(n - 1, -1, -1):
+            x[i] = T.sop([(1.0, z[i])] + [(-1.0, L[k][i], x[k]) for k in range(i + 1, n)])
+        out.append(x)
+    return out
+
+
+def aba(jnt, nq: int, nv: int) -> str:
+    T = Tracer()
+    qn, vn, tn = read(T, "q", nq), read(T, "v", nv), read(T, "tau", nv)
+    g = read(T, "gravity", 3)
+    n = jnt.shape[0]
+    world, axes = world_placements(T, jnt, qn, frame="first")
+    J, ov, c, IA, pA = ([None] * n for _ in range(5))
+    for i in range(1, n):
+        jr = jnt[i]
+        par = int(jr["parent"])
+        iv, nvi = int(jr["idx_v"]), int(jr["nv"])
+        R, p = world[i]
+        J[i] = [spatial.act(T, R, p, col) for col in joints.subspace(jr)]
+        vj = [T.sop([(1.0, col[r], x) for col, x in zip(J[i], vn[iv:iv + nvi])])
+              for r in range(6)]
+        if par:
+            ov[i] = T.add(ov[par], vj)
+            c[i] = spatial.cross_motion(T, ov[i], vj)
+        else:
+            ov[i], c[i] = vj, [0.0] * 6  # v_i x v_J = v_J x v_J
+        Y = spatial.inertia_to_parent(T, [float(x) for x in jr["pi"]], R, p)
+        IA[i] = inertia6(T, Y)
+        pA[i] = spatial.cross_force(T, ov[i], spatial.apply_inertia(T, Y, ov[i]))
+    U, Dm, u, solved = ([None] * n for _ in range(4))
+    for i in range(n - 1, 0, -1):
+        jr = jnt[i]
+        par = int(jr["parent"])
+        iv, nvi = int(jr["idx_v"]), int(jr["nv"])
+        U[i] = [mul6(T, IA[i], col) for col in J[i]]
+        Dm[i] = [[T.sop([(1.0, x, y) for x, y in zip(J[i][r], U[i][d])],
+                        float(jr["armature"][r]) if r == d else 0.0) for d in range(nvi)]
+                 for r in range(nvi)]
+        u[i] = [T.sop([(1.0, tn[iv + r])] + [(-1.0, x, y) for x, y in zip(J[i][r], pA[i])])
+                for r in range(nvi)]
+        if not par:
+            continue
+        # UDinv (6 x nvi) row k = D^-1 U[k, :]^T (D symmetric)
+        rows = spd_solve(T, Dm[i], [[U[i][d][k] for d in range(nvi)] for k in range(6)])
+        Ia = [[None] * 6 for _ in range(6)]
+        for r in range(6):
+            for k in range(r, 6):
+                x = T.sop([(1.0, IA[i][r][k])]
+                          + [(-1.0, rows[r][d], U[i][d][k]) for d in range(nvi)])
+                Ia[r][k] = Ia[k][r] = x
+        ud = spd_solve(T, Dm[i], [u[i]])[0]
+        iac = mul6(T, Ia, c[i])
+        pa = [T.sop([(1.0, pA[i][k]), (1.0, iac[k])]
+                    + [(1.0, U[i][d][k], ud[d]) for d in range(nvi)]) for k in range(6)]
+        IA[par] = [[T.sop([(1.0, IA[par][r][k]), (1.0, Ia[r][k])]) if k >= r else None
+                    for k in range(6)] for r in range(6)]
+        for r in range(6):
+            for k in range(r):
+                IA[par][r][k] = IA[par][k][r]
+        pA[par] = T.add(pA[par], pa)
+    if axes is None:
+        a0 = [T.sop([(-1.0, x)]) for x in g]
+    else:  # gravity in joint 1's frame: R1^T g
+        a0 = [T.sop([(-1.0, x)]) for x in T.mattvec(axes, g)]
+    acc = [a0 + [0.0, 0.0, 0.0]] + [None] * (n - 1)
+    for i in range(1, n):
+        jr = jnt[i]
+        par = int(jr["parent"])
+        iv, nvi = int(jr["idx_v"]), int(jr["nv"])
+        a = T.add(acc[par], c[i])
+        rhs = [T.sop([(1.0, u[i][d])] + [(-1.0, x, y) for x, y in zip(U[i][d], a)])
+               for d in range(nvi)]
+        qdd = spd_solve(T, Dm[i], [rhs])[0]
+        for d in range(nvi):
+            T.line(f"ddq[{iv + d}] = {lit(qdd[d])}")
+        acc[i] = [T.sop([(1.0, a[k])] + [(1.0, J[i][d][k], qdd[d]) for d in range(nvi)])
+                  for k in range(6)]
+    return "\n".join(["@jit", "def aba(gravity, q, v, tau, ddq):",
+                      '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) (no external forces)."""']
+                     + T.lines) + "\n"

@@ -1,0 +1,73 @@
+"""Generated composite-rigid-body algorithm, in the world frame like kernels/algorithms/crba.py.
+
+Source: seed 000 "CRBA"; Featherstone (2008) sec. 6.2; Pinocchio's world-frame variant:
+  oY_i = ^0X_i^* Y_i ^iX_0,   oYc_i = oY_i + sum_{children c} oYc_c,   J_i = ^0X_i S_i,
+  F_i = oYc_i J_i,   M[j, i] = J_j^T F_i for every ancestor j of i (and i itself),
+plus the rotor inertias (armature) on the diagonal. Written in joint 1's frame
+(kinematics.world_placements): M does not depend on the frame, and there joint 1's columns are
+constants. Entries are stored as soon as they are known (short live ranges in a long function).
+"""
+
+from __future__ import annotations
+
+from . import joints, spatial
+from .kinematics import read, world_placements
+from .tracer import Tracer, lit
+
+
+def crba(jnt, nq: int, nv: int) -> str:
+    T = Tracer()
+    qn = read(T, "q", nq)
+    n = jnt.shape[0]
+    world, _ = world_placements(T, jnt, qn, frame="first")
+    Jc = [None] * n
+    Yc = [None] * n
+    for i in range(1, n):
+        R, p = world[i]
+        Jc[i] = [spatial.act(T, R, p, col) for col in joints.subspace(jnt[i])]
+        Yc[i] = spatial.inertia_to_parent(T, [float(x) for x in jnt[i]["pi"]], R, p)
+    related = set()
+    for i in range(1, n):
+        j = i
+        while j > 0:
+            for e in range(int(jnt[j]["nv"])):
+                for d in range(int(jnt[i]["nv"])):
+                    related.add((int(jnt[j]["idx_v"]) + e, int(jnt[i]["idx_v"]) + d))
+            j = int(jnt[j]["parent"])
+    for i in range(n - 1, 0, -1):
+        jr = jnt[i]
+        iv = int(jr["idx_v"])
+        par = int(jr["parent"])
+        F = [spatial.apply_inertia(T, Yc[i], col) for col in Jc[i]]
+        j = i
+        while j > 0:
+            jv = int(jnt[j]["idx_v"])
+            for e, colj in enumerate(Jc[j]):
+                for d, f in enumerate(F):
+                    if j == i and e > d:
+                        continue  # the block's other triangle: its transpose
+                    x = T.dot(colj, f)
+                    if j == i and e == d:
+                        x = T.sop([(1.0, x)], float(jr["armature"][d]))
+                    T.line(f"M[{jv + e}, {iv + d}] = {lit(x)}")
+            j = int(jnt[j]["parent"])
+        if par:
+            Yc[par] = [T.sop([(1.0, x), (1.0, y)]) for x, y in zip(Yc[par], Yc[i])]
+    # Only the upper triangle's structural nonzeros are stored in straight-line code: numba's
+    # compile time grows steeply with the number of array stores in one function (Talos: 89 s
+    # with all 1444 entries written out). The zeros and the mirror image are two loops over
+    # constant index tables.
+    zeros = [(r, c) for r in range(nv) for c in range(nv)
+             if (r, c) not in related and (c, r) not in related]
+    mirror = [(r, c) for r in range(nv) for c in range(r + 1, nv) if (r, c) in related]
+    tables = [f"CRBA_ZERO = np.array({[list(z) for z in zeros] or [[0, 0]]}, dtype=np.int64)"
+              f"[:{len(zeros)}]",
+              f"CRBA_UPPER = np.array({[list(z) for z in mirror] or [[0, 0]]}, dtype=np.int64)"
+              f"[:{len(mirror)}]"]
+    tail = ["    for k in range(CRBA_ZERO.shape[0]):",
+            "        M[CRBA_ZERO[k, 0], CRBA_ZERO[k, 1]] = 0.0",
+            "    for k in range(CRBA_UPPER.shape[0]):",
+            "        M[CRBA_UPPER[k, 1], CRBA_UPPER[k, 0]] = M[CRBA_UPPER[k, 0], CRBA_UPPER[k, 1]]"]
+    return "\n".join(tables + ["", "", "@jit", "def crba(q, M):",
+                      '    """The joint-space inertia matrix M(q) (nv, nv), both triangles."""']
+                     + T.lines + tail) + "\n"

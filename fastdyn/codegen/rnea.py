@@ -1,0 +1,57 @@
+"""Generated recursive Newton-Euler (local frames, the root's acceleration set to -g).
+
+Source: seed 000 "RNEA"; Featherstone (2008) Table 5.1; the same recursion as
+kernels/algorithms/rnea.py:
+  forward:  v_i = X_i^-1 v_l(i) + S qdot_i,  a_i = X_i^-1 a_l(i) + S qddot_i + v_i x v_J
+            f_i = Y_i a_i + v_i x* (Y_i v_i)
+  backward: tau_i = S_i^T f_i + armature_i qddot_i,   f_l(i) += X_i^* f_i
+"""
+
+from __future__ import annotations
+
+from . import joints, spatial
+from .kinematics import read
+from .tracer import Tracer, lit
+
+
+def rnea(jnt, nq: int, nv: int) -> str:
+    T = Tracer()
+    qn, vn, an = read(T, "q", nq), read(T, "v", nv), read(T, "a", nv)
+    g = read(T, "gravity", 3)
+    n = jnt.shape[0]
+    vel = [[0.0] * 6] + [None] * (n - 1)
+    acc = [[T.sop([(-1.0, x)]) for x in g] + [0.0] * 3] + [None] * (n - 1)
+    frc = [None] * n
+    cols = [None] * n
+    for i in range(1, n):
+        jr = jnt[i]
+        par = int(jr["parent"])
+        iv, nvi = int(jr["idx_v"]), int(jr["nv"])
+        R, p = joints.placement(T, jr, qn)
+        cols[i] = joints.subspace(jr)
+        vj = joints.combine(T, cols[i], vn[iv:iv + nvi])
+        vel[i] = T.add(spatial.act_inv(T, R, p, vel[par]), vj) if par else vj
+        a = T.add(spatial.act_inv(T, R, p, acc[par]),
+                  joints.combine(T, cols[i], an[iv:iv + nvi]))
+        if par:  # v_i x v_J vanishes when v_i = v_J
+            a = T.add(a, spatial.cross_motion(T, vel[i], vj))
+        acc[i] = a
+        pi = [float(x) for x in jr["pi"]]
+        frc[i] = T.add(spatial.apply_inertia(T, pi, a),
+                       spatial.cross_force(T, vel[i], spatial.apply_inertia(T, pi, vel[i])))
+        jr_R = (R, p)
+        cols[i] = (cols[i], jr_R)
+    for i in range(n - 1, 0, -1):
+        jr = jnt[i]
+        iv = int(jr["idx_v"])
+        S, (R, p) = cols[i]
+        for d, col in enumerate(S):
+            tau = T.sop([(c, x) for c, x in zip(col, frc[i])]
+                        + [(float(jr["armature"][d]), an[iv + d])])
+            T.line(f"tau[{iv + d}] = {lit(tau)}")
+        par = int(jr["parent"])
+        if par:
+            frc[par] = T.add(frc[par], spatial.act_force(T, R, p, frc[i]))
+    return "\n".join(["@jit", "def rnea(gravity, q, v, a, tau):",
+                      '    """tau = M(q) a + C(q, v) v + g(q) (no external forces)."""']
+                     + T.lines) + "\n"
