@@ -102,6 +102,16 @@ class Robot:
         return cache[n]
 
     @cached_property
+    def generated(self):
+        """This model's generated kernels (``fastdyn.codegen.generate``: per-model straight-line
+        code, cached on disk), or None when codegen refuses one of its joint types."""
+        from fastdyn import codegen  # imported here: the other suites do not need it
+        try:
+            return codegen.generate(self.model)
+        except NotImplementedError:
+            return None
+
+    @cached_property
     def pool(self) -> pin.ModelPool:
         """Pinocchio's model/data pool for its *InParallel algorithms, 2 threads max."""
         return pin.ModelPool(self.pm, 2)

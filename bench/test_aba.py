@@ -5,6 +5,7 @@ are RNEA's at the seeded (q, v, a), so every state has a well-defined answer."""
 import numba
 import numpy as np
 import pinocchio as pin
+import pytest
 
 import fastdyn as fd
 from bench.ladder import NSTATES, pin_loop, tag
@@ -19,6 +20,13 @@ def aba_states(jnt, gravity, Q, V, TAU, fext, ws, DDQ):
     for r in range(Q.shape[0]):
         bad = max(bad, aba_kernel(jnt, gravity, Q[r], V[r], TAU[r], fext, ws, DDQ[r]))
     return bad
+
+
+@numba.njit
+def aba_states_generated(kernel, gravity, Q, V, TAU, DDQ):
+    """The same loop around a generated kernel (a dispatcher argument: one compile per model)."""
+    for r in range(Q.shape[0]):
+        kernel(gravity, Q[r], V[r], TAU[r], DDQ[r])
 
 
 def test_single_fastdyn(benchmark, robot):
@@ -51,6 +59,19 @@ def test_kernel_fastdyn(benchmark, robot):
     aba_states(*args)
     tag(benchmark, "kernel", "aba", r, "fastdyn", evals=NSTATES)
     benchmark(aba_states, *args)
+
+
+def test_kernel_fastdyn_generated(benchmark, robot):
+    """The model's generated kernel (fastdyn.codegen) in the same loop; no fext argument."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    out = np.empty_like(r.A)
+    args = (gen.aba, r.model.gravity, r.Q, r.V, r.TAU, out)
+    aba_states_generated(*args)
+    tag(benchmark, "kernel", "aba", r, "fastdyn-generated", evals=NSTATES)
+    benchmark(aba_states_generated, *args)
 
 
 def test_kernel_pinocchio_cpp(benchmark, robot):

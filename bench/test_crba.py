@@ -7,6 +7,7 @@ checks the method against rneaInParallel / abaInParallel)."""
 import numba
 import numpy as np
 import pinocchio as pin
+import pytest
 
 import fastdyn as fd
 from bench.ladder import NSTATES, pin_loop, tag
@@ -19,6 +20,13 @@ EMPTY = np.zeros(0)
 def crba_states(jnt, Q, ws, M, empty):
     for r in range(Q.shape[0]):
         crba_kernel(jnt, Q[r], ws, M, empty)
+
+
+@numba.njit
+def crba_states_generated(kernel, Q, M):
+    """The same loop around a generated kernel (a dispatcher argument: one compile per model)."""
+    for r in range(Q.shape[0]):
+        kernel(Q[r], M)
 
 
 def test_single_fastdyn(benchmark, robot):
@@ -50,6 +58,18 @@ def test_kernel_fastdyn(benchmark, robot):
     crba_states(*args)
     tag(benchmark, "kernel", "crba", r, "fastdyn", evals=NSTATES)
     benchmark(crba_states, *args)
+
+
+def test_kernel_fastdyn_generated(benchmark, robot):
+    """The model's generated kernel (fastdyn.codegen) in the same loop."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    args = (gen.crba, r.Q, r.data.M)
+    crba_states_generated(*args)
+    tag(benchmark, "kernel", "crba", r, "fastdyn-generated", evals=NSTATES)
+    benchmark(crba_states_generated, *args)
 
 
 def test_kernel_pinocchio_python_loop(benchmark, robot):

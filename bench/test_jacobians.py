@@ -23,6 +23,13 @@ def jac_states(jnt, Q, ws, J):
         jac_kernel(jnt, Q[r], ws, J)
 
 
+@numba.njit
+def jac_states_generated(kernel, Q, ws, J):
+    """The same loop around a generated kernel (a dispatcher argument: one compile per model)."""
+    for r in range(Q.shape[0]):
+        kernel(Q[r], ws, J)
+
+
 def test_single_fastdyn(benchmark, robot):
     r = robot
     jacobians.compute_joint_jacobians(r.model, r.data, r.q)
@@ -52,6 +59,18 @@ def test_kernel_fastdyn(benchmark, robot):
     jac_states(*args)
     tag(benchmark, "kernel", "jacobians", r, "fastdyn", evals=NSTATES)
     benchmark(jac_states, *args)
+
+
+def test_kernel_fastdyn_generated(benchmark, robot):
+    """The model's generated kernel (fastdyn.codegen) in the same loop."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    args = (gen.joint_jacobians, r.Q, r.data.ws, np.zeros((6, r.nv)))
+    jac_states_generated(*args)
+    tag(benchmark, "kernel", "jacobians", r, "fastdyn-generated", evals=NSTATES)
+    benchmark(jac_states_generated, *args)
 
 
 def test_kernel_pinocchio_python_loop(benchmark, robot):

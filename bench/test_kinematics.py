@@ -5,6 +5,7 @@ forwardKinematicsInParallel in Pinocchio 4.1: its C++ time is estimated as in te
 import numba
 import numpy as np
 import pinocchio as pin
+import pytest
 
 import fastdyn as fd
 from bench.ladder import NSTATES, pin_loop, tag
@@ -17,6 +18,13 @@ EMPTY = np.zeros(0)
 def fk_states(jnt, Q, empty, ws):
     for r in range(Q.shape[0]):
         fk_kernel(jnt, Q[r], empty, empty, ws)
+
+
+@numba.njit
+def fk_states_generated(kernel, Q, ws):
+    """The same loop around a generated kernel (a dispatcher argument: one compile per model)."""
+    for r in range(Q.shape[0]):
+        kernel(Q[r], ws)
 
 
 def test_single_fastdyn(benchmark, robot):
@@ -48,6 +56,18 @@ def test_kernel_fastdyn(benchmark, robot):
     fk_states(*args)
     tag(benchmark, "kernel", "fk", r, "fastdyn", evals=NSTATES)
     benchmark(fk_states, *args)
+
+
+def test_kernel_fastdyn_generated(benchmark, robot):
+    """The model's generated kernel (fastdyn.codegen) in the same loop."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    args = (gen.forward_kinematics, r.Q, r.data.ws)
+    fk_states_generated(*args)
+    tag(benchmark, "kernel", "fk", r, "fastdyn-generated", evals=NSTATES)
+    benchmark(fk_states_generated, *args)
 
 
 def test_kernel_pinocchio_python_loop(benchmark, robot):

@@ -4,6 +4,7 @@ evaluation inside an @njit loop against Pinocchio's C++ (rneaInParallel, one thr
 import numba
 import numpy as np
 import pinocchio as pin
+import pytest
 
 import fastdyn as fd
 from bench.ladder import NSTATES, pin_loop, tag
@@ -16,6 +17,13 @@ NO_FORCES = np.zeros((0, 6))
 def rnea_states(jnt, gravity, Q, V, A, fext, ws, TAU):
     for r in range(Q.shape[0]):
         rnea_kernel(jnt, gravity, Q[r], V[r], A[r], fext, ws, TAU[r])
+
+
+@numba.njit
+def rnea_states_generated(kernel, gravity, Q, V, A, TAU):
+    """The same loop around a generated kernel (a dispatcher argument: one compile per model)."""
+    for r in range(Q.shape[0]):
+        kernel(gravity, Q[r], V[r], A[r], TAU[r])
 
 
 def test_single_fastdyn(benchmark, robot):
@@ -48,6 +56,19 @@ def test_kernel_fastdyn(benchmark, robot):
     rnea_states(*args)
     tag(benchmark, "kernel", "rnea", r, "fastdyn", evals=NSTATES)
     benchmark(rnea_states, *args)
+
+
+def test_kernel_fastdyn_generated(benchmark, robot):
+    """The model's generated kernel (fastdyn.codegen) in the same loop; no fext argument."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    out = np.empty_like(r.TAU)
+    args = (gen.rnea, r.model.gravity, r.Q, r.V, r.A, out)
+    rnea_states_generated(*args)
+    tag(benchmark, "kernel", "rnea", r, "fastdyn-generated", evals=NSTATES)
+    benchmark(rnea_states_generated, *args)
 
 
 def test_kernel_pinocchio_cpp(benchmark, robot):
