@@ -133,3 +133,37 @@ def test_the_module_is_named_by_its_source_and_reused(tmp_path):
     other = fd.samples.manipulator()
     assert codegen.generate(other, ("rnea",), directory=str(tmp_path)).path != a.path
     assert not hasattr(a, "crba")
+
+
+def test_batches_through_generated_kernels():
+    """fastdyn.batch with generated=: the same checks, the generated kernels' rows, Pinocchio's
+    answers."""
+    m, pm = _pair("solo12")
+    g = _gen(m)
+    rng = np.random.default_rng(8)
+    states = [random_state(pm, rng) for _ in range(64)]
+    Q, V, A = (np.array([s[k] for s in states]) for k in range(3))
+    TAU = fd.batch.rnea(m, Q, V, A, generated=g)
+    assert np.array_equal(TAU, fd.batch.rnea(m, Q, V, A, generated=g))
+    pd = pm.createData()
+    for r in (0, 31, 63):
+        close(TAU[r], pin.rnea(pm, pd, Q[r], V[r], A[r]))
+    close(fd.batch.aba(m, Q, V, TAU, generated=g), A, 1e-9)
+    Q[5, 3:7] *= 2.0  # a non-unit quaternion is refused before any kernel runs
+    with pytest.raises(ValueError, match="quaternion|unit"):
+        fd.batch.rnea(m, Q, V, A, generated=g)
+    other, _ = _pair("ur5")
+    with pytest.raises(ValueError, match="another model"):
+        fd.batch.rnea(other, np.zeros((2, other.nq)), np.zeros((2, other.nv)),
+                      np.zeros((2, other.nv)), generated=g)
+
+
+def test_generated_batch_aba_reports_a_singular_mass_matrix():
+    b = fd.ModelBuilder("massless_leaf")
+    j1 = b.add_joint("j1", "revolute_z", 0)
+    b.add_body(j1, 1.0, (0.1, 0, 0), np.eye(3) * 0.01)
+    b.add_joint("j2", "revolute_y", j1, (np.eye(3), np.array([0.2, 0.0, 0.0])))
+    m = b.build()
+    g = codegen.generate(m)
+    with pytest.raises(fd.SingularMassMatrixError, match="rows \\[0 1\\]"):
+        fd.batch.aba(m, np.zeros((2, 2)), np.zeros((2, 2)), np.ones((2, 2)), generated=g)
