@@ -18,8 +18,9 @@ print(json.dumps({"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
 
 
 def _probe(state: str, **env) -> dict:
+    base = {k: v for k, v in os.environ.items() if k != "FASTDYN_NO_GC_FREEZE"}
     out = subprocess.run([sys.executable, "-c", PROBE, state], capture_output=True, text=True,
-                         env=dict(os.environ, **env))
+                         env=dict(base, **env))
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
