@@ -1,6 +1,8 @@
 """Batch throughput: fastdyn.batch.rnea / .aba (prange over chunks of rows) against
 pin.rneaInParallel / abaInParallel on the same N states with the same number of threads.
-Both allocate their output; fastdyn's time includes its input checks (quaternion norms)."""
+Both allocate their output; fastdyn's time includes its input checks (quaternion norms).
+test_fastdyn_generated times the same calls with ``generated=robot.generated`` (the model's
+fastdyn.codegen kernels; their generation and compile cost is paid before timing)."""
 
 import numba
 import pinocchio as pin
@@ -36,6 +38,21 @@ def test_fastdyn(benchmark, robot, algo, n, threads):
     tag(benchmark, "batch", algo, robot, "fastdyn", evals=n, variant=f"N{n}-{threads}t",
         n=n, threads=threads)
     benchmark(f, robot.model, *args)
+
+
+@pytest.mark.parametrize("n", SIZES, ids=lambda n: f"N{n}")
+@pytest.mark.parametrize("algo", ["rnea", "aba"])
+def test_fastdyn_generated(benchmark, robot, algo, n, threads):
+    """As test_fastdyn, with the model's generated kernels (fastdyn.codegen)."""
+    gen = robot.generated
+    if gen is None:
+        pytest.skip(f"{robot.name}: fastdyn.codegen does not support its joint types")
+    Q, V, A, TAU = robot.states(n)
+    f, args = (fd.batch.rnea, (Q, V, A)) if algo == "rnea" else (fd.batch.aba, (Q, V, TAU))
+    f(robot.model, *args, generated=gen)
+    tag(benchmark, "batch", algo, robot, "fastdyn-generated", evals=n,
+        variant=f"N{n}-{threads}t", n=n, threads=threads)
+    benchmark(f, robot.model, *args, generated=gen)
 
 
 @pytest.mark.parametrize("n", SIZES, ids=lambda n: f"N{n}")
