@@ -71,7 +71,7 @@ def rnea(model: Model, Q, V, A, generated=None) -> np.ndarray:
     A = _rows(model, A, model.nv, "A", Q.shape[0])
     TAU = np.empty((Q.shape[0], model.nv))
     if _generated_for(model, generated) is not None:
-        generated.rnea_batch(model.gravity, Q, V, A, TAU)
+        generated.kernels.rnea_batch(model.gravity, Q, V, A, TAU)
     else:
         _batch.rnea_batch(model.jnt, model.gravity, Q, V, A, NO_FORCES, _workspaces(model), TAU)
     return TAU
@@ -84,7 +84,7 @@ def aba(model: Model, Q, V, TAU, generated=None) -> np.ndarray:
     TAU = _rows(model, TAU, model.nv, "TAU", Q.shape[0])
     DDQ = np.empty((Q.shape[0], model.nv))
     if _generated_for(model, generated) is not None:
-        generated.aba_batch(model.gravity, Q, V, TAU, DDQ)
+        generated.kernels.aba_batch(model.gravity, Q, V, TAU, DDQ)
         if not np.isfinite(DDQ).all():  # inputs were finite: a singular articulated inertia
             rows = np.flatnonzero(~np.isfinite(DDQ).all(axis=1))
             raise SingularMassMatrixError(

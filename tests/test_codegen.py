@@ -50,30 +50,32 @@ def test_generated_kernels_match_pinocchio(name):
     rng = np.random.default_rng(3)
     states = [random_state(pm, rng) for _ in range(3)]
     for q, v, a in states:
-        g.forward_kinematics(q, d.ws)
+        g.kernels.forward_kinematics(q, d.ws)
         pin.forwardKinematics(pm, pd, q)
         for j in range(1, m.njoints):
             close(d.ws[j, 12:21].reshape(3, 3), pd.oMi[j].rotation, 1e-12)
             close(d.ws[j, 21:24], pd.oMi[j].translation, 1e-12)
+            close(d.ws[j, 0:9].reshape(3, 3), pd.liMi[j].rotation, 1e-12)
+            close(d.ws[j, 9:12], pd.liMi[j].translation, 1e-12)
         J = np.full((6, m.nv), np.nan)
-        g.joint_jacobians(q, d.ws, J)
+        g.kernels.joint_jacobians(q, d.ws, J)
         close(J, pin.computeJointJacobians(pm, pd, q))
         tau = np.full(m.nv, np.nan)
-        g.rnea(m.gravity, q, v, a, tau)
+        g.kernels.rnea(m.gravity, q, v, a, tau)
         close(tau, pin.rnea(pm, pd, q, v, a))
         M = np.full((m.nv, m.nv), np.nan)
-        g.crba(q, M)
+        g.kernels.crba(q, M)
         Mp = pin.crba(pm, pd, q)
         close(M, np.triu(Mp) + np.triu(Mp, 1).T)
         ddq = np.full(m.nv, np.nan)
-        g.aba(m.gravity, q, v, tau, ddq)
+        g.kernels.aba(m.gravity, q, v, tau, ddq)
         close(ddq, pin.aba(pm, pd, q, v, tau))
         close(ddq, a, 1e-9)  # ABA inverts RNEA
     Q = np.array([s[0] for s in states])
     V = np.array([s[1] for s in states])
     A = np.array([s[2] for s in states])
     out = np.zeros((3, m.nv))
-    _rnea_loop(g.rnea, m.gravity, Q, V, A, out)
+    _rnea_loop(g.kernels.rnea, m.gravity, Q, V, A, out)
     for r, (q, v, a) in enumerate(states):
         close(out[r], pin.rnea(pm, pd, q, v, a))
 
@@ -87,12 +89,12 @@ def test_generated_dynamics_keep_their_digits_far_from_the_origin():
     far = q.copy()
     far[:3] += (1e4, -1e4, 3e3)
     M0, M1 = np.zeros((m.nv, m.nv)), np.zeros((m.nv, m.nv))
-    g.crba(q, M0)
-    g.crba(far, M1)
+    g.kernels.crba(q, M0)
+    g.kernels.crba(far, M1)
     close(M1, M0, 1e-13)
     tau, ddq = np.zeros(m.nv), np.zeros(m.nv)
-    g.rnea(m.gravity, far, v, a, tau)
-    g.aba(m.gravity, far, v, tau, ddq)
+    g.kernels.rnea(m.gravity, far, v, a, tau)
+    g.kernels.aba(m.gravity, far, v, tau, ddq)
     close(ddq, a, 1e-11)
 
 
@@ -101,7 +103,7 @@ def test_gravity_is_read_at_call_time():
     g = _gen(m)
     q, v, a = random_state(pm, np.random.default_rng(6))
     tau = np.zeros(m.nv)
-    g.rnea(np.array([0.0, 3.7, -1.62]), q, v, a, tau)
+    g.kernels.rnea(np.array([0.0, 3.7, -1.62]), q, v, a, tau)
     pm2 = pm.copy()
     pm2.gravity.linear = np.array([0.0, 3.7, -1.62])
     close(tau, pin.rnea(pm2, pm2.createData(), q, v, a))
@@ -127,12 +129,12 @@ def test_the_module_is_named_by_its_source_and_reused(tmp_path):
     a = codegen.generate(m, ("rnea",), directory=str(tmp_path))
     before = (tmp_path / a.path.split("/")[-1]).stat().st_mtime_ns
     b = codegen.generate(m, ("rnea",), directory=str(tmp_path))
-    assert a.path == b.path and b.module is a.module
+    assert a.path == b.path and b.kernels is a.kernels
     assert (tmp_path / b.path.split("/")[-1]).stat().st_mtime_ns == before  # not rewritten
     assert codegen.source(m, ("rnea",)) == open(a.path, encoding="utf-8").read()
     other = fd.samples.manipulator()
     assert codegen.generate(other, ("rnea",), directory=str(tmp_path)).path != a.path
-    assert not hasattr(a, "crba")
+    assert not hasattr(a.kernels, "crba")
 
 
 def test_batches_through_generated_kernels():
@@ -167,3 +169,75 @@ def test_generated_batch_aba_reports_a_singular_mass_matrix():
     g = codegen.generate(m)
     with pytest.raises(fd.SingularMassMatrixError, match="rows \\[0 1\\]"):
         fd.batch.aba(m, np.zeros((2, 2)), np.zeros((2, 2)), np.ones((2, 2)), generated=g)
+
+
+def test_checked_single_calls_match_pinocchio():
+    """gen.rnea(data, q, v, a) etc.: the object API's checks, the generated arithmetic."""
+    m, pm = _pair("solo12")
+    g = _gen(m)
+    d, pd = m.create_data(), pm.createData()
+    q, v, a = random_state(pm, np.random.default_rng(9))
+    close(g.rnea(d, q, v, a), pin.rnea(pm, pd, q, v, a))
+    tau = d.tau.copy()
+    close(g.aba(d, q, v, tau), a, 1e-9)
+    Mp = pin.crba(pm, pd, q)
+    close(g.crba(d, q), np.triu(Mp) + np.triu(Mp, 1).T)
+    close(g.compute_joint_jacobians(d, q), pin.computeJointJacobians(pm, pd, q))
+    g.forward_kinematics(d, q[::-1][::-1])  # a strided view is fine
+    pin.forwardKinematics(pm, pd, q)
+    close(fd.joint_placement(m, d, m.njoints - 1), pd.oMi[m.njoints - 1].homogeneous, 1e-12)
+    v32 = v.astype(np.float32)
+    close(g.rnea(d, list(q), v32, a.tolist()),  # lists and float32 convert, as in fd.rnea
+          pin.rnea(pm, pd, q, v32.astype(np.float64), a))
+    g.rnea(d, q, v, a)
+    with pytest.raises(RuntimeError, match="forward_kinematics"):  # rnea filled no oMi
+        fd.joint_placement(m, d, 1)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (lambda q, v: (q[:-1], v), r"q must have shape \(19,\)"),
+    (lambda q, v: (q, v[:, None]), r"v must have shape \(18,\)"),
+    (lambda q, v: (np.where(np.arange(19) == 4, np.nan, q), v), r"q has non-finite entries at indices \[4\]"),
+    (lambda q, v: (q, np.where(np.arange(18) == 2, np.inf, v)), r"v has non-finite entries at indices \[2\]"),
+    (lambda q, v: (np.r_[q[:3], 2 * q[3:7], q[7:]], v), "quaternion"),
+    (lambda q, v: (q.astype(np.int64), v), None),  # converted, then checked like any q
+    (lambda q, v: (q, v.astype(complex)), "real array"),
+])
+def test_checked_single_calls_refuse_bad_input(bad, match):
+    m, pm = _pair("solo12")
+    g = _gen(m)
+    d = m.create_data()
+    q, v, a = random_state(pm, np.random.default_rng(10))
+    qb, vb = bad(q, v)
+    if match is None:  # int64 q: rounding to integers breaks the quaternion's unit norm
+        with pytest.raises(ValueError):
+            g.rnea(d, qb, vb, a)
+        return
+    with pytest.raises((ValueError, TypeError), match=match):
+        g.rnea(d, qb, vb, a)
+    with pytest.raises((ValueError, TypeError), match=match):
+        g.aba(d, qb, vb, a)
+
+
+def test_checked_calls_refuse_another_models_data():
+    m, _ = _pair("solo12")
+    other, _ = _pair("ur5")
+    with pytest.raises(ValueError, match="Data"):
+        _gen(m).crba(other.create_data(), np.zeros(m.nq))
+
+
+def test_checked_aba_reports_a_singular_mass_matrix():
+    b = fd.ModelBuilder("massless_leaf_single")
+    j1 = b.add_joint("j1", "revolute_z", 0)
+    b.add_body(j1, 1.0, (0.1, 0, 0), np.eye(3) * 0.01)
+    b.add_joint("j2", "revolute_y", j1, (np.eye(3), np.array([0.2, 0.0, 0.0])))
+    m = b.build()
+    with pytest.raises(fd.SingularMassMatrixError):
+        codegen.generate(m).aba(m.create_data(), np.zeros(2), np.zeros(2), np.ones(2))
+
+
+def test_a_method_whose_kernel_was_not_generated_says_so(tmp_path):
+    m, _ = _pair("double_pendulum")
+    g = codegen.generate(m, ("rnea",), directory=str(tmp_path))
+    with pytest.raises(AttributeError, match="crba was not generated"):
+        g.crba(m.create_data(), np.zeros(m.nq))

@@ -20,3 +20,9 @@ def test_readme_examples_run():
     scope["tau"][:] = np.nan
     exec(compile(code[1], str(README), "exec"), scope)  # noqa: S102 (the codegen example)
     assert np.abs(scope["tau"] - expected).max() < 1e-10
+    assert np.abs(scope["TAU"] - fd_batch(scope)).max() < 1e-10
+
+
+def fd_batch(scope):
+    fd, model, Q = scope["fd"], scope["model"], scope["Q"]
+    return fd.batch.rnea(model, Q, np.zeros((len(Q), model.nv)), np.ones((len(Q), model.nv)))

@@ -7,11 +7,11 @@ Jacobian column of dof k of joint i is ^0X_i S_k (Pinocchio's computeJointJacobi
 from __future__ import annotations
 
 from . import joints, spatial
-from ..kernels.layout import OM
+from ..kernels.layout import LI, OM
 from .tracer import Tracer, lit
 
 
-def world_placements(T: Tracer, jnt, qn, frame: str = "world"):
+def world_placements(T: Tracer, jnt, qn, frame: str = "world", local: list | None = None):
     """[(R, p)] of every joint (index 0, the universe: None) and the rotation that maps the
     frame they are expressed in to the world's axes (None: the world's own axes).
 
@@ -20,7 +20,7 @@ def world_placements(T: Tracer, jnt, qn, frame: str = "world"):
     not depend on which fixed frame the spatial quantities are written in; in joint 1's frame
     its placement is the identity, so its subspace, and everything that multiplies it, are
     constants, and digits are kept far from the world origin (kernels/algorithms/world_origin.py
-    makes the translation-only choice for the same reason)."""
+    makes the translation-only choice for the same reason). ``local`` collects liMi."""
     n = jnt.shape[0]
     roots = [i for i in range(1, n) if int(jnt[i]["parent"]) == 0]
     out = [None]
@@ -34,6 +34,8 @@ def world_placements(T: Tracer, jnt, qn, frame: str = "world"):
             out.append((eye, [0.0, 0.0, 0.0]))
             continue
         R, p = joints.placement(T, jnt[i], qn)
+        if local is not None:
+            local.append((R, p))
         if par == 0:
             if frame == "first":
                 if origin is None:
@@ -50,26 +52,35 @@ def read(T: Tracer, array: str, n: int) -> list[str]:
     return [T.assign(f"{array}[{k}]", array) for k in range(n)]
 
 
+def _store_placements(T: Tracer, jnt, qn):
+    """liMi and oMi of every joint into ws (as the generic forward kinematics leaves them);
+    returns the world placements."""
+    local: list = []
+    world, _ = world_placements(T, jnt, qn, local=local)
+    for i in range(1, jnt.shape[0]):
+        for col, (R, p) in ((LI, local[i - 1]), (OM, world[i])):
+            for k, x in enumerate([R[r][c] for r in range(3) for c in range(3)] + p):
+                T.line(f"ws[{i}, {col + k}] = {lit(x)}")
+    return world
+
+
 def forward_kinematics(jnt, nq: int) -> str:
     T = Tracer()
-    qn = read(T, "q", nq)
-    for i, (R, p) in enumerate(world_placements(T, jnt, qn)[0][1:], start=1):
-        for k, x in enumerate([R[r][c] for r in range(3) for c in range(3)] + p):
-            T.line(f"ws[{i}, {OM + k}] = {lit(x)}")
+    _store_placements(T, jnt, read(T, "q", nq))
     return "\n".join(["@jit", "def forward_kinematics(q, ws):",
-                      f'    """oMi of every joint into ws[:, {OM}:{OM + 12}]."""'] + T.lines) + "\n"
+                      f'    """liMi and oMi of every joint into ws[:, {LI}:{LI + 12}] and '
+                      f'ws[:, {OM}:{OM + 12}]."""'] + T.lines) + "\n"
 
 
 def joint_jacobians(jnt, nq: int, nv: int) -> str:
     T = Tracer()
-    qn = read(T, "q", nq)
-    for i, (R, p) in enumerate(world_placements(T, jnt, qn)[0][1:], start=1):
-        for k, x in enumerate([R[r][c] for r in range(3) for c in range(3)] + p):
-            T.line(f"ws[{i}, {OM + k}] = {lit(x)}")
+    world = _store_placements(T, jnt, read(T, "q", nq))
+    for i in range(1, jnt.shape[0]):
+        R, p = world[i]
         iv = int(jnt[i]["idx_v"])
         for d, col in enumerate(joints.subspace(jnt[i])):
             for r, x in enumerate(spatial.act(T, R, p, col)):
                 T.line(f"J[{r}, {iv + d}] = {lit(x)}")
     return "\n".join(["@jit", "def joint_jacobians(q, ws, J):",
-                      f'    """oMi into ws[:, {OM}:{OM + 12}] and the world Jacobian J (6, nv)."""']
-                     + T.lines) + "\n"
+                      '    """liMi and oMi into ws (as forward_kinematics) and the world Jacobian '
+                      'J (6, nv)."""'] + T.lines) + "\n"
