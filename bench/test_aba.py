@@ -45,6 +45,18 @@ def test_single_fastdyn_kernel(benchmark, robot):
     benchmark(aba_kernel, *args)
 
 
+def test_single_fastdyn_generated(benchmark, robot):
+    """The model's generated code from Python, checked: gen.aba(data, q, v, tau), with the same
+    input checks as fd.aba; it fills data.ddq only (no external forces)."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    gen.aba(r.data, r.q, r.v, r.tau)
+    tag(benchmark, "single", "aba", r, "fastdyn-generated")
+    benchmark(gen.aba, r.data, r.q, r.v, r.tau)
+
+
 def test_single_pinocchio(benchmark, robot):
     r = robot
     pin.aba(r.pm, r.pd, r.q, r.v, r.tau)
@@ -68,7 +80,7 @@ def test_kernel_fastdyn_generated(benchmark, robot):
     if gen is None:
         pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
     out = np.empty_like(r.A)
-    args = (gen.aba, r.model.gravity, r.Q, r.V, r.TAU, out)
+    args = (gen.kernels.aba, r.model.gravity, r.Q, r.V, r.TAU, out)
     aba_states_generated(*args)
     tag(benchmark, "kernel", "aba", r, "fastdyn-generated", evals=NSTATES)
     benchmark(aba_states_generated, *args)

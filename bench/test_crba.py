@@ -45,6 +45,18 @@ def test_single_fastdyn_kernel(benchmark, robot):
     benchmark(crba_kernel, *args)
 
 
+def test_single_fastdyn_generated(benchmark, robot):
+    """The model's generated code from Python, checked: gen.crba(data, q), with the same input
+    checks as fd.crba; it fills data.M only."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    gen.crba(r.data, r.q)
+    tag(benchmark, "single", "crba", r, "fastdyn-generated")
+    benchmark(gen.crba, r.data, r.q)
+
+
 def test_single_pinocchio(benchmark, robot):
     r = robot
     pin.crba(r.pm, r.pd, r.q)
@@ -66,7 +78,7 @@ def test_kernel_fastdyn_generated(benchmark, robot):
     gen = r.generated
     if gen is None:
         pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
-    args = (gen.crba, r.Q, r.data.M)
+    args = (gen.kernels.crba, r.Q, r.data.M)
     crba_states_generated(*args)
     tag(benchmark, "kernel", "crba", r, "fastdyn-generated", evals=NSTATES)
     benchmark(crba_states_generated, *args)

@@ -46,6 +46,19 @@ def test_single_fastdyn_kernel(benchmark, robot):
     benchmark(jac_kernel, *args)
 
 
+def test_single_fastdyn_generated(benchmark, robot):
+    """The model's generated code from Python, checked: gen.compute_joint_jacobians(data, q),
+    the same work as test_single_fastdyn (placements, then the world J of every dof into
+    data.J) with the same input checks."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    gen.compute_joint_jacobians(r.data, r.q)
+    tag(benchmark, "single", "jacobians", r, "fastdyn-generated")
+    benchmark(gen.compute_joint_jacobians, r.data, r.q)
+
+
 def test_single_pinocchio(benchmark, robot):
     r = robot
     pin.computeJointJacobians(r.pm, r.pd, r.q)
@@ -67,7 +80,7 @@ def test_kernel_fastdyn_generated(benchmark, robot):
     gen = r.generated
     if gen is None:
         pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
-    args = (gen.joint_jacobians, r.Q, r.data.ws, np.zeros((6, r.nv)))
+    args = (gen.kernels.joint_jacobians, r.Q, r.data.ws, np.zeros((6, r.nv)))
     jac_states_generated(*args)
     tag(benchmark, "kernel", "jacobians", r, "fastdyn-generated", evals=NSTATES)
     benchmark(jac_states_generated, *args)

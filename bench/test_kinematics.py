@@ -43,6 +43,18 @@ def test_single_fastdyn_kernel(benchmark, robot):
     benchmark(fk_kernel, *args)
 
 
+def test_single_fastdyn_generated(benchmark, robot):
+    """The model's generated code from Python, checked: gen.forward_kinematics(data, q), with
+    the same input checks as fd.forward_kinematics (placements only, as above)."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    gen.forward_kinematics(r.data, r.q)
+    tag(benchmark, "single", "fk", r, "fastdyn-generated")
+    benchmark(gen.forward_kinematics, r.data, r.q)
+
+
 def test_single_pinocchio(benchmark, robot):
     r = robot
     pin.forwardKinematics(r.pm, r.pd, r.q)
@@ -64,7 +76,7 @@ def test_kernel_fastdyn_generated(benchmark, robot):
     gen = r.generated
     if gen is None:
         pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
-    args = (gen.forward_kinematics, r.Q, r.data.ws)
+    args = (gen.kernels.forward_kinematics, r.Q, r.data.ws)
     fk_states_generated(*args)
     tag(benchmark, "kernel", "fk", r, "fastdyn-generated", evals=NSTATES)
     benchmark(fk_states_generated, *args)

@@ -42,6 +42,19 @@ def test_single_fastdyn_kernel(benchmark, robot):
     benchmark(rnea_kernel, *args)
 
 
+def test_single_fastdyn_generated(benchmark, robot):
+    """The model's generated code from Python, checked: gen.rnea(data, q, v, a), with the same
+    input checks as fd.rnea; it fills data.tau only (no external forces; data.v, f, oMi are
+    left alone)."""
+    r = robot
+    gen = r.generated
+    if gen is None:
+        pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+    gen.rnea(r.data, r.q, r.v, r.a)
+    tag(benchmark, "single", "rnea", r, "fastdyn-generated")
+    benchmark(gen.rnea, r.data, r.q, r.v, r.a)
+
+
 def test_single_pinocchio(benchmark, robot):
     r = robot
     pin.rnea(r.pm, r.pd, r.q, r.v, r.a)
@@ -65,7 +78,7 @@ def test_kernel_fastdyn_generated(benchmark, robot):
     if gen is None:
         pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
     out = np.empty_like(r.TAU)
-    args = (gen.rnea, r.model.gravity, r.Q, r.V, r.A, out)
+    args = (gen.kernels.rnea, r.model.gravity, r.Q, r.V, r.A, out)
     rnea_states_generated(*args)
     tag(benchmark, "kernel", "rnea", r, "fastdyn-generated", evals=NSTATES)
     benchmark(rnea_states_generated, *args)
