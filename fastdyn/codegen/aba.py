@@ -95,7 +95,7 @@ def aba(jnt, nq: int, nv: int) -> str:
             c[i] = spatial.cross_motion(T, ov[i], vj)
         else:
             ov[i], c[i] = vj, [0.0] * 6  # v_i x v_J = v_J x v_J
-        Y = spatial.inertia_to_parent(T, [float(x) for x in jr["pi"]], R, p)
+        Y = spatial.body_to_world(T, jr, R, p)
         IA[i] = inertia6(T, Y)
         pA[i] = spatial.cross_force(T, ov[i], spatial.apply_inertia(T, Y, ov[i]))
     U, Dm, u, solved = ([None] * n for _ in range(4))

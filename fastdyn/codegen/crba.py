@@ -25,7 +25,7 @@ def crba(jnt, nq: int, nv: int) -> str:
     for i in range(1, n):
         R, p = world[i]
         Jc[i] = [spatial.act(T, R, p, col) for col in joints.subspace(jnt[i])]
-        Yc[i] = spatial.inertia_to_parent(T, [float(x) for x in jnt[i]["pi"]], R, p)
+        Yc[i] = spatial.body_to_world(T, jnt[i], R, p)
     related = set()
     for i in range(1, n):
         j = i

@@ -47,22 +47,21 @@ def apply_inertia(T: Tracer, pi, x):
     return lin + ang
 
 
-def inertia_to_parent(T: Tracer, pi, R, p):
-    """pi of a body expressed in frame i -> the same body in the frame where frame i sits at
-    (R, p): rotate (h, I) -> (R h, R I R^T), then move the origin by d = -p (kernels/spatial/
-    inertia.py): h' = R h + m p,  I' = R I R^T - (Rh p^T + p Rh^T - 2 (Rh.p) I3) + m(|p|^2 I3 - p p^T)."""
-    m = pi[0]
-    rh = T.matvec(R, pi[1:4])
-    ri = T.matmul(R, rot_inertia(pi))
-    rir = [[T.sop([(1.0, ri[r][k], R[c][k]) for k in range(3)]) for c in range(3)]
-           for r in range(3)]
-    h = [T.sop([(1.0, rh[r]), (1.0, m, p[r])]) for r in range(3)]
-    dot_hp = T.dot(rh, p)
-    pp = T.dot(p, p)
-    out = [m] + h
+def body_to_world(T: Tracer, jr, R, p):
+    """The 10 parameters of joint ``jr``'s body in the frame where its joint frame sits at
+    (R, p), from its mass m, com c and inertia I_c about the com (constants of the model):
+    c' = R c + p,  h' = m c',  I' = R I_c R^T + m (|c'|^2 I3 - c' c'^T)  (parallel axes).
+    Fewer products than moving pi's origin (kernels/spatial/inertia.py's h p^T terms): only
+    R I_c R^T of a constant I_c, often diagonal, and the com's own outer product."""
+    m = float(jr["mass"])
+    Ic = [[float(jr["inertia"][r, c]) for c in range(3)] for r in range(3)]
+    cw = T.add(T.matvec(R, [float(x) for x in jr["com"]]), p)
+    ri = T.matmul(R, Ic)
+    cc = T.dot(cw, cw)
+    out = [m] + [T.sop([(m, x)]) for x in cw]
     for r, c in ((0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)):
-        terms = [(1.0, rir[r][c]), (-1.0, rh[r], p[c]), (-1.0, p[r], rh[c]), (-1.0, m, p[r], p[c])]
+        terms = [(1.0, ri[r][k], R[c][k]) for k in range(3)] + [(-m, cw[r], cw[c])]
         if r == c:
-            terms += [(2.0, dot_hp), (1.0, m, pp)]
+            terms.append((m, cc))
         out.append(T.sop(terms))
     return out
