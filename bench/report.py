@@ -416,6 +416,8 @@ def main(argv: list[str] | None = None) -> int:
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
         meta["note"] = args.note or meta.get("note")
     else:
+        # read before the run: --keep is usually the very json this run overwrites
+        kept = json.loads(args.keep.read_text()) if args.keep else None
         meta = {"load_before": loadavg(), "date": datetime.datetime.now().astimezone()
                 .strftime("%Y-%m-%d %H:%M %Z")}
         code = run_suites(args.json, extra)
@@ -426,8 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         doc = json.loads(args.json.read_text())
         for b in doc["benchmarks"]:  # every round's raw time: hundreds of MB, not needed
             b["stats"].pop("data", None)
-        if args.keep:
-            doc = merge(json.loads(args.keep.read_text()), doc)
+        if kept is not None:
+            doc = merge(kept, doc)
         args.json.write_text(json.dumps(doc, indent=1))
         meta.update(cpu=cpu_model(), cores=len(os.sched_getaffinity(0)) if hasattr(
             os, "sched_getaffinity") else os.cpu_count(), platform=platform.platform(),

@@ -174,9 +174,8 @@ class Generated:
         """tau = M(q) a + C(q, v) v + g(q) into data.tau (no external forces)."""
         if data.model_token != self.model_token:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
-        if not (type(q) is _ND and type(v) is _ND and type(a) is _ND and q.dtype is _F64
-                and v.dtype is _F64 and a.dtype is _F64 and q.ndim == 1 and v.ndim == 1
-                and a.ndim == 1):
+        if not (type(q) is type(v) is type(a) is _ND and q.dtype is v.dtype is a.dtype is _F64
+                and q.ndim == v.ndim == a.ndim == 1):
             q, v, a = self._slow(q, (v, "v"), (a, "a"))
         code = self._rnea.call(self._gravity, q, v, a, data.tau, QUAT_TOL)
         data.kinematics = 0
@@ -188,9 +187,8 @@ class Generated:
         """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) into data.ddq."""
         if data.model_token != self.model_token:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
-        if not (type(q) is _ND and type(v) is _ND and type(tau) is _ND and q.dtype is _F64
-                and v.dtype is _F64 and tau.dtype is _F64 and q.ndim == 1 and v.ndim == 1
-                and tau.ndim == 1):
+        if not (type(q) is type(v) is type(tau) is _ND
+                and q.dtype is v.dtype is tau.dtype is _F64 and q.ndim == v.ndim == tau.ndim == 1):
             q, v, tau = self._slow(q, (v, "v"), (tau, "tau"))
         code = self._aba.call(self._gravity, q, v, tau, data.ddq, QUAT_TOL)
         data.kinematics = 0
