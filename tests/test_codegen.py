@@ -4,6 +4,8 @@ generation supports, and against physical identities far from the origin.
 Generating and compiling costs seconds per model, once: the modules and their machine code are
 cached (FASTDYN_CODEGEN_DIR or ~/.cache/fastdyn/generated), so later test runs reuse them."""
 
+import tempfile
+
 import numba
 import numpy as np
 import pytest
@@ -14,13 +16,18 @@ from conftest import close, get_pair, pin, random_state
 
 SUPPORTED_TYPES = ("revolute_x", "revolute_y", "revolute_z", "revolute", "continuous_x",
                    "continuous", "prismatic_y", "prismatic")
-MODELS = ["manipulator", "double_pendulum", "mixed_tree", "ur5", "panda", "solo12",
+MODELS = ["manipulator", "double_pendulum", "mixed_tree", "forest", "ur5", "panda", "solo12",
           pytest.param("talos", marks=pytest.mark.slow)]  # Talos compiles for ~45 s
 
 
 def _pair(name):
     if name == "mixed_tree":  # every supported type, unaligned axes, a free-flyer root
         m = samples.random_tree(10, seed=7, types=SUPPORTED_TYPES, root="freeflyer")
+        from oracle import to_pinocchio
+        return m, to_pinocchio(m)
+    if name == "forest":  # three subtrees on the universe: CRBA/ABA's frame is joint 1's origin
+        m = samples.random_tree(8, seed=11, types=SUPPORTED_TYPES)
+        assert [i for i in range(1, m.njoints) if m.jnt[i]["parent"] == 0] == [1, 2, 5]
         from oracle import to_pinocchio
         return m, to_pinocchio(m)
     return get_pair(name)
@@ -241,3 +248,14 @@ def test_a_method_whose_kernel_was_not_generated_says_so(tmp_path):
     g = codegen.generate(m, ("rnea",), directory=str(tmp_path))
     with pytest.raises(AttributeError, match="crba was not generated"):
         g.crba(m.create_data(), np.zeros(m.nq))
+
+
+def test_an_unusable_cache_directory_falls_back_to_the_temp_directory(tmp_path, monkeypatch):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("FASTDYN_CODEGEN_DIR", str(blocker / "generated"))
+    m, _ = _pair("double_pendulum")
+    g = codegen.generate(m, ("rnea",))
+    assert g.path.startswith(tempfile.gettempdir()) and "fastdyn-generated-" in g.path
+    with pytest.raises(OSError):  # an explicit directory is the caller's choice: no fallback
+        codegen.generate(m, ("rnea",), directory=str(blocker / "generated"))

@@ -305,7 +305,8 @@ def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) 
     except OSError:
         if directory is not None:
             raise
-        path = _write(os.path.join(tempfile.gettempdir(), f"fastdyn-generated-{os.getuid()}"),
+        user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+        path = _write(os.path.join(tempfile.gettempdir(), f"fastdyn-generated-{user}"),
                       filename, text)
     modname = f"fastdyn_generated_{digest}"
     module = sys.modules.get(modname)
