@@ -4,6 +4,8 @@ generation supports, and against physical identities far from the origin.
 Generating and compiling costs seconds per model, once: the modules and their machine code are
 cached (FASTDYN_CODEGEN_DIR or ~/.cache/fastdyn/generated), so later test runs reuse them."""
 
+import subprocess
+import sys
 import tempfile
 
 import numba
@@ -259,3 +261,23 @@ def test_an_unusable_cache_directory_falls_back_to_the_temp_directory(tmp_path, 
     assert g.path.startswith(tempfile.gettempdir()) and "fastdyn-generated-" in g.path
     with pytest.raises(OSError):  # an explicit directory is the caller's choice: no fallback
         codegen.generate(m, ("rnea",), directory=str(blocker / "generated"))
+
+
+def test_a_second_process_neither_regenerates_nor_recompiles(tmp_path):
+    """The module file is reused as it is and numba loads its machine code from beside it."""
+    script = ("import os, numpy as np, fastdyn as fd, fastdyn.codegen as cg\n"
+              "m = fd.samples.double_pendulum(); d = m.create_data()\n"
+              f"g = cg.generate(m, ('rnea',), directory={str(tmp_path / 'gen')!r})\n"
+              "before = os.stat(g.path).st_mtime_ns\n"
+              "g.rnea(d, np.zeros(2), np.zeros(2), np.zeros(2))\n"
+              "k = g.kernels.rnea_checked\n"
+              "print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()), "
+              "before)")
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path) for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    first, second = (tuple(int(x) for x in r.stdout.split()) for r in runs)
+    assert first[:2] == (0, 1)  # compiled, and written beside the module
+    assert second[:2] == (1, 0)  # loaded, nothing compiled
+    assert second[2] == first[2]  # the module file was not rewritten
