@@ -35,6 +35,15 @@ def _pair(name):
     return get_pair(name)
 
 
+def _massless_leaf():
+    """Joint j2 carries nothing: M is singular."""
+    b = fd.ModelBuilder("massless_leaf")
+    j1 = b.add_joint("j1", "revolute_z", 0)
+    b.add_body(j1, 1.0, (0.1, 0, 0), np.eye(3) * 0.01)
+    b.add_joint("j2", "revolute_y", j1, (np.eye(3), np.array([0.2, 0.0, 0.0])))
+    return b.build()
+
+
 _generated = {}
 
 
@@ -170,11 +179,7 @@ def test_batches_through_generated_kernels():
 
 
 def test_generated_batch_aba_reports_a_singular_mass_matrix():
-    b = fd.ModelBuilder("massless_leaf")
-    j1 = b.add_joint("j1", "revolute_z", 0)
-    b.add_body(j1, 1.0, (0.1, 0, 0), np.eye(3) * 0.01)
-    b.add_joint("j2", "revolute_y", j1, (np.eye(3), np.array([0.2, 0.0, 0.0])))
-    m = b.build()
+    m = _massless_leaf()
     g = codegen.generate(m)
     with pytest.raises(fd.SingularMassMatrixError, match="rows \\[0 1\\]"):
         fd.batch.aba(m, np.zeros((2, 2)), np.zeros((2, 2)), np.ones((2, 2)), generated=g)
@@ -236,11 +241,7 @@ def test_checked_calls_refuse_another_models_data():
 
 
 def test_checked_aba_reports_a_singular_mass_matrix():
-    b = fd.ModelBuilder("massless_leaf_single")
-    j1 = b.add_joint("j1", "revolute_z", 0)
-    b.add_body(j1, 1.0, (0.1, 0, 0), np.eye(3) * 0.01)
-    b.add_joint("j2", "revolute_y", j1, (np.eye(3), np.array([0.2, 0.0, 0.0])))
-    m = b.build()
+    m = _massless_leaf()
     with pytest.raises(fd.SingularMassMatrixError):
         codegen.generate(m).aba(m.create_data(), np.zeros(2), np.zeros(2), np.ones(2))
 
