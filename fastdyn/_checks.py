@@ -13,14 +13,14 @@ from .kernels.joints import codes
 QUAT_TOL = 1e-6  # |‖quat‖ - 1| above this is a caller error, not rounding
 F64 = np.dtype(np.float64)
 _ND = np.ndarray
-_UNIT_STRIDE = (8,)
 
 
 def fast_vector(x, n: int, name: str) -> np.ndarray:
-    """Type, dtype, shape and contiguity only (finiteness and unit parts are checked inside the
-    compiled call by kernels/algorithms/guard.py); anything unusual goes through ``vector``,
-    which converts or raises. Kernels called through fastdyn._fastcall rely on this check."""
-    if type(x) is _ND and x.dtype is F64 and x.shape == (n,) and x.strides == _UNIT_STRIDE:
+    """Type, dtype, ndim and length only: finiteness and unit parts are checked inside the
+    compiled call (kernels/algorithms/guard.py), and its entry point takes any layout
+    (fastdyn/_fastcall.py), so a strided view passes as it is. Anything unusual goes through
+    ``vector``, which converts or raises. The entry points rely on this check."""
+    if type(x) is _ND and x.dtype is F64 and x.ndim == 1 and len(x) == n:
         return x
     return vector(x, n, name)
 

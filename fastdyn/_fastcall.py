@@ -1,34 +1,42 @@
-"""Call a kernel's compiled entry point directly, skipping numba's per-call type dispatch.
+"""Call a guard kernel's compiled entry point directly, skipping numba's per-call type dispatch.
 
 numba's dispatcher types every argument on every call: ~300 ns for our kernels' argument lists,
 ~270 ns of it for the joint record array (measured on UR5 RNEA: 690 ns through the dispatcher,
-390 ns through the entry point, the kernel itself ~300 ns). The object API has already checked
-that every array is C-contiguous float64 of the right shape, so after the first call (which
-goes through the dispatcher and compiles or loads the code) the argument types are fixed and
-the entry point can be called directly. The entry point still unboxes its arguments and
-refuses a wrong dtype; it does NOT check layout or ndim, which is why only the checked object
-API uses this, never user code.
+390 ns through the entry point, the kernel itself ~300 ns). So the first call compiles (or loads
+from the disk cache) one signature, and every call after it goes straight to its entry point.
+
+The state vectors (q, v, a, tau) are typed as any-layout 1-D float64 arrays, so the object API
+only has to check type, dtype, ndim and length in Python (~60 ns a vector, against ~150 ns for
+shape and strides too): a strided view is read through its strides. The entry point unboxes
+its arguments without checking ndim or dtype (numba compares item sizes only; an array with
+more dimensions than declared overruns the native struct), which is why only the object API,
+which has checked them, calls it.
 """
 
 from __future__ import annotations
 
+import numba
 from numba.core.dispatcher import Dispatcher
+
+ANY_VECTOR = numba.types.Array(numba.types.float64, 1, "A")
 
 
 class Kernel:
-    """``kernel.call(*args)``: through the dispatcher the first time, then straight to the
-    compiled entry point (``call`` is rebound; no Python frame of ours stays in between)."""
+    """``kernel.call(*args)``: compiles the signature of the first call's arguments, with the
+    positions in ``vectors`` as any-layout float64 vectors, then is rebound to its entry point
+    (no Python frame of ours stays in between)."""
 
-    __slots__ = ("dispatcher", "call")
+    __slots__ = ("dispatcher", "vectors", "call")
 
-    def __init__(self, dispatcher: Dispatcher):
+    def __init__(self, dispatcher: Dispatcher, vectors: tuple[int, ...] = ()):
         self.dispatcher = dispatcher
+        self.vectors = vectors
         self.call = self._first
 
     def _first(self, *args):
-        out = self.dispatcher(*args)
-        types = tuple(self.dispatcher.typeof_pyval(a) for a in args)
-        overload = self.dispatcher.overloads.get(types)
-        if overload is not None:
-            self.call = overload.entry_point
-        return out
+        types = [ANY_VECTOR if k in self.vectors else numba.typeof(x)
+                 for k, x in enumerate(args)]
+        sig = tuple(types)
+        self.dispatcher.compile(sig)
+        self.call = self.dispatcher.overloads[sig].entry_point
+        return self.call(*args)

@@ -22,9 +22,9 @@ from .model import Data, Model
 
 
 
-_rnea_checked = Kernel(_guard.rnea_checked)
-_aba_checked = Kernel(_guard.aba_checked)
-_crba_checked = Kernel(_guard.crba_checked)
+_rnea_checked = Kernel(_guard.rnea_checked, vectors=(2, 3, 4))
+_aba_checked = Kernel(_guard.aba_checked, vectors=(2, 3, 4))
+_crba_checked = Kernel(_guard.crba_checked, vectors=(1,))
 
 
 class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):

@@ -33,8 +33,8 @@ __all__ = ["compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
            "frame_velocity", "frame_acceleration", "frame_classical_acceleration"]
 
 
-_joint_jacobians = Kernel(_guard.joint_jacobians_checked)
-_frame_jacobian = Kernel(_guard.frame_jacobian_checked)
+_joint_jacobians = Kernel(_guard.joint_jacobians_checked, vectors=(1,))
+_frame_jacobian = Kernel(_guard.frame_jacobian_checked, vectors=(2,))
 
 
 def _buffer(data: Data, name: str, shape: tuple[int, ...]) -> np.ndarray:

@@ -19,7 +19,7 @@ EMPTY = np.zeros(0)
 NO_FORCES = np.zeros((0, 6))
 
 
-_fk_checked = Kernel(_guard.forward_kinematics_checked)
+_fk_checked = Kernel(_guard.forward_kinematics_checked, vectors=(1, 2, 3))
 
 
 def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:

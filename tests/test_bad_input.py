@@ -88,3 +88,22 @@ def test_kinematics_before_forward_kinematics():
         fd.frame_placement(m, d, "tool9")
     with pytest.raises(IndexError, match="out of range"):
         fd.joint_placement(m, d, 99)
+
+
+def test_strided_views_are_read_through_their_strides(hum):
+    """The checked entry points take any layout (fastdyn/_fastcall.py): a column of a 2-D
+    array and a reversed view give the contiguous answer, with no copy and no new signature."""
+    m, d, q = hum
+    rng = np.random.default_rng(4)
+    v, a = rng.normal(size=31), rng.normal(size=31)
+    ref = fd.rnea(m, d, q, v, a).copy()
+    Q = np.zeros((35, 3))
+    Q[:, 1] = q
+    v_rev = np.ascontiguousarray(v[::-1])[::-1]  # negative stride, same values
+    assert Q[:, 1].strides == (24,) and v_rev.strides == (-8,)
+    from fastdyn.kernels.algorithms.guard import rnea_checked as kernel
+    before = len(kernel.signatures)
+    assert np.array_equal(fd.rnea(m, d, Q[:, 1], v_rev, a), ref)  # ref is a copy
+    assert len(kernel.signatures) == before
+    M_strided = fd.crba(m, d, Q[:, 1]).copy()
+    assert np.array_equal(M_strided, fd.crba(m, d, q))
