@@ -282,3 +282,17 @@ def test_a_second_process_neither_regenerates_nor_recompiles(tmp_path):
     assert first[:2] == (0, 1)  # compiled, and written beside the module
     assert second[:2] == (1, 0)  # loaded, nothing compiled
     assert second[2] == first[2]  # the module file was not rewritten
+
+
+def test_generated_kernels_pickle_for_worker_processes(tmp_path):
+    """A process pool gets the recipe: the child regenerates (finding the cached module). The
+    model and its kernels travel in one pickle, so they stay one model there too."""
+    import pickle
+    m, pm = _pair("double_pendulum")
+    g = codegen.generate(m, ("rnea", "aba"), directory=str(tmp_path))
+    twin, h = pickle.loads(pickle.dumps((m, g)))
+    assert h.path == g.path and h.algorithms == ("rnea", "aba")
+    assert h.model_token == twin.token != m.token
+    q, v, a = random_state(pm, np.random.default_rng(12))
+    expected = g.rnea(m.create_data(), q, v, a).copy()
+    close(h.rnea(twin.create_data(), q, v, a), expected)

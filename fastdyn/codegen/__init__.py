@@ -152,4 +152,5 @@ def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) 
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
         spec.loader.exec_module(module)
-    return Generated(model, module, path)
+    return Generated(model, module, path, tuple(a for a in ALGORITHMS if a in algorithms),
+                     directory)

@@ -29,16 +29,27 @@ class Generated:
     queries after them ask for forward kinematics first.
     """
 
-    def __init__(self, model: Model, module: ModuleType, path: str):
+    def __init__(self, model: Model, module: ModuleType, path: str,
+                 algorithms: tuple[str, ...] = ALGORITHMS, directory: str | None = None):
         self.model_token = model.token
         self.kernels = module
         self.path = path
+        self.algorithms = algorithms
+        self._directory = directory
         self._model = model
         self._gravity = model._gravity  # the model's own array: gravity changes in place
         for name in _SIGNATURES:
             disp = getattr(module, name + "_checked", None)
             setattr(self, "_" + name, _Missing(name) if disp is None else
                     _Checked(disp, _SIGNATURES[name]))
+
+    def __reduce__(self):
+        """Pickled as the recipe, not the module: a worker process (multiprocessing, a process
+        pool) regenerates, which finds the same file and the machine code cached beside it.
+        Send the model in the same pickle (e.g. one task tuple) so both arrive as one model:
+        Data made from it is then accepted by these kernels."""
+        from . import generate
+        return generate, (self._model, self.algorithms, self._directory)
 
     def __repr__(self) -> str:
         have = [a for a in ALGORITHMS if hasattr(self.kernels, a)]
