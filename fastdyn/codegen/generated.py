@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-import numba
 import numpy as np
 
 from .. import _checks
 from .._checks import QUAT_TOL
+from .._fastcall import Kernel
 from ..model import Data, Model
 
 ALGORITHMS = ("forward_kinematics", "joint_jacobians", "rnea", "crba", "aba")
@@ -38,10 +38,10 @@ class Generated:
         self._directory = directory
         self._model = model
         self._gravity = model._gravity  # the model's own array: gravity changes in place
-        for name in _SIGNATURES:
+        for name, vectors in _VECTORS.items():
             disp = getattr(module, name + "_checked", None)
             setattr(self, "_" + name, _Missing(name) if disp is None else
-                    _Checked(disp, _SIGNATURES[name]))
+                    Kernel(disp, vectors))
 
     def __reduce__(self):
         """Pickled as the recipe, not the module: a worker process (multiprocessing, a process
@@ -137,25 +137,6 @@ class Generated:
         return data.J
 
 
-class _Checked:
-    """``x.call(*args)``: the compiled entry point of a ``*_checked`` kernel for any-layout
-    float64 inputs, compiled (or loaded from the disk cache) on the first call, then called
-    directly, skipping numba's per-call typing as fastdyn/_fastcall.py explains; the methods
-    guarantee the argument types."""
-
-    __slots__ = ("dispatcher", "signature", "call")
-
-    def __init__(self, dispatcher, signature):
-        self.dispatcher = dispatcher
-        self.signature = signature
-        self.call = self._first
-
-    def _first(self, *args):
-        self.dispatcher.compile(self.signature)
-        self.call = self.dispatcher.overloads[self.signature].entry_point
-        return self.call(*args)
-
-
 class _Missing:
     __slots__ = ("name",)
 
@@ -169,14 +150,6 @@ class _Missing:
 
 _ND = np.ndarray
 _F64 = np.dtype(np.float64)
-_A1 = numba.types.Array(numba.types.float64, 1, "A")
-_C1 = numba.types.Array(numba.types.float64, 1, "C")
-_C2 = numba.types.Array(numba.types.float64, 2, "C")
-_TOL = numba.types.float64
-_SIGNATURES = {
-    "rnea": (_C1, _A1, _A1, _A1, _C1, _TOL),
-    "aba": (_C1, _A1, _A1, _A1, _C1, _TOL),
-    "crba": (_A1, _C2, _TOL),
-    "forward_kinematics": (_A1, _C2, _TOL),
-    "joint_jacobians": (_A1, _C2, _C2, _TOL),
-}
+# which arguments of each *_checked kernel are state vectors (any layout: fastdyn/_fastcall.py)
+_VECTORS = {"rnea": (1, 2, 3), "aba": (1, 2, 3), "crba": (0,), "forward_kinematics": (0,),
+            "joint_jacobians": (0,)}
