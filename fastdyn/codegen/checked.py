@@ -18,6 +18,10 @@ def _unit_parts(jnt) -> list[tuple[int, int]]:
         t, iq = int(jnt[i]["type"]), int(jnt[i]["idx_q"])
         if t == codes.FREEFLYER:
             out.append((iq + 3, 4))
+        elif t == codes.SPHERICAL:
+            out.append((iq, 4))
+        elif t == codes.PLANAR:
+            out.append((iq + 2, 2))
         elif codes.CONTINUOUS_X <= t <= codes.CONTINUOUS:
             out.append((iq, 2))
     return out

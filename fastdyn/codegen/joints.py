@@ -2,9 +2,10 @@
 
 Source: seed 000 "Joint" (^{l(i)}M_i = j.M_0 j.M(q), v_J = S qdot, c_J = 0 for constant S);
 seed 004 angle-axis (Rodrigues) and the quaternion matrix (the same arithmetic as
-kernels/joints/common.quat_matrix). Supported: revolute (any fixed axis; bounded or continuous),
-prismatic, free-flyer; these cover the robots of the benchmark ladder. Every other type is
-refused by name, never approximated.
+kernels/joints/common.quat_matrix). Supported: every joint whose S is constant in its own frame
+(so c_J = 0): revolute (any fixed axis; bounded or continuous), prismatic, spherical, planar,
+translation and free-flyer, which covers every joint type a URDF can declare. Helical, universal
+and spherical-ZYX (S depends on q) are refused by name, never approximated.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .tracer import Tracer
 SUPPORTED = ((codes.REVOLUTE_X, codes.REVOLUTE_Y, codes.REVOLUTE_Z, codes.REVOLUTE)
              + (codes.CONTINUOUS_X, codes.CONTINUOUS_Y, codes.CONTINUOUS_Z, codes.CONTINUOUS)
              + (codes.PRISMATIC_X, codes.PRISMATIC_Y, codes.PRISMATIC_Z, codes.PRISMATIC)
-             + (codes.FREEFLYER,))
+             + (codes.SPHERICAL, codes.PLANAR, codes.TRANSLATION, codes.FREEFLYER))
 
 
 def kind(jtype: int) -> str:
@@ -23,8 +24,10 @@ def kind(jtype: int) -> str:
         return "revolute"
     if codes.PRISMATIC_X <= jtype <= codes.PRISMATIC:
         return "prismatic"
-    if jtype == codes.FREEFLYER:
-        return "freeflyer"
+    names = {codes.FREEFLYER: "freeflyer", codes.SPHERICAL: "spherical",
+             codes.PLANAR: "planar", codes.TRANSLATION: "translation"}
+    if jtype in names:
+        return names[jtype]
     raise NotImplementedError(codes.NAMES[jtype])
 
 
@@ -85,6 +88,14 @@ def placement(T: Tracer, jr, qn: list[str]):
     if k == "prismatic":
         d = T.scale(qn[iq], [float(x) for x in jr["axis"]])
         return R0, T.add(p0, T.matvec(R0, d))
+    if k == "translation":
+        return R0, T.add(p0, T.matvec(R0, qn[iq:iq + 3]))
+    if k == "spherical":
+        return T.matmul(R0, _quat_matrix(T, *qn[iq:iq + 4])), p0
+    if k == "planar":  # M_J = (Rz(t), (x, y, 0)) with q = [x, y, cos t, sin t]
+        c, s = qn[iq + 2], qn[iq + 3]
+        Rz = [[c, T.sop([(-1.0, s)]), 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]
+        return T.matmul(R0, Rz), T.add(p0, T.matvec(R0, [qn[iq], qn[iq + 1], 0.0]))
     Rj = _quat_matrix(T, *qn[iq + 3:iq + 7])
     return T.matmul(R0, Rj), T.add(p0, T.matvec(R0, qn[iq:iq + 3]))
 
@@ -97,7 +108,14 @@ def subspace(jr) -> list[list[float]]:
         return [[0.0, 0.0, 0.0] + u]
     if k == "prismatic":
         return [u + [0.0, 0.0, 0.0]]
-    return [[1.0 if r == c else 0.0 for r in range(6)] for c in range(6)]
+    unit = [[1.0 if r == c else 0.0 for r in range(6)] for c in range(6)]
+    if k == "spherical":
+        return unit[3:]
+    if k == "translation":
+        return unit[:3]
+    if k == "planar":  # body-frame [vx, vy, wz]
+        return [unit[0], unit[1], unit[5]]
+    return unit
 
 
 def combine(T: Tracer, cols, coeffs):
