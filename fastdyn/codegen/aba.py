@@ -75,7 +75,9 @@ def spd_solve(T: Tracer, D, rhs):
     return out
 
 
-def aba(jnt, nq: int, nv: int) -> str:
+def aba(jnt, nq: int, nv: int, fext: bool = False) -> str:
+    """The source of ``aba(gravity, q, v, tau, ddq)``, or with ``fext`` of
+    ``aba_fext(gravity, q, v, tau, fext, ddq)``: pA_i -= ^0X_i^-* fext_i (LOCAL forces)."""
     T = Tracer()
     qn, vn, tn = read(T, "q", nq), read(T, "v", nv), read(T, "tau", nv)
     g = read(T, "gravity", 3)
@@ -98,7 +100,10 @@ def aba(jnt, nq: int, nv: int) -> str:
         Y = spatial.body_to_world(T, jr, R, p)
         IA[i] = inertia6(T, Y)
         pA[i] = spatial.cross_force(T, ov[i], spatial.apply_inertia(T, Y, ov[i]))
-    U, Dm, u, solved = ([None] * n for _ in range(4))
+        if fext:
+            fi = [T.assign(f"fext[{i}, {k}]", "f") for k in range(6)]
+            pA[i] = T.sub(pA[i], spatial.act_force(T, R, p, fi))
+    U, Dm, u = ([None] * n for _ in range(3))
     for i in range(n - 1, 0, -1):
         jr = jnt[i]
         par = int(jr["parent"])
@@ -146,6 +151,8 @@ def aba(jnt, nq: int, nv: int) -> str:
             T.line(f"ddq[{iv + d}] = {lit(qdd[d])}")
         acc[i] = [T.sop([(1.0, a[k])] + [(1.0, J[i][d][k], qdd[d]) for d in range(nvi)])
                   for k in range(6)]
-    return "\n".join(["@jit", "def aba(gravity, q, v, tau, ddq):",
-                      '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) (no external forces)."""']
-                     + T.lines) + "\n"
+    head = ("def aba_fext(gravity, q, v, tau, fext, ddq):",
+            '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q) + sum_i J_i^T fext_i)."""') if fext else (
+        "def aba(gravity, q, v, tau, ddq):",
+        '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) (no external forces)."""')
+    return "\n".join(["@jit", *head] + T.lines) + "\n"

@@ -28,6 +28,7 @@ def _unit_parts(jnt) -> list[tuple[int, int]]:
 
 
 def checks(jnt, nq: int, nv: int, algorithms) -> str:
+    nj = jnt.shape[0]
     lines = ["@jit", "def check_q(q, tol):",
              f'    """q is ({nq},), finite, its unit parts within tol of norm 1."""',
              f"    if q.shape[0] != {nq}:", "        return False",
@@ -40,21 +41,34 @@ def checks(jnt, nq: int, nv: int, algorithms) -> str:
               f'    """x is ({nv},) and finite."""',
               f"    if x.shape[0] != {nv}:", "        return False",
               f"    for k in range({nv}):", "        if not (x[k] - x[k] == 0.0):",
-              "            return False", "    return True", ""]
+              "            return False", "    return True", "", "", "@jit", "def check_f(fext):",
+              f'    """fext is ({nj}, 6) and finite."""',
+              f"    if fext.shape[0] != {nj} or fext.shape[1] != 6:", "        return False",
+              f"    for i in range({nj}):", "        for k in range(6):",
+              "            if not (fext[i, k] - fext[i, k] == 0.0):", "                return False",
+              "    return True", ""]
     entry = {
         "forward_kinematics": ("q, ws, tol", "check_q(q, tol)", "forward_kinematics(q, ws)"),
         "joint_jacobians": ("q, ws, J, tol", "check_q(q, tol)", "joint_jacobians(q, ws, J)"),
         "rnea": ("gravity, q, v, a, tau, tol", "check_q(q, tol) and check_v(v) and check_v(a)",
                  "rnea(gravity, q, v, a, tau)"),
+        "rnea_fext": ("gravity, q, v, a, fext, tau, tol",
+                      "check_q(q, tol) and check_v(v) and check_v(a) and check_f(fext)",
+                      "rnea_fext(gravity, q, v, a, fext, tau)"),
         "crba": ("q, M, tol", "check_q(q, tol)", "crba(q, M)"),
         "aba": ("gravity, q, v, tau, ddq, tol",
                 "check_q(q, tol) and check_v(v) and check_v(tau)", "aba(gravity, q, v, tau, ddq)"),
+        "aba_fext": ("gravity, q, v, tau, fext, ddq, tol",
+                     "check_q(q, tol) and check_v(v) and check_v(tau) and check_f(fext)",
+                     "aba_fext(gravity, q, v, tau, fext, ddq)"),
     }
+    algorithms = [a for name in algorithms for a in ((name, name + "_fext")
+                                                      if name in ("rnea", "aba") else (name,))]
     for name in algorithms:
         args, test, call = entry[name]
         lines += ["", "@jit", f"def {name}_checked({args}):", f"    if not ({test}):",
                   "        return 1", f"    {call}"]
-        if name == "aba":  # finite inputs, non-finite ddq: a singular articulated inertia
+        if name.startswith("aba"):  # finite inputs, non-finite ddq: a singular articulated inertia
             lines += ["    if not check_v(ddq):", "        return 2"]
         lines += ["    return 0", ""]
     return "\n".join(lines) + "\n"

@@ -22,7 +22,7 @@ class Generated:
 
     Checked single calls from Python, with the object API's input checks (types, shapes,
     finiteness, unit quaternions; a bad input raises the same error as ``fastdyn.rnea`` would):
-    ``gen.rnea(data, q, v, a)``, ``gen.aba(data, q, v, tau)``, ``gen.crba(data, q)``,
+    ``gen.rnea(data, q, v, a, fext=None)``, ``gen.aba(data, q, v, tau, fext=None)``, ``gen.crba(data, q)``,
     ``gen.forward_kinematics(data, q)``, ``gen.compute_joint_jacobians(data, q)``. Each fills
     its own output in ``data`` (tau, ddq, M; liMi and oMi; J) and returns it. Unlike the generic
     functions, rnea/aba/crba leave the rest of ``data`` alone (no v, f or oMi), so frame
@@ -63,8 +63,13 @@ class Generated:
         m = self._model
         return [_checks.configuration(m, q)] + [_checks.vector(x, m.nv, n) for x, n in vectors]
 
+    def _forces(self, fext) -> np.ndarray:
+        """fext as the generic functions take it: LOCAL forces, (njoints, 6)."""
+        return _checks.matrix(fext, (self._model.njoints, 6), "fext (one LOCAL [f; tau] per joint)")
+
     def _fail(self, code: int, q, vectors: tuple = ()) -> None:
-        """Rerun the generic checks on a refused input: they raise, naming what is wrong."""
+        """Rerun the generic checks on a refused input: they raise, naming what is wrong.
+        (fext was checked whole, finiteness included, before the call.)"""
         m = self._model
         _checks.configuration(m, q)
         for x, name in vectors:
@@ -75,27 +80,36 @@ class Generated:
                                           "joint?): forward dynamics has no unique solution")
         raise RuntimeError("generated input check refused an input the generic checks accept")
 
-    def rnea(self, data: Data, q, v, a) -> np.ndarray:
-        """tau = M(q) a + C(q, v) v + g(q) into data.tau (no external forces)."""
+    def rnea(self, data: Data, q, v, a, fext=None) -> np.ndarray:
+        """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i into data.tau (fext: LOCAL
+        forces (njoints, 6), as fastdyn.rnea takes them)."""
         if data.model_token != self.model_token:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
         if not (type(q) is type(v) is type(a) is _ND and q.dtype is v.dtype is a.dtype is _F64
                 and q.ndim == v.ndim == a.ndim == 1):
             q, v, a = self._slow(q, (v, "v"), (a, "a"))
-        code = self._rnea.call(self._gravity, q, v, a, data.tau, QUAT_TOL)
+        if fext is None:
+            code = self._rnea.call(self._gravity, q, v, a, data.tau, QUAT_TOL)
+        else:
+            fext = self._forces(fext)
+            code = self._rnea_fext.call(self._gravity, q, v, a, fext, data.tau, QUAT_TOL)
         data.kinematics = 0
         if code:
             self._fail(code, q, ((v, "v"), (a, "a")))
         return data.tau
 
-    def aba(self, data: Data, q, v, tau) -> np.ndarray:
-        """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) into data.ddq."""
+    def aba(self, data: Data, q, v, tau, fext=None) -> np.ndarray:
+        """ddq = M(q)^-1 (tau - C(q, v) v - g(q) + sum_i J_i^T fext_i) into data.ddq."""
         if data.model_token != self.model_token:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
         if not (type(q) is type(v) is type(tau) is _ND
                 and q.dtype is v.dtype is tau.dtype is _F64 and q.ndim == v.ndim == tau.ndim == 1):
             q, v, tau = self._slow(q, (v, "v"), (tau, "tau"))
-        code = self._aba.call(self._gravity, q, v, tau, data.ddq, QUAT_TOL)
+        if fext is None:
+            code = self._aba.call(self._gravity, q, v, tau, data.ddq, QUAT_TOL)
+        else:
+            fext = self._forces(fext)
+            code = self._aba_fext.call(self._gravity, q, v, tau, fext, data.ddq, QUAT_TOL)
         data.kinematics = 0
         if code:
             self._fail(code, q, ((v, "v"), (tau, "tau")))
@@ -151,5 +165,5 @@ class _Missing:
 _ND = np.ndarray
 _F64 = np.dtype(np.float64)
 # which arguments of each *_checked kernel are state vectors (any layout: fastdyn/_fastcall.py)
-_VECTORS = {"rnea": (1, 2, 3), "aba": (1, 2, 3), "crba": (0,), "forward_kinematics": (0,),
-            "joint_jacobians": (0,)}
+_VECTORS = {"rnea": (1, 2, 3), "rnea_fext": (1, 2, 3), "aba": (1, 2, 3), "aba_fext": (1, 2, 3),
+            "crba": (0,), "forward_kinematics": (0,), "joint_jacobians": (0,)}

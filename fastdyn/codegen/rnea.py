@@ -14,7 +14,9 @@ from .kinematics import read
 from .tracer import Tracer, lit
 
 
-def rnea(jnt, nq: int, nv: int) -> str:
+def rnea(jnt, nq: int, nv: int, fext: bool = False) -> str:
+    """The source of ``rnea(gravity, q, v, a, tau)``, or with ``fext`` of
+    ``rnea_fext(gravity, q, v, a, fext, tau)``: f_i -= fext_i, LOCAL forces (njoints, 6)."""
     T = Tracer()
     qn, vn, an = read(T, "q", nq), read(T, "v", nv), read(T, "a", nv)
     g = read(T, "gravity", 3)
@@ -39,6 +41,8 @@ def rnea(jnt, nq: int, nv: int) -> str:
         pi = [float(x) for x in jr["pi"]]
         frc[i] = T.add(spatial.apply_inertia(T, pi, a),
                        spatial.cross_force(T, vel[i], spatial.apply_inertia(T, pi, vel[i])))
+        if fext:
+            frc[i] = T.sub(frc[i], [T.assign(f"fext[{i}, {k}]", "f") for k in range(6)])
         jr_R = (R, p)
         cols[i] = (cols[i], jr_R)
     for i in range(n - 1, 0, -1):
@@ -52,6 +56,8 @@ def rnea(jnt, nq: int, nv: int) -> str:
         par = int(jr["parent"])
         if par:
             frc[par] = T.add(frc[par], spatial.act_force(T, R, p, frc[i]))
-    return "\n".join(["@jit", "def rnea(gravity, q, v, a, tau):",
-                      '    """tau = M(q) a + C(q, v) v + g(q) (no external forces)."""']
-                     + T.lines) + "\n"
+    head = ("def rnea_fext(gravity, q, v, a, fext, tau):",
+            '    """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i."""') if fext else (
+        "def rnea(gravity, q, v, a, tau):",
+        '    """tau = M(q) a + C(q, v) v + g(q) (no external forces)."""')
+    return "\n".join(["@jit", *head] + T.lines) + "\n"
