@@ -86,3 +86,36 @@ def test_cold_fastdyn(benchmark, cache_root):
 
     tag(benchmark, "startup-cold", "rnea", "ur5", "fastdyn")
     benchmark.pedantic(_run, setup=fresh, rounds=3, iterations=1)
+
+
+GENERATED = """\
+import sys, warnings
+warnings.simplefilter("ignore")
+import numpy as np
+import fastdyn, fastdyn.models, fastdyn.codegen
+model = fastdyn.models.load(sys.argv[1], source="example-robot-data")
+data = model.create_data()
+gen = fastdyn.codegen.generate(model, directory=sys.argv[2])
+q, z = fastdyn.neutral(model), np.zeros(model.nv)
+gen.forward_kinematics(data, q)
+gen.compute_joint_jacobians(data, q)
+gen.rnea(data, q, z, z)
+gen.crba(data, q)
+gen.aba(data, q, z, data.tau.copy())
+"""
+
+
+@pytest.mark.parametrize("name", ("ur5", "solo12"))
+def test_cold_generated(benchmark, cache_root, name):
+    """What fastdyn.codegen costs the first time: a fresh process with the core kernels warm
+    (the cache of the warm runs) generates the model's module into an empty directory and
+    compiles its five checked kernels. Talos (about a minute) is left out to keep the suite
+    short."""
+    warm = os.path.join(cache_root, "warm")
+    _run(FASTDYN, [name], warm)  # the core kernels are cached (untimed)
+
+    def fresh():
+        return (GENERATED, [name, tempfile.mkdtemp(prefix="gen-", dir=cache_root)], warm), {}
+
+    tag(benchmark, "startup-generated", "all", name, "fastdyn")
+    benchmark.pedantic(_run, setup=fresh, rounds=2, iterations=1)
