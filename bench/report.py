@@ -107,6 +107,10 @@ class Results:
     def get(self, measure, algo, model, role, variant=""):
         return self.t.get((measure, algo, variant, model, role))
 
+    def has(self, measure, role) -> bool:
+        """Any row of this measure and role (an older json may have none)."""
+        return any(k[0] == measure and k[4] == role for k in self.t)
+
     def cpp(self, algo, model):
         """(min, median, source) of Pinocchio's C++ time per evaluation."""
         t = self.get("kernel", algo, model, "pinocchio-cpp")
@@ -187,7 +191,7 @@ def kernel_section(res: Results, tally: Tally) -> list[str]:
            "\"speed-up\" is generic / generated (min). The generic kernel's columns are "
            "unchanged; \"-\": no generated kernel (codegen refuses the model's joint types, "
            "e.g. random_tree_100) or no such row in the results.", ""]
-    has_gen = any(k[0] == "kernel" and k[4] == "fastdyn-generated" for k in res.t)
+    has_gen = res.has("kernel", "fastdyn-generated")
     rows = []
     for algo in ALGOS:
         for m in MODELS:
@@ -234,7 +238,7 @@ def single_section(res: Results, tally: Tally) -> list[str]:
            "model)`, with the same input checks as the public functions, its ratio (min) taken "
            "to the same Pinocchio time; \"-\": no generated code (e.g. random_tree_100) or no "
            "such row in the results.", ""]
-    has_gen = any(k[0] == "single" and k[4] == "fastdyn-generated" for k in res.t)
+    has_gen = res.has("single", "fastdyn-generated")
     rows = []
     for algo in ALGOS:
         for m in MODELS:
@@ -276,7 +280,7 @@ def batch_section(res: Results, tally: Tally) -> list[str]:
            "generate(model)` (the model's generated kernels, generated and compiled before "
            "timing), its ratio taken to the same Pinocchio time; \"-\": no generated kernel "
            "(e.g. random_tree_100) or no such row in the results.", ""]
-    has_gen = any(k[0] == "batch" and k[4] == "fastdyn-generated" for k in res.t)
+    has_gen = res.has("batch", "fastdyn-generated")
     rows = []
     for algo in ("rnea", "aba"):
         for m in MODELS:

@@ -62,6 +62,11 @@ def vector(x, n: int, name: str) -> np.ndarray:
     return a
 
 
+def forces(model, fext) -> np.ndarray:
+    """External forces as the dynamics take them: one LOCAL [f; tau] per joint, (njoints, 6)."""
+    return matrix(fext, (model.njoints, 6), "fext (one LOCAL [f; tau] per joint)")
+
+
 def matrix(x, shape: tuple[int, ...], name: str) -> np.ndarray:
     """x as a C-contiguous finite float64 array of the given shape (-1 matches any size)."""
     if isinstance(x, np.ndarray) and x.dtype.kind not in "fiu":

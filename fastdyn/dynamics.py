@@ -9,9 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
-from .kernels.algorithms import aba as _aba
 from .kernels.algorithms import cholesky as _chol
-from .kernels.algorithms import crba as _crba
 from .kernels.algorithms import energy as _energy
 from .kernels.algorithms import guard as _guard
 from ._fastcall import Kernel
@@ -32,9 +30,7 @@ class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
 
 
 def _fext(model: Model, fext) -> np.ndarray:
-    if fext is None:
-        return NO_FORCES
-    return _checks.matrix(fext, (model.njoints, 6), "fext (one LOCAL [f; tau] per joint)")
+    return NO_FORCES if fext is None else _checks.forces(model, fext)
 
 
 def _zeros(data: Data) -> np.ndarray:

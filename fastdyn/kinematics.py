@@ -6,7 +6,6 @@ import numpy as np
 
 from . import _checks
 from .kernels.algorithms import center_of_mass as _com
-from .kernels.algorithms import forward_kinematics as _fk
 from .kernels.algorithms import frames as _frames
 from .kernels.algorithms import guard as _guard
 from ._fastcall import Kernel

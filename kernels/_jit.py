@@ -28,13 +28,19 @@ from numba.core import caching
 CACHE = os.environ.get("FASTDYN_NO_CACHE", "0").lower() in ("0", "", "false", "no")
 
 
+def user_temp_dir(name: str) -> str:
+    """``<tmp>/<name>-<user>``: a per-user directory for caches that have nowhere better to go
+    (also fastdyn.codegen's fallback)."""
+    user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    return os.path.join(tempfile.gettempdir(), f"{name}-{user}")
+
+
 class _TempDirLocator(caching.UserProvidedCacheLocator):
     """Last-resort cache locator: ``<tmp>/fastdyn-numba-cache-<user>/``."""
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
-        root = os.path.join(tempfile.gettempdir(), "fastdyn-numba-cache-" + user)
+        root = user_temp_dir("fastdyn-numba-cache")
         self._cache_path = os.path.join(root, self.get_suitable_cache_subpath(py_file))
 
     @classmethod

@@ -1,7 +1,6 @@
 """ModelBuilder and Model: layout invariants, names, bad input, pickling, append_model."""
 
 import pickle
-import warnings
 
 import numpy as np
 import pytest

@@ -6,8 +6,6 @@ import subprocess
 import sys
 import textwrap
 
-import numpy as np
-
 from fastdyn.kernels import _jit
 
 

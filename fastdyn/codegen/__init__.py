@@ -35,8 +35,8 @@ import hashlib
 import importlib.util
 import os
 import sys
-import tempfile
 
+from ..kernels._jit import user_temp_dir
 from ..model import Model
 from . import aba, checked, crba, joints, kinematics, rnea
 from .generated import ALGORITHMS, Generated
@@ -145,9 +145,7 @@ def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) 
     except OSError:
         if directory is not None:
             raise
-        user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
-        path = _write(os.path.join(tempfile.gettempdir(), f"fastdyn-generated-{user}"),
-                      filename, text)
+        path = _write(user_temp_dir("fastdyn-generated"), filename, text)
     modname = f"fastdyn_generated_{digest}"
     module = sys.modules.get(modname)
     if module is None:

@@ -63,10 +63,6 @@ class Generated:
         m = self._model
         return [_checks.configuration(m, q)] + [_checks.vector(x, m.nv, n) for x, n in vectors]
 
-    def _forces(self, fext) -> np.ndarray:
-        """fext as the generic functions take it: LOCAL forces, (njoints, 6)."""
-        return _checks.matrix(fext, (self._model.njoints, 6), "fext (one LOCAL [f; tau] per joint)")
-
     def _fail(self, code: int, q, vectors: tuple = ()) -> None:
         """Rerun the generic checks on a refused input: they raise, naming what is wrong.
         (fext was checked whole, finiteness included, before the call.)"""
@@ -91,7 +87,7 @@ class Generated:
         if fext is None:
             code = self._rnea.call(self._gravity, q, v, a, data.tau, QUAT_TOL)
         else:
-            fext = self._forces(fext)
+            fext = _checks.forces(self._model, fext)
             code = self._rnea_fext.call(self._gravity, q, v, a, fext, data.tau, QUAT_TOL)
         data.kinematics = 0
         if code:
@@ -108,7 +104,7 @@ class Generated:
         if fext is None:
             code = self._aba.call(self._gravity, q, v, tau, data.ddq, QUAT_TOL)
         else:
-            fext = self._forces(fext)
+            fext = _checks.forces(self._model, fext)
             code = self._aba_fext.call(self._gravity, q, v, tau, fext, data.ddq, QUAT_TOL)
         data.kinematics = 0
         if code:
@@ -163,7 +159,7 @@ class _Missing:
 
 
 _ND = np.ndarray
-_F64 = np.dtype(np.float64)
+_F64 = _checks.F64
 # which arguments of each *_checked kernel are state vectors (any layout: fastdyn/_fastcall.py)
 _VECTORS = {"rnea": (1, 2, 3), "rnea_fext": (1, 2, 3), "aba": (1, 2, 3), "aba_fext": (1, 2, 3),
             "crba": (0,), "forward_kinematics": (0,), "joint_jacobians": (0,)}
