@@ -38,12 +38,20 @@ WARM_TARGET = 0.5  # s, fresh process: import + load + first rnea, warm cache
 COLD_TARGET = 20.0  # s, same with an empty cache
 
 
+# Each timed round lasts at least this long (s). pytest-benchmark's default, 5 us, let a slow first
+# calibration call settle a ~500 ns single call on 1 iteration per round, so one row's rounds
+# carried two timer reads each and its neighbour's 20 calls shared them (seen in the json:
+# "iterations" 1 vs 20 within one group). 200 us gives every single-call row hundreds.
+MIN_ROUND_TIME = 0.0002
+
+
 def run_suites(json_path: Path, extra: list[str]) -> int:
     paths = [] if any(a.startswith(("bench", str(BENCH))) for a in extra) else [str(BENCH)]
     cmd = [sys.executable, "-m", "pytest", *paths, "--benchmark-enable",
            f"--benchmark-json={json_path}", "--benchmark-group-by=group",
            "--benchmark-sort=name", "--benchmark-columns=min,median,iqr,rounds,iterations",
-           "--benchmark-min-rounds=10", "-p", "no:cacheprovider", "-q", *extra]
+           "--benchmark-min-rounds=10", f"--benchmark-min-time={MIN_ROUND_TIME}",
+           "-p", "no:cacheprovider", "-q", *extra]
     print("+", " ".join(cmd), flush=True)
     return subprocess.call(cmd, cwd=ROOT)
 

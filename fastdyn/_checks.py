@@ -25,6 +25,15 @@ def fast_vector(x, n: int, name: str) -> np.ndarray:
     return vector(x, n, name)
 
 
+def fast_state(q, v, x, nq: int, nv: int, xname: str) -> tuple:
+    """``fast_vector`` on (q, v, x) in one call, x being a or tau: one Python call instead of
+    three is ~100 ns of a ~1 us single call (UR5 RNEA, measured)."""
+    if (type(q) is type(v) is type(x) is _ND and q.dtype is v.dtype is x.dtype is F64
+            and q.ndim == v.ndim == x.ndim == 1 and len(q) == nq and len(v) == len(x) == nv):
+        return q, v, x
+    return vector(q, nq, "q"), vector(v, nv, "v"), vector(x, nv, xname)
+
+
 def explain(model, code: int, names: tuple[str, ...], q=None) -> None:
     """Raise the error that a guard kernel's code stands for (kernels/algorithms/guard.py)."""
     kind, detail = divmod(int(code), 1_000_000)

@@ -43,10 +43,7 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i  (data.tau)."""
     if data.model_token != model.token:
         _checks.data_for(model, data)
-    nv = model.nv
-    q = _checks.fast_vector(q, model.nq, "q")
-    v = _checks.fast_vector(v, nv, "v")
-    a = _checks.fast_vector(a, nv, "a")
+    q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     code = _rnea_checked.call(model.jnt, model._gravity, q, v, a,
                          NO_FORCES if fext is None else _fext(model, fext), data.ws, data.tau,
                          QUAT_TOL)
@@ -132,9 +129,7 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     """qddot = M^-1 (tau - C v - g + sum_i J_i^T fext_i) (data.ddq)."""
     if data.model_token != model.token:
         _checks.data_for(model, data)
-    q = _checks.fast_vector(q, model.nq, "q")
-    v = _checks.fast_vector(v, model.nv, "v")
-    tau = _checks.fast_vector(tau, model.nv, "tau")
+    q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
     code = _aba_checked.call(model.jnt, model._gravity, q, v, tau,
                         NO_FORCES if fext is None else _fext(model, fext), data.ws, data.ddq,
                         QUAT_TOL)
