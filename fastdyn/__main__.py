@@ -1,19 +1,28 @@
-"""``fastdyn demo`` / ``python -m fastdyn demo``."""
+"""``fastdyn demo`` / ``fastdyn clear-cache`` (also as ``python -m fastdyn ...``)."""
 
 from __future__ import annotations
 
 import sys
 
+USAGE = """usage: fastdyn demo [--model NAME] [--states N] [--rollouts N] [--steps N]
+       fastdyn clear-cache   delete the per-model modules fastdyn.codegen generated"""
+
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in ("-h", "--help") or argv[0] != "demo":
-        print("usage: fastdyn demo [--model NAME] [--states N] [--rollouts N] [--steps N]")
-        return 0 if not argv or argv[0] in ("-h", "--help") else 2
-    from .demo import main as demo
+    if argv and argv[0] == "demo":
+        from .demo import main as demo
 
-    demo(argv[1:])
-    return 0
+        demo(argv[1:])
+        return 0
+    if argv == ["clear-cache"]:
+        from .codegen import clear_cache, default_directory
+
+        n = clear_cache()
+        print(f"removed {n} generated module{'' if n == 1 else 's'} from {default_directory()}")
+        return 0
+    print(USAGE)
+    return 0 if not argv or argv[0] in ("-h", "--help") else 2
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ generation supports, and against physical identities far from the origin.
 Generating and compiling costs seconds per model, once: the modules and their machine code are
 cached (FASTDYN_CODEGEN_DIR or ~/.cache/fastdyn/generated), so later test runs reuse them."""
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -265,6 +266,32 @@ def test_an_unusable_cache_directory_falls_back_to_the_temp_directory(tmp_path, 
     assert g.path.startswith(tempfile.gettempdir()) and "fastdyn-generated-" in g.path
     with pytest.raises(OSError):  # an explicit directory is the caller's choice: no fallback
         codegen.generate(m, ("rnea",), directory=str(blocker / "generated"))
+
+
+def test_clear_cache_removes_generated_modules_and_their_machine_code_only(tmp_path):
+    m, _ = _pair("double_pendulum")
+    g = codegen.generate(m, ("rnea",), directory=str(tmp_path))
+    g.rnea(m.create_data(), np.zeros(m.nq), np.zeros(m.nv), np.zeros(m.nv))  # numba writes
+    cached = list((tmp_path / "__pycache__").glob("fastdyn_generated_*.nb[ic]"))
+    assert cached  # the machine code beside the module
+    (tmp_path / "notes.py").write_text("mine")  # a shared directory's other files stay
+    (tmp_path / "__pycache__" / "notes.cpython-311.pyc").write_bytes(b"")
+    assert codegen.clear_cache(str(tmp_path)) == 1
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == [
+        "notes.cpython-311.pyc", "notes.py"]
+    assert codegen.clear_cache(str(tmp_path / "never-created")) == 0
+    h = codegen.generate(m, ("rnea",), directory=str(tmp_path))  # written again on demand
+    assert os.path.exists(h.path)
+
+
+def test_clear_cache_from_the_command_line(tmp_path, monkeypatch, capsys):
+    from fastdyn import __main__ as cli
+    monkeypatch.setenv("FASTDYN_CODEGEN_DIR", str(tmp_path))
+    m, _ = _pair("double_pendulum")
+    codegen.generate(m, ("rnea",))
+    assert cli.main(["clear-cache"]) == 0
+    assert f"removed 1 generated module from {tmp_path}" in capsys.readouterr().out
+    assert not list(tmp_path.glob("*.py"))
 
 
 def test_a_second_process_neither_regenerates_nor_recompiles(tmp_path):

@@ -41,7 +41,7 @@ from ..model import Model
 from . import aba, checked, crba, joints, kinematics, rnea
 from .generated import ALGORITHMS, Generated
 
-__all__ = ["generate", "Generated", "ALGORITHMS", "source", "default_directory"]
+__all__ = ["generate", "Generated", "ALGORITHMS", "source", "default_directory", "clear_cache"]
 
 VERSION = 3  # bump when the generator's output changes meaning
 
@@ -117,6 +117,33 @@ def default_directory() -> str:
     return os.path.join(base, "fastdyn", "generated")
 
 
+_PREFIX = "fastdyn_generated_"
+
+
+def clear_cache(directory: str | None = None) -> int:
+    """Delete the generated modules in ``directory`` (default: ``default_directory()``) and the
+    machine code numba cached beside them; returns how many modules went. Nothing prunes the
+    cache on its own: each model, and each fastdyn version whose generator output differs,
+    leaves a module behind. Only files named ``fastdyn_generated_*`` are touched, so a
+    ``FASTDYN_CODEGEN_DIR`` shared with other files is safe. Models generated in a running
+    process keep working (their code is loaded); the next ``generate`` writes them again."""
+    directory = directory or default_directory()
+    removed = 0
+    for folder in (directory, os.path.join(directory, "__pycache__")):
+        try:
+            names = os.listdir(folder)
+        except FileNotFoundError:
+            continue
+        for name in names:
+            if name.startswith(_PREFIX):
+                try:
+                    os.remove(os.path.join(folder, name))
+                except FileNotFoundError:  # another process cleared it first
+                    continue
+                removed += folder == directory and name.endswith(".py")
+    return removed
+
+
 def _write(directory: str, filename: str, text: str) -> str:
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, filename)
@@ -139,14 +166,14 @@ def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) 
         raise TypeError(f"model must be a fastdyn.Model, not {type(model).__name__}")
     text = source(model, algorithms)
     digest = hashlib.sha256(text.encode()).hexdigest()[:20]
-    filename = f"fastdyn_generated_{digest}.py"
+    filename = f"{_PREFIX}{digest}.py"
     try:
         path = _write(directory or default_directory(), filename, text)
     except OSError:
         if directory is not None:
             raise
         path = _write(user_temp_dir("fastdyn-generated"), filename, text)
-    modname = f"fastdyn_generated_{digest}"
+    modname = f"{_PREFIX}{digest}"
     module = sys.modules.get(modname)
     if module is None:
         spec = importlib.util.spec_from_file_location(modname, path)
