@@ -140,7 +140,8 @@ def clear_cache(directory: str | None = None) -> int:
                     os.remove(os.path.join(folder, name))
                 except FileNotFoundError:  # another process cleared it first
                     continue
-                removed += folder == directory and name.endswith(".py")
+                if folder == directory and name.endswith(".py"):
+                    removed += 1
     return removed
 
 
