@@ -9,16 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
+from ._checks import QUAT_TOL
+from ._fastcall import Kernel
 from .kernels.algorithms import cholesky as _chol
 from .kernels.algorithms import energy as _energy
 from .kernels.algorithms import guard as _guard
-from ._fastcall import Kernel
-from .kernels.algorithms import rnea as _rnea
-from ._checks import QUAT_TOL
 from .kinematics import EMPTY, NO_FORCES, forward_kinematics
 from .model import Data, Model
-
-
 
 _rnea_checked = Kernel(_guard.rnea_checked, vectors=(2, 3, 4))
 _aba_checked = Kernel(_guard.aba_checked, vectors=(2, 3, 4))
@@ -53,34 +50,36 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     return data.tau
 
 
+def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: np.ndarray) -> np.ndarray:
+    """RNEA at zero acceleration (and zero velocity when v is None) into ``out``, with the
+    same compiled checks and messages as ``rnea``."""
+    if data.model_token != model.token:
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    v = None if v is None else _checks.fast_vector(v, model.nv, "v")
+    fext = _fext(model, fext)
+    z = _zeros(data)
+    code = _rnea_checked.call(model.jnt, model._gravity, q, z if v is None else v, z, fext,
+                              data.ws, out, QUAT_TOL)
+    data.kinematics = 0
+    if code:
+        _checks.explain(model, code, ("q", "v", "a"), q)
+    return out
+
+
 def nonlinear_effects(model: Model, data: Data, q, v) -> np.ndarray:
     """C(q, v) v + g(q) (data.nle): RNEA at zero acceleration."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    v = _checks.vector(v, model.nv, "v")
-    _rnea.rnea(model.jnt, model.gravity, q, v, _zeros(data), NO_FORCES, data.ws, data.nle)
-    data.kinematics = 0
-    return data.nle
+    return _rnea_at_rest(model, data, q, v, None, data.nle)
 
 
 def generalized_gravity(model: Model, data: Data, q) -> np.ndarray:
     """g(q) (data.g): RNEA at zero velocity and acceleration."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    z = _zeros(data)
-    _rnea.rnea(model.jnt, model.gravity, q, z, z, NO_FORCES, data.ws, data.g)
-    data.kinematics = 0
-    return data.g
+    return _rnea_at_rest(model, data, q, None, None, data.g)
 
 
 def static_torque(model: Model, data: Data, q, fext) -> np.ndarray:
     """g(q) - sum_i J_i^T fext_i (data.tau): torques holding q still under external forces."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    z = _zeros(data)
-    _rnea.rnea(model.jnt, model.gravity, q, z, z, _fext(model, fext), data.ws, data.tau)
-    data.kinematics = 0
-    return data.tau
+    return _rnea_at_rest(model, data, q, None, fext, data.tau)
 
 
 def crba(model: Model, data: Data, q) -> np.ndarray:
@@ -141,8 +140,9 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
 
 def kinetic_energy(model: Model, data: Data, q, v) -> float:
     """1/2 v^T M(q) v (data.energy[0])."""
+    v = _checks.vector(v, model.nv, "v")  # converted once: the energy kernel reads it too
     forward_kinematics(model, data, q, v)
-    data.energy[0] = _energy.kinetic_energy(model.jnt, _checks.vector(v, model.nv, "v"), data.ws)
+    data.energy[0] = _energy.kinetic_energy(model.jnt, v, data.ws)
     return float(data.energy[0])
 
 
