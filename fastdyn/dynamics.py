@@ -30,12 +30,6 @@ def _fext(model: Model, fext) -> np.ndarray:
     return NO_FORCES if fext is None else _checks.forces(model, fext)
 
 
-def _zeros(data: Data) -> np.ndarray:
-    z = data.qv[0, :data.nv]
-    z[:] = 0.0
-    return z
-
-
 def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i  (data.tau)."""
     if data.model_token != model.token:
@@ -58,7 +52,7 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: np.ndarray) -> np.n
     q = _checks.fast_vector(q, model.nq, "q")
     v = None if v is None else _checks.fast_vector(v, model.nv, "v")
     fext = _fext(model, fext)
-    z = _zeros(data)
+    z = data._zero_v
     code = _rnea_checked.call(model.jnt, model._gravity, q, z if v is None else v, z, fext,
                               data.ws, out, QUAT_TOL)
     data.kinematics = 0

@@ -200,6 +200,7 @@ class Data:
         self.U = np.eye(nv)  # M = U D U^T, unit upper triangular, tree-sparse (cholesky)
         self.D = np.zeros(nv)  # the diagonal of that factorization
         self.qv = np.zeros((4, max(nv, 1)))  # q/v-sized scratch rows for kernels
+        self._zero_v = np.zeros(nv)  # never written: a (and v) of the at-rest RNEA calls
         self.com = np.zeros((nj, 3))  # subtree centres of mass (row 0: whole robot)
         self.vcom = np.zeros((nj, 3))
         self.acom = np.zeros((nj, 3))
