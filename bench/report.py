@@ -175,6 +175,15 @@ class Tally:
     def add(self, target: str, where: str, value, verdict: str):
         self.rows.setdefault(target, []).append((where, value, verdict))
 
+    def judge(self, target: str, where: str, value, bound: float, judged: bool = True) -> str:
+        """``value``'s verdict against ``bound``, counted under ``target``; "-" (and not
+        counted) where the row is not judged."""
+        if not judged:
+            return "-"
+        verdict = mark(value, bound)
+        self.add(target, where, value, verdict)
+        return verdict
+
 
 def model_label(res: Results, m: str) -> str:
     x = res.info.get(m)
@@ -210,14 +219,12 @@ def kernel_section(res: Results, tally: Tally) -> list[str]:
                 continue
             r, rm = ratio(f, c), ratio(f, c, 1)
             judged = m in ROBOTS
-            verdict = mark(r, KERNEL_TARGET) if judged else "-"
-            if judged:
-                tally.add("kernel <= 0.5x C++", f"{ALGO_NAMES[algo]} {m}", r, verdict)
+            where = f"{ALGO_NAMES[algo]} {m}"
+            verdict = tally.judge("kernel <= 0.5x C++", where, r, KERNEL_TARGET, judged)
             rg = ratio(g, c)
-            gverdict = mark(rg, KERNEL_TARGET) if judged and has_gen else "-"
-            if judged and has_gen:  # no generated rows at all (an older json): no target line
-                tally.add("generated kernel <= 0.5x C++", f"{ALGO_NAMES[algo]} {m}", rg,
-                          gverdict)
+            # no generated rows at all (an older json): no target line
+            gverdict = tally.judge("generated kernel <= 0.5x C++", where, rg, KERNEL_TARGET,
+                                   judged and has_gen)
             speedup = ratio(f, g)
             nj = res.info.get(m, {}).get("njoints")
             per_joint = fmt_t(f[0] / (nj - 1)) if f and nj else "n/a"
@@ -258,13 +265,11 @@ def single_section(res: Results, tally: Tally) -> list[str]:
                 continue
             r = ratio(f, p)
             judged = m in ROBOTS
-            verdict = mark(r, SINGLE_TARGET) if judged else "-"
-            if judged:
-                tally.add("single call <= 0.5x pin", f"{ALGO_NAMES[algo]} {m}", r, verdict)
+            where = f"{ALGO_NAMES[algo]} {m}"
+            verdict = tally.judge("single call <= 0.5x pin", where, r, SINGLE_TARGET, judged)
             rg = ratio(g, p)
-            if judged and has_gen:  # an older json without generated rows: no target line
-                tally.add("generated single call <= 0.5x pin", f"{ALGO_NAMES[algo]} {m}", rg,
-                          mark(rg, SINGLE_TARGET))
+            tally.judge("generated single call <= 0.5x pin", where, rg, SINGLE_TARGET,
+                        judged and has_gen)  # an older json without generated rows: no line
             rows.append([ALGO_NAMES[algo], model_label(res, m), fmt_t(f[0]) if f else "n/a",
                          fmt_t(k[0]) if k else "n/a",
                          fmt_t(f[0] - k[0]) if f and k else "n/a", fmt_t(p[0]) if p else "n/a",
@@ -302,15 +307,13 @@ def batch_section(res: Results, tally: Tally) -> list[str]:
                         continue
                     r = ratio(f, p)
                     judged = m in ROBOTS and n == 10000 and t == 2
-                    verdict = mark(r, BATCH_TARGET) if judged else "-"
-                    if judged:
-                        tally.add("batch N=10k 2 threads >= 2x", f"{ALGO_NAMES[algo]} {m}", r,
-                                  verdict)
+                    where = f"{ALGO_NAMES[algo]} {m}"
+                    verdict = tally.judge("batch N=10k 2 threads >= 2x", where, r,
+                                          BATCH_TARGET, judged)
                     rg = ratio(g, p)
-                    gverdict = mark(rg, BATCH_TARGET) if judged and has_gen else "-"
-                    if judged and has_gen:  # an older json without generated rows: no line
-                        tally.add("generated batch N=10k 2 threads >= 2x",
-                                  f"{ALGO_NAMES[algo]} {m}", rg, gverdict)
+                    # an older json without generated rows: no target line
+                    gverdict = tally.judge("generated batch N=10k 2 threads >= 2x", where, rg,
+                                           BATCH_TARGET, judged and has_gen)
                     spread = "/".join(f"{x[1] / x[0]:.1f}" if x else "n/a" for x in (f, p))
                     rows.append([ALGO_NAMES[algo], model_label(res, m), f"{n:,}", str(t),
                                  fmt_t(f[0]) if f else "n/a", fmt_t(p[0]) if p else "n/a",
@@ -337,14 +340,12 @@ def startup_section(res: Results, tally: Tally) -> list[str]:
         f = res.get("startup-warm", "rnea", m, "fastdyn")
         p = res.get("startup-warm", "rnea", m, "pinocchio")
         if f or p:
-            v = mark(f[0] if f else None, WARM_TARGET)
-            tally.add("warm start-up <= 0.5 s", m, f[0] if f else None, v)
+            v = tally.judge("warm start-up <= 0.5 s", m, f[0] if f else None, WARM_TARGET)
             rows.append(["warm", m, f"{fmt_t(f[0])} / {fmt_t(f[1])}" if f else "n/a",
                          f"{fmt_t(p[0])} / {fmt_t(p[1])}" if p else "n/a", "<= 0.5 s", v])
     f = res.get("startup-cold", "rnea", "ur5", "fastdyn")
     if f:
-        v = mark(f[0], COLD_TARGET)
-        tally.add("cold compile <= 20 s", "ur5", f[0], v)
+        v = tally.judge("cold compile <= 20 s", "ur5", f[0], COLD_TARGET)
         rows.append(["cold", "ur5", f"{fmt_t(f[0])} / {fmt_t(f[1])}", "-", "<= 20 s", v])
     for m in ("ur5", "solo12"):  # no target: the one-off price of fastdyn.codegen
         g = res.get("startup-generated", "all", m, "fastdyn")
