@@ -76,12 +76,7 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
             ok = _backward_n(jnt[i], tau, w, ws[jnt[i].parent])
         if not ok and bad < 0:
             bad = i
-    ws[0, OAG] = -gravity[0]
-    ws[0, OAG + 1] = -gravity[1]
-    ws[0, OAG + 2] = -gravity[2]
-    ws[0, OAG + 3] = 0.0
-    ws[0, OAG + 4] = 0.0
-    ws[0, OAG + 5] = 0.0
+    motion.put6(ws[0], OAG, (-gravity[0], -gravity[1], -gravity[2], 0.0, 0.0, 0.0))
     for i in range(1, n):
         w = ws[i]
         jr = jnt[i]
@@ -116,6 +111,19 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
     return bad
 
 
+@jit(inline="always")
+def _give_symmetric(w, wp, r, c, x):
+    """Entry (r, c), r <= c, of the symmetric Ia: into both triangles of joint i's IA, and
+    added to its parent's (the same frame, the world). Inlined at numba level: as a plain
+    call it made ABA 5-10% slower (UR5 1053 vs 963 ns, Talos 6.2 vs 6.0 us); inlined, the
+    same as the two loops that wrote it out."""
+    w[IA + 6 * r + c] = x
+    w[IA + 6 * c + r] = x
+    wp[IA + 6 * r + c] += x
+    if c != r:
+        wp[IA + 6 * c + r] += x
+
+
 @jit
 def _backward_1(jr, tau, w, wp):
     """Pass 2 for a one-dof joint: U = IA s, D = s.U + armature, u = tau - s.pA; the
@@ -138,12 +146,7 @@ def _backward_1(jr, tau, w, wp):
     for r in range(6):
         ur = u[r] * dinv
         for c in range(r, 6):
-            acc = w[IA + 6 * r + c] - ur * u[c]
-            w[IA + 6 * r + c] = acc
-            w[IA + 6 * c + r] = acc
-            wp[IA + 6 * r + c] += acc
-            if c != r:
-                wp[IA + 6 * c + r] += acc
+            _give_symmetric(w, wp, r, c, w[IA + 6 * r + c] - ur * u[c])
     pa = matrix6.mul_vec(w, IA, w, C)
     g = uu * dinv
     for k in range(6):
@@ -188,11 +191,7 @@ def _backward_n(jr, tau, w, wp):
             acc = w[IA + 6 * r + c]
             for a in range(nvi):
                 acc -= w[TMP + 6 * a + r] * w[U + 6 * a + c]
-            w[IA + 6 * r + c] = acc
-            w[IA + 6 * c + r] = acc
-            wp[IA + 6 * r + c] += acc
-            if c != r:
-                wp[IA + 6 * c + r] += acc
+            _give_symmetric(w, wp, r, c, acc)
     pa = matrix6.mul_vec(w, IA, w, C)
     for k in range(6):
         acc = pa[k] + w[PA + k]

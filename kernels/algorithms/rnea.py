@@ -23,12 +23,7 @@ def rnea(jnt, gravity, q, v, a, fext, ws, tau):
     n = jnt.shape[0]
     for k in range(6):
         ws[0, V + k] = 0.0
-    ws[0, AGF] = -gravity[0]
-    ws[0, AGF + 1] = -gravity[1]
-    ws[0, AGF + 2] = -gravity[2]
-    ws[0, AGF + 3] = 0.0
-    ws[0, AGF + 4] = 0.0
-    ws[0, AGF + 5] = 0.0
+    motion.put6(ws[0], AGF, (-gravity[0], -gravity[1], -gravity[2], 0.0, 0.0, 0.0))
     has_f = fext.shape[0] > 0
     for i in range(1, n):
         w = ws[i]
