@@ -19,7 +19,7 @@ Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt, 003_806f3137d4d0f3cb.tx
 
 from .._jit import jit
 from ..layout import OB, ODJ, OJ, OV, OYC, TMP
-from ..spatial import inertia
+from ..spatial import inertia, matrix6
 from .centroidal import add_variation, world_inertias
 from .jacobian_time_variation import world_columns_rate
 
@@ -45,23 +45,6 @@ def _b_matrix(ws, i):
 
 
 @jit
-def _mat_col(w, o, x, j):
-    """(the 6x6 at w[o:o+36]) times the 6-vector x[j:j+6]."""
-    return (w[o] * x[j] + w[o + 1] * x[j + 1] + w[o + 2] * x[j + 2] + w[o + 3] * x[j + 3]
-            + w[o + 4] * x[j + 4] + w[o + 5] * x[j + 5],
-            w[o + 6] * x[j] + w[o + 7] * x[j + 1] + w[o + 8] * x[j + 2] + w[o + 9] * x[j + 3]
-            + w[o + 10] * x[j + 4] + w[o + 11] * x[j + 5],
-            w[o + 12] * x[j] + w[o + 13] * x[j + 1] + w[o + 14] * x[j + 2]
-            + w[o + 15] * x[j + 3] + w[o + 16] * x[j + 4] + w[o + 17] * x[j + 5],
-            w[o + 18] * x[j] + w[o + 19] * x[j + 1] + w[o + 20] * x[j + 2]
-            + w[o + 21] * x[j + 3] + w[o + 22] * x[j + 4] + w[o + 23] * x[j + 5],
-            w[o + 24] * x[j] + w[o + 25] * x[j + 1] + w[o + 26] * x[j + 2]
-            + w[o + 27] * x[j + 3] + w[o + 28] * x[j + 4] + w[o + 29] * x[j + 5],
-            w[o + 30] * x[j] + w[o + 31] * x[j + 1] + w[o + 32] * x[j + 2]
-            + w[o + 33] * x[j + 3] + w[o + 34] * x[j + 4] + w[o + 35] * x[j + 5])
-
-
-@jit
 def _dot6(x, i, y, j):
     return (x[i] * y[j] + x[i + 1] * y[j + 1] + x[i + 2] * y[j + 2] + x[i + 3] * y[j + 3]
             + x[i + 4] * y[j + 4] + x[i + 5] * y[j + 5])
@@ -82,7 +65,7 @@ def coriolis_matrix(jnt, q, v, ws, C):
         nvj = jnt[j].nv
         for d in range(nvj):  # dF_j into TMP (scratch, column d at TMP + 6 d)
             a = inertia.apply(wj, OYC, wj, ODJ + 6 * d)
-            b = _mat_col(wj, OB, wj, OJ + 6 * d)
+            b = matrix6.mul_vec(wj, OB, wj, OJ + 6 * d)
             for r in range(6):
                 wj[TMP + 6 * d + r] = a[r] + b[r]
         i = j
@@ -94,7 +77,7 @@ def coriolis_matrix(jnt, q, v, ws, C):
                     C[iv + r, jv + d] = _dot6(wi, OJ + 6 * r, wj, TMP + 6 * d)
                 if i != j:  # row of joint j: J_j^T (Yc_j dJ_i + Bc_j J_i)
                     a = inertia.apply(wj, OYC, wi, ODJ + 6 * r)
-                    b = _mat_col(wj, OB, wi, OJ + 6 * r)
+                    b = matrix6.mul_vec(wj, OB, wi, OJ + 6 * r)
                     for d in range(nvj):
                         o = OJ + 6 * d
                         C[jv + d, iv + r] = (wj[o] * (a[0] + b[0]) + wj[o + 1] * (a[1] + b[1])
