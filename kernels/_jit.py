@@ -15,12 +15,24 @@ Cache validity: a cached function is reused only if the whole kernels/ source tr
 Cache location: numba tries ``NUMBA_CACHE_DIR``, then ``__pycache__`` beside the source, then the
 user-wide cache directory. When all of these are unwritable (read-only site-packages and HOME),
 numba raises ``RuntimeError`` at decoration time; fastdyn then falls back to a per-user directory
-under the system temporary directory instead of failing the import.
+under the system temporary directory instead of failing the import. That directory's name is
+predictable and what is in it runs in this process (numba's index files are pickles), so it must
+be private (``private_dir``); if it is not, or cannot be made, kernels compile in memory only and
+one ``CacheWarning`` says why.
+
+Cache damage: a cache file that cannot be read (truncated by a full disk, garbled) is a miss, not
+an error: it is deleted, the kernel recompiles and numba writes a fresh entry; one
+``CacheWarning`` per process names the file.
 """
 
 import hashlib
+import importlib
 import os
+import pkgutil
+import re
+import stat
 import tempfile
+import warnings
 
 import numba
 from numba.core import caching
@@ -28,25 +40,89 @@ from numba.core import caching
 CACHE = os.environ.get("FASTDYN_NO_CACHE", "0").lower() in ("0", "", "false", "no")
 
 
+class CacheWarning(UserWarning):
+    """The compiled-code cache was bypassed or repaired; results are unaffected."""
+
+
+class UnsafeCacheDirError(PermissionError):
+    """A fallback cache directory that someone else could write to (see ``private_dir``)."""
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(kind: str, message: str) -> None:
+    # One per kind and process: one cause would otherwise repeat for each of ~200 kernels.
+    if kind not in _warned:
+        _warned.add(kind)
+        warnings.warn(message, CacheWarning, stacklevel=3)
+
+
 def user_temp_dir(name: str) -> str:
     """``<tmp>/<name>-<user>``: a per-user directory for caches that have nowhere better to go
-    (also fastdyn.codegen's fallback)."""
+    (also fastdyn.codegen's fallback). Its name is guessable: use it through ``private_dir``."""
     user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
     return os.path.join(tempfile.gettempdir(), f"{name}-{user}")
 
 
+def private_dir(path: str, setting: str) -> str:
+    """Create ``path`` with mode 0700, or check the directory already there; return ``path``.
+
+    For directories under the shared temp directory: anyone can create ``path`` before our first
+    run, and whoever can write to it runs code in this process (numba's cache index is a pickle,
+    codegen imports its modules from it). So it must be a real directory (not a symlink to
+    someone's), owned by us and not writable by group or others, each time it is used; otherwise
+    ``UnsafeCacheDirError`` says what is wrong and names ``setting``, the environment variable
+    that moves the cache elsewhere. (On Windows the temp directory is per-user already and modes
+    do not describe ACLs: only the symlink test applies there.)"""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    else:
+        os.chmod(path, 0o700)  # the umask may have taken the owner's own bits away
+    st = os.lstat(path)
+    problems = []
+    if stat.S_ISLNK(st.st_mode):
+        problems.append(f"it is a symbolic link (to {os.readlink(path)})")
+    elif not stat.S_ISDIR(st.st_mode):
+        problems.append("it is not a directory")
+    elif hasattr(os, "getuid"):  # POSIX
+        if st.st_uid != os.getuid():
+            problems.append(f"it is owned by uid {st.st_uid}, not by you (uid {os.getuid()})")
+        if st.st_mode & 0o022:
+            problems.append(f"its mode {stat.S_IMODE(st.st_mode):04o} lets group or others "
+                            f"write to it")
+    if problems:
+        raise UnsafeCacheDirError(
+            f"refusing the cache directory {path}: {'; '.join(problems)}. Code cached there runs "
+            f"in this process, so it must be yours alone: remove it (it is recreated with mode "
+            f"0700), or set {setting} to a private directory")
+    return path
+
+
 class _TempDirLocator(caching.UserProvidedCacheLocator):
-    """Last-resort cache locator: ``<tmp>/fastdyn-numba-cache-<user>/``."""
+    """Last-resort cache locator: ``<tmp>/fastdyn-numba-cache-<user>/``, private."""
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        root = user_temp_dir("fastdyn-numba-cache")
-        self._cache_path = os.path.join(root, self.get_suitable_cache_subpath(py_file))
+        self._root = user_temp_dir("fastdyn-numba-cache")
+        self._cache_path = os.path.join(self._root, self.get_suitable_cache_subpath(py_file))
+
+    def ensure_cache_path(self):
+        # numba calls this when choosing the locator and before every save.
+        private_dir(self._root, "NUMBA_CACHE_DIR")
+        super().ensure_cache_path()
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        # Skip UserProvidedCacheLocator's NUMBA_CACHE_DIR test: this locator is the fallback.
-        return caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
+        # Not numba's "return None on OSError": this is the last resort and jit() reports why it
+        # failed. Nor UserProvidedCacheLocator's NUMBA_CACHE_DIR test: this is the fallback.
+        if not os.path.exists(py_file):
+            return None
+        self = cls(py_func, py_file)
+        self.ensure_cache_path()
+        return self
 
 
 def _tree_stamp(root: str | None = None) -> str:
@@ -80,11 +156,83 @@ class _CacheImpl(caching.CompileResultCacheImpl):
                         + [_TempDirLocator]]
 
 
+class _IndexDataCacheFile(caching.IndexDataCacheFile):
+    """numba's index and data files, where a file that cannot be unpickled is a miss: numba
+    raises, so one damaged file would fail the first call of that kernel in every process."""
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except Exception as e:  # unpickling garbage can raise almost anything
+            _discard(self._index_path, e)
+            return {}
+
+    def _load_data(self, name):
+        try:
+            return super()._load_data(name)
+        except OSError:
+            raise  # numba's load() already treats a missing data file as a miss
+        except Exception as e:
+            _discard(self._data_path(name), e)
+            return None
+
+
+def _discard(path: str, error: Exception) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass  # gone already (another process), or not ours to delete: numba overwrites it
+    _warn_once("damaged", f"discarded the unreadable numba cache file {path} "
+                          f"({type(error).__name__}: {error}); the kernel is recompiled and cached "
+                          f"again (further damaged files in this process are discarded silently)")
+
+
 class _FunctionCache(caching.FunctionCache):
     _impl_class = _CacheImpl
 
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        f = self._cache_file
+        self._cache_file = _IndexDataCacheFile(self._cache_path, self._impl.filename_base,
+                                               f._source_stamp)
+
 
 _OPTIONS = dict(error_model="numpy", fastmath=False, boundscheck=False, nogil=True)
+
+
+_KERNELS = []  # every function jit() compiled, for clear_cache
+
+
+def clear_cache() -> tuple[int, int]:
+    """Delete the cached machine code of every kernel compiled with ``jit`` (all of
+    fastdyn.kernels, which this imports, and the generated modules imported so far); return how
+    many (index files, data files) went. Only each kernel's own index and data files are
+    removed, never a directory: a cache directory also holds ``.pyc`` files or, under
+    ``NUMBA_CACHE_DIR``, other packages' caches. The files are looked for where this process's
+    locators put them, so run it with the ``NUMBA_CACHE_DIR`` of the processes that wrote them."""
+    for mod in pkgutil.walk_packages([os.path.dirname(__file__)], __package__ + "."):
+        importlib.import_module(mod.name)  # `import fastdyn` leaves a few kernel modules out
+    index = data = 0
+    for f in _KERNELS:
+        try:
+            cache = _FunctionCache(f)
+        except (OSError, RuntimeError):  # no usable cache directory: nothing was cached
+            continue
+        folder, stem = cache.cache_path, cache._impl.filename_base
+        try:
+            names = os.listdir(folder)
+        except FileNotFoundError:
+            continue
+        for name in names:
+            is_index = name == stem + ".nbi"
+            if is_index or re.fullmatch(re.escape(stem) + r"\.\d+\.nbc", name):
+                try:
+                    os.remove(os.path.join(folder, name))
+                except FileNotFoundError:  # another process cleared it first
+                    continue
+                index += is_index
+                data += not is_index
+    return index, data
 
 
 def jit(func=None, *, parallel=False, inline="never", nrt=False):
@@ -102,9 +250,14 @@ def jit(func=None, *, parallel=False, inline="never", nrt=False):
     def wrap(f):
         disp = numba.njit(parallel=parallel, inline=inline, _nrt=nrt or parallel,
                           **_OPTIONS)(f)
+        _KERNELS.append(f)
         if CACHE and not numba.config.DISABLE_JIT:  # (pure-Python mode has nothing to cache)
             # What Dispatcher.enable_caching does, with the fallback locator appended.
-            disp._cache = _FunctionCache(disp.py_func)
+            try:
+                disp._cache = _FunctionCache(disp.py_func)
+            except OSError as e:  # the fallback directory is unusable or unsafe
+                _warn_once("nodir", f"fastdyn kernels compile without a disk cache (in memory "
+                                    f"only, so every process compiles again): {e}")
         return disp
 
     return wrap if func is None else wrap(func)

@@ -35,8 +35,9 @@ import hashlib
 import importlib.util
 import os
 import sys
+import tempfile
 
-from ..kernels._jit import user_temp_dir
+from ..kernels._jit import private_dir, user_temp_dir
 from ..model import Model
 from . import aba, checked, crba, joints, kinematics, rnea
 from .generated import ALGORITHMS, Generated
@@ -154,10 +155,17 @@ def _write(directory: str, filename: str, text: str) -> str:
                 return path
     except FileNotFoundError:
         pass
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)  # atomic: a concurrent process sees the old file or the new one
+    # An unguessable temp name, which a planted file or symlink cannot take; its prefix lets
+    # clear_cache sweep one a crash left behind.
+    fd, tmp = tempfile.mkstemp(prefix=f"{filename}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide it from others sharing the directory
+        os.replace(tmp, path)  # atomic: a concurrent process sees the old file or the new one
+    except BaseException:
+        os.remove(tmp)
+        raise
     return path
 
 
@@ -173,7 +181,9 @@ def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) 
     except OSError:
         if directory is not None:
             raise
-        path = _write(user_temp_dir("fastdyn-generated"), filename, text)
+        # Raises UnsafeCacheDirError (a PermissionError) if someone else could write there.
+        fallback = private_dir(user_temp_dir("fastdyn-generated"), "FASTDYN_CODEGEN_DIR")
+        path = _write(fallback, filename, text)
     modname = f"{_PREFIX}{digest}"
     module = sys.modules.get(modname)
     if module is None:
