@@ -21,6 +21,7 @@ try:
     from .centroidal import (ccrba, compute_centroidal_map, compute_centroidal_momentum,
                              compute_centroidal_momentum_time_variation, dccrba,
                              jacobian_center_of_mass, jacobian_subtree_center_of_mass)
+    from ._checks import NumericalOverflowError
     from .builder import ModelBuilder
     from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
                                 is_normalized, neutral, normalize, random_configuration)
@@ -54,7 +55,7 @@ __all__ = [
     "frame_placement", "frame_pose", "joint_placement", "joint_pose", "center_of_mass",
     "rnea", "nonlinear_effects", "generalized_gravity", "static_torque", "crba", "cholesky",
     "cholesky_solve", "compute_minverse", "aba", "kinetic_energy", "potential_energy",
-    "mechanical_energy", "SingularMassMatrixError", "simulate", "batch", "configuration",
+    "mechanical_energy", "SingularMassMatrixError", "NumericalOverflowError", "simulate", "batch", "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
     "is_normalized", "d_integrate", "d_difference", "models", "load_urdf", "URDFError",
     "save_npz", "load_npz", "LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED", "representations",

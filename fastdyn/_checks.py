@@ -6,9 +6,12 @@ inputs are converted to float64 (a copy) rather than compiling a second speciali
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .kernels.joints import codes
+from .model import Data, Model
 
 QUAT_TOL = 1e-6  # |‖quat‖ - 1| above this is a caller error, not rounding
 F64 = np.dtype(np.float64)
@@ -34,21 +37,40 @@ def fast_state(q, v, x, nq: int, nv: int, xname: str) -> tuple:
     return vector(q, nq, "q"), vector(v, nv, "v"), vector(x, nv, xname)
 
 
-def explain(model, code: int, names: tuple[str, ...], q=None) -> None:
-    """Raise the error that a guard kernel's code stands for (kernels/algorithms/guard.py)."""
+class NumericalOverflowError(OverflowError, ValueError):
+    """A result is not finite although every input is: the inputs are too large for float64
+    (e.g. v = 1e200), or a rollout diverged. Also a ValueError, like every bad-input error."""
+
+
+def explain(model, code: int, names: tuple[str, ...], *inputs: np.ndarray) -> None:
+    """Raise the error that a guard kernel's code stands for (kernels/algorithms/guard.py);
+    ``inputs`` are the arrays named by ``names``, q first."""
     kind, detail = divmod(int(code), 1_000_000)
     if 1 <= kind <= 3:
         raise ValueError(f"{names[kind - 1]} has non-finite entries at indices [{detail}]")
     if kind == 4:
         raise ValueError(f"fext has a non-finite entry for joint {model.joint_names[detail]!r}")
     if kind == 5:
-        configuration(model, q, "q")  # raises, naming the joint and the norm
+        configuration(model, inputs[0], "q")  # raises, naming the joint and the norm
     if kind == 6:
         from .dynamics import SingularMassMatrixError
         raise SingularMassMatrixError(
             f"the articulated inertia seen by joint {model.joint_names[detail]!r} is not "
             f"positive definite (massless subtree on a moving joint?)")
+    if kind == 7:
+        raise NumericalOverflowError(overflow_message(names, inputs))
+    if kind == 8:
+        raise ValueError(f"this Data's arrays do not fit {model!r} (rebound or reshaped?); "
+                         f"use model.create_data()")
     raise RuntimeError(f"unknown guard code {code}")
+
+
+def overflow_message(names: tuple[str, ...], inputs) -> str:
+    """Finite inputs, non-finite result: say so, and which input is largest."""
+    big = [(float(np.abs(x).max()), n) for n, x in zip(names, inputs) if np.size(x)]
+    size, name = max(big) if big else (0.0, "the input")
+    return (f"overflow: the result is not finite although every input is; the largest "
+            f"entry is |{name}| = {size:.3g}. Inputs this large have no finite dynamics")
 
 
 def vector(x, n: int, name: str) -> np.ndarray:
@@ -69,6 +91,21 @@ def vector(x, n: int, name: str) -> np.ndarray:
         bad = np.flatnonzero(~np.isfinite(a))[:5].tolist()
         raise ValueError(f"{name} has non-finite entries at indices {bad}")
     return a
+
+
+def output(out, shape: tuple[int, ...], name: str) -> np.ndarray:
+    """A caller's output array, used as it is: exactly float64, C-contiguous, writeable and of
+    the given shape. Anything else would be written through a conversion copy, or compile a
+    kernel for another dtype and lose digits, and the caller would read a stale array."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array of shape {shape}, got {_typename(out)}")
+    if out.dtype != np.float64:
+        raise TypeError(f"{name} must be float64, got dtype {out.dtype}")
+    if out.shape != shape:
+        raise ValueError(f"{name} must be of shape {shape}, got {out.shape}")
+    if not (out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError(f"{name} must be C-contiguous and writeable")
+    return out
 
 
 def forces(model, fext) -> np.ndarray:
@@ -119,14 +156,37 @@ def _lie_joints(model):
 
 
 def data_for(model, data) -> None:
-    if getattr(data, "model_token", None) != model.token:
+    """Raise unless ``data`` was created by ``model`` (or a pickled or copied twin of it)."""
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a fastdyn.Model, got {_typename(model)}")
+    if not isinstance(data, Data):
+        raise TypeError(f"data must be a fastdyn.Data (model.create_data()), got "
+                        f"{_typename(data)}")
+    if data.model_token != model.token:
         raise ValueError(f"this Data was not created by {model!r}; use model.create_data()")
+
+
+def _typename(x) -> str:
+    t = type(x)
+    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
+def index(i, name: str) -> int:
+    """An integer index: ints and NumPy integers; a float (1.7) or a bool is a TypeError,
+    never truncated to a neighbouring joint or frame."""
+    if isinstance(i, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a name or an integer index, got {i!r}")
+    try:
+        return operator.index(i)
+    except TypeError:
+        raise TypeError(f"{name} must be a name or an integer index, got "
+                        f"{_typename(i)} {i!r}") from None
 
 
 def joint_index(model, j, name: str = "joint") -> int:
     if isinstance(j, str):
         return model.joint_id(j)
-    j = int(j)
+    j = index(j, name)
     if not 0 <= j < model.njoints:
         raise IndexError(f"{name} index {j} out of range 0..{model.njoints - 1}")
     return j
@@ -135,7 +195,7 @@ def joint_index(model, j, name: str = "joint") -> int:
 def frame_index(model, f, name: str = "frame") -> int:
     if isinstance(f, str):
         return model.frame_id(f)
-    f = int(f)
+    f = index(f, name)
     if not 0 <= f < model.nframes:
         raise IndexError(f"{name} index {f} out of range 0..{model.nframes - 1}")
     return f

@@ -3,7 +3,9 @@
 Rows of Q, V, A, TAU are states. Work is split in contiguous chunks over
 ``numba.get_num_threads()`` threads (set it with ``numba.set_num_threads``), each with its own
 workspace; every row equals the single-call result bit for bit. The single-call functions in
-``fastdyn`` never launch threads.
+``fastdyn`` never launch threads. A row whose result is not finite raises the error the single
+call would (a singular inertia, an overflow), naming the row. Safe to call from several Python
+threads at once and from forked worker processes (fastdyn/_parallel.py says how).
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from . import _checks
-from .dynamics import NO_FORCES, SingularMassMatrixError
+from . import _checks, dynamics, kinematics, simulation
+from ._parallel import launch
+from .dynamics import NO_FORCES
 from .kernels.algorithms import batch as _batch
 from .kernels.joints import codes
 from .kernels.layout import NW
@@ -26,6 +29,8 @@ def _rows(model: Model, X, n: int, name: str, nrows: int | None = None) -> np.nd
 
 
 def _configurations(model: Model, Q) -> np.ndarray:
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a fastdyn.Model, got {_checks._typename(model)}")
     Q = _rows(model, Q, model.nq, "Q")
     for i, (t, iq) in _checks._lie_joints(model):
         o = iq + (3 if t == codes.FREEFLYER else 2 if t == codes.PLANAR else 0)
@@ -46,13 +51,21 @@ def _workspaces(model: Model) -> np.ndarray:
     return ws3
 
 
-def _check_bad(model: Model, bad: np.ndarray) -> None:
-    rows = np.flatnonzero(bad >= 0)
-    if rows.size:
-        r = int(rows[0])
-        raise SingularMassMatrixError(
-            f"row {r}: the articulated inertia of joint {model.joint_names[int(bad[r])]!r} is "
-            f"not positive definite (massless subtree on a moving joint?)")
+def _explain_row(model: Model, bad: np.ndarray, call, *rows) -> None:
+    """Raise for the first row with ``bad >= 0``, by running the checked single call on it
+    (fastdyn.rnea, .aba, ...), which names the cause (a singular inertia, an overflow) as a
+    single call would; prefixed with the row."""
+    hit = np.flatnonzero(bad >= 0)
+    if not hit.size:
+        return
+    r = int(hit[0])
+    where = f"row {r}" if hit.size == 1 else f"row {r} (of {hit.size} failed)"
+    try:
+        call(model, model.create_data(), *(x[r] for x in rows))
+    except (ValueError, ArithmeticError) as e:
+        raise type(e)(f"{where}: {e}") from None
+    raise _checks.NumericalOverflowError(f"{where}: the result is not finite although its "
+                                         f"inputs are")
 
 
 def _generated_for(model: Model, generated):
@@ -60,6 +73,20 @@ def _generated_for(model: Model, generated):
         raise ValueError("these generated kernels were made for another model "
                          "(fastdyn.codegen.generate(model) for this one)")
     return generated
+
+
+def _rowwise(kernel):
+    """A generated single-row kernel as a chunk kernel (t, nt, gravity, X, Y, Z, OUT): the
+    serial fallback of the generated batches (fastdyn/_parallel.py)."""
+    def chunk(t, nt, gravity, X, Y, Z, OUT):
+        for r in range(X.shape[0]):
+            kernel(gravity, X[r], Y[r], Z[r], OUT[r])
+    return chunk
+
+
+def _finite_rows(X: np.ndarray) -> np.ndarray:
+    """-1 for a finite row of X, 0 otherwise (as the kernels' ``bad``)."""
+    return np.where(np.isfinite(X).all(axis=1), -1, 0)
 
 
 def rnea(model: Model, Q, V, A, generated=None) -> np.ndarray:
@@ -71,9 +98,14 @@ def rnea(model: Model, Q, V, A, generated=None) -> np.ndarray:
     A = _rows(model, A, model.nv, "A", Q.shape[0])
     TAU = np.empty((Q.shape[0], model.nv))
     if _generated_for(model, generated) is not None:
-        generated.kernels.rnea_batch(model.gravity, Q, V, A, TAU)
+        k = generated.kernels
+        launch(k.rnea_batch, _rowwise(k.rnea), model.gravity, Q, V, A, TAU)
+        bad = _finite_rows(TAU)
     else:
-        _batch.rnea_batch(model.jnt, model.gravity, Q, V, A, NO_FORCES, _workspaces(model), TAU)
+        bad = np.empty(Q.shape[0], dtype=np.int64)
+        launch(_batch.rnea_batch, _batch.rnea_chunk, model.jnt, model.gravity, Q, V, A,
+               NO_FORCES, _workspaces(model), TAU, bad)
+    _explain_row(model, bad, dynamics.rnea, Q, V, A)
     return TAU
 
 
@@ -84,15 +116,14 @@ def aba(model: Model, Q, V, TAU, generated=None) -> np.ndarray:
     TAU = _rows(model, TAU, model.nv, "TAU", Q.shape[0])
     DDQ = np.empty((Q.shape[0], model.nv))
     if _generated_for(model, generated) is not None:
-        generated.kernels.aba_batch(model.gravity, Q, V, TAU, DDQ)
-        if not np.isfinite(DDQ).all():  # inputs were finite: a singular articulated inertia
-            rows = np.flatnonzero(~np.isfinite(DDQ).all(axis=1))
-            raise SingularMassMatrixError(
-                f"M(q) is singular (massless subtree on a moving joint?) in rows {rows[:10]}")
-        return DDQ
-    bad = np.empty(Q.shape[0], dtype=np.int64)
-    _batch.aba_batch(model.jnt, model.gravity, Q, V, TAU, NO_FORCES, _workspaces(model), DDQ, bad)
-    _check_bad(model, bad)
+        k = generated.kernels
+        launch(k.aba_batch, _rowwise(k.aba), model.gravity, Q, V, TAU, DDQ)
+        bad = _finite_rows(DDQ)
+    else:
+        bad = np.empty(Q.shape[0], dtype=np.int64)
+        launch(_batch.aba_batch, _batch.aba_chunk, model.jnt, model.gravity, Q, V, TAU,
+               NO_FORCES, _workspaces(model), DDQ, bad)
+    _explain_row(model, bad, dynamics.aba, Q, V, TAU)
     return DDQ
 
 
@@ -100,7 +131,10 @@ def crba(model: Model, Q) -> np.ndarray:
     """MM (N, nv, nv): the mass matrix of every row."""
     Q = _configurations(model, Q)
     MM = np.empty((Q.shape[0], model.nv, model.nv))
-    _batch.crba_batch(model.jnt, Q, _workspaces(model), MM, EMPTY)
+    bad = np.empty(Q.shape[0], dtype=np.int64)
+    launch(_batch.crba_batch, _batch.crba_chunk, model.jnt, Q, _workspaces(model), MM, EMPTY,
+           bad)
+    _explain_row(model, bad, dynamics.crba, Q)
     return MM
 
 
@@ -108,7 +142,10 @@ def forward_kinematics(model: Model, Q) -> tuple[np.ndarray, np.ndarray]:
     """(R (N, njoints, 3, 3), p (N, njoints, 3)): joint placements of every row."""
     Q = _configurations(model, Q)
     OMI = np.empty((Q.shape[0], model.njoints, 12))
-    _batch.forward_kinematics_batch(model.jnt, Q, _workspaces(model), OMI, EMPTY)
+    bad = np.empty(Q.shape[0], dtype=np.int64)
+    launch(_batch.forward_kinematics_batch, _batch.forward_kinematics_chunk, model.jnt, Q,
+           _workspaces(model), OMI, EMPTY, bad)
+    _explain_row(model, bad, kinematics.forward_kinematics, Q)
     return OMI[:, :, :9].reshape(Q.shape[0], model.njoints, 3, 3), OMI[:, :, 9:]
 
 
@@ -131,10 +168,12 @@ def simulate(model: Model, Q0, V0, TORQUES, dt: float) -> tuple[np.ndarray, np.n
     ws3 = _workspaces(model)
     scratch = np.empty((ws3.shape[0], model.nv))
     bad = np.empty(n, dtype=np.int64)
-    _batch.simulate_batch(model.jnt, model.gravity, Q0, V0, TORQUES, float(dt), NO_FORCES, ws3,
-                          QS, VS, scratch, bad)
+    launch(_batch.simulate_batch, _batch.simulate_chunk, model.jnt, model.gravity, Q0, V0,
+           TORQUES, float(dt), NO_FORCES, ws3, QS, VS, scratch, bad)
     rows = np.flatnonzero(bad >= 0)
     if rows.size:
-        raise SingularMassMatrixError(f"rollout {rows[0]}: singular dynamics at step "
-                                      f"{bad[rows[0]]}")
+        r = int(rows[0])
+        k = int(bad[r])
+        simulation.explain_step(model, QS[r, k], VS[r, k], TORQUES[r, k], k, dt,
+                                f"rollout {r} (of {rows.size} that failed)")
     return QS, VS

@@ -318,6 +318,10 @@ def check_arrays(jnt: np.ndarray, frm: np.ndarray, joint_names, frame_names) -> 
     n = jnt.shape[0]
     if n < 1 or jnt[0]["type"] != codes.UNIVERSE or jnt[0]["parent"] != -1:
         raise ValueError("joint 0 must be the universe (type 0, parent -1)")
+    u = jnt[0]
+    if u["nq"] != 0 or u["nv"] != 0 or u["idx_q"] != 0 or u["idx_v"] != 0:
+        raise ValueError(f"joint 0 (the universe) must have nq = nv = idx_q = idx_v = 0, got "
+                         f"{int(u['nq'])}, {int(u['nv'])}, {int(u['idx_q'])}, {int(u['idx_v'])}")
     if len(joint_names) != n or len(set(joint_names)) != n:
         raise ValueError("joint names must be unique, one per joint")
     if len(frame_names) != frm.shape[0]:
@@ -338,8 +342,16 @@ def check_arrays(jnt: np.ndarray, frm: np.ndarray, joint_names, frame_names) -> 
         for field in ("R", "p", "axis", "axis2", "com", "inertia", "pi", "mass", "pitch"):
             if not np.all(np.isfinite(r[field])):
                 raise ValueError(f"joint {name!r}: non-finite {field}")
-        if not np.allclose(r["R"] @ r["R"].T, np.eye(3), atol=1e-9):
-            raise ValueError(f"joint {name!r}: placement rotation is not orthonormal")
+        if not _rotation(r["R"]):
+            raise ValueError(f"joint {name!r}: placement rotation is not a rotation matrix "
+                             f"(orthonormal, determinant +1)")
+        for field in ("q_lower", "q_upper", "v_max", "effort_max"):  # +-inf: unbounded
+            if np.isnan(r[field]).any():
+                raise ValueError(f"joint {name!r}: NaN in {field}")
+        for field in ("armature", "damping", "friction"):
+            if not (np.all(np.isfinite(r[field])) and np.all(r[field] >= 0.0)):
+                raise ValueError(f"joint {name!r}: {field} must be finite and >= 0, got "
+                                 f"{r[field][:int(r['nv'])]}")
         if abs(np.linalg.norm(r["axis"]) - 1.0) > 1e-9 and t != codes.FREEFLYER and t not in (
                 codes.SPHERICAL, codes.SPHERICAL_ZYX, codes.PLANAR, codes.TRANSLATION):
             raise ValueError(f"joint {name!r}: axis is not a unit vector")
@@ -353,3 +365,11 @@ def check_arrays(jnt: np.ndarray, frm: np.ndarray, joint_names, frame_names) -> 
             raise ValueError(f"frame {frame_names[k]!r}: parent joint or frame out of range")
         if not (np.all(np.isfinite(f["R"])) and np.all(np.isfinite(f["p"]))):
             raise ValueError(f"frame {frame_names[k]!r}: non-finite placement")
+        if not _rotation(f["R"]):
+            raise ValueError(f"frame {frame_names[k]!r}: placement rotation is not a rotation "
+                             f"matrix (orthonormal, determinant +1)")
+
+
+def _rotation(R: np.ndarray) -> bool:
+    """R R^T = I and det R = +1 (to 1e-9: rounding of parsed rpy angles, not a reflection)."""
+    return bool(np.allclose(R @ R.T, np.eye(3), atol=1e-9) and np.linalg.det(R) > 0.0)

@@ -32,7 +32,11 @@ def _fext(model: Model, fext) -> np.ndarray:
 
 def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i  (data.tau)."""
-    if data.model_token != model.token:
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
         _checks.data_for(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     code = _rnea_checked.call(model.jnt, model._gravity, q, v, a,
@@ -40,14 +44,18 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
                          QUAT_TOL)
     data.kinematics = 0  # liMi, v, f are fresh; oMi is not (RNEA works in local frames)
     if code:
-        _checks.explain(model, code, ("q", "v", "a"), q)
+        _checks.explain(model, code, ("q", "v", "a"), q, v, a)
     return data.tau
 
 
 def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: np.ndarray) -> np.ndarray:
     """RNEA at zero acceleration (and zero velocity when v is None) into ``out``, with the
     same compiled checks and messages as ``rnea``."""
-    if data.model_token != model.token:
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     v = None if v is None else _checks.fast_vector(v, model.nv, "v")
@@ -57,7 +65,7 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: np.ndarray) -> np.n
                               data.ws, out, QUAT_TOL)
     data.kinematics = 0
     if code:
-        _checks.explain(model, code, ("q", "v", "a"), q)
+        _checks.explain(model, code, ("q", "v", "fext"), q, z if v is None else v, fext)
     return out
 
 
@@ -78,7 +86,11 @@ def static_torque(model: Model, data: Data, q, fext) -> np.ndarray:
 
 def crba(model: Model, data: Data, q) -> np.ndarray:
     """The joint-space inertia matrix M(q) (data.M), both triangles, armature included."""
-    if data.model_token != model.token:
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _crba_checked.call(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
@@ -101,11 +113,15 @@ def cholesky(model: Model, data: Data) -> tuple[np.ndarray, np.ndarray]:
 
 
 def cholesky_solve(model: Model, data: Data, b, out: np.ndarray | None = None) -> np.ndarray:
-    """x = M^-1 b with the factorization from ``cholesky`` (b (nv,); a copy unless ``out``)."""
+    """x = M^-1 b with the factorization from ``cholesky`` (b (nv,); a copy unless ``out``,
+    a writeable C-contiguous float64 (nv,) array, which may be b itself)."""
     _checks.data_for(model, data)
-    x = _checks.vector(b, model.nv, "b").copy() if out is None else out
-    if out is not None:
-        out[:] = _checks.vector(b, model.nv, "b")
+    b = _checks.vector(b, model.nv, "b")
+    if out is None:
+        x = b.copy()
+    else:
+        x = _checks.output(out, (model.nv,), "out")
+        x[:] = b
     _chol.solve(model.dof, data.U, data.D, x)
     return x
 
@@ -120,7 +136,11 @@ def compute_minverse(model: Model, data: Data, q) -> np.ndarray:
 
 def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     """qddot = M^-1 (tau - C v - g + sum_i J_i^T fext_i) (data.ddq)."""
-    if data.model_token != model.token:
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
         _checks.data_for(model, data)
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
     code = _aba_checked.call(model.jnt, model._gravity, q, v, tau,
@@ -128,7 +148,7 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
                         QUAT_TOL)
     data.kinematics = 0 if code else 1  # ABA works in the world frame: oMi is fresh
     if code:
-        _checks.explain(model, code, ("q", "v", "tau"), q)
+        _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
     return data.ddq
 
 
@@ -137,16 +157,23 @@ def kinetic_energy(model: Model, data: Data, q, v) -> float:
     v = _checks.vector(v, model.nv, "v")  # converted once: the energy kernel reads it too
     forward_kinematics(model, data, q, v)
     data.energy[0] = _energy.kinetic_energy(model.jnt, v, data.ws)
-    return float(data.energy[0])
+    return _finite_energy(data.energy[0], "q, v", q, v)
 
 
 def potential_energy(model: Model, data: Data, q) -> float:
     """-sum_i m_i g . c_i (data.energy[1]); zero at the world origin's height."""
     forward_kinematics(model, data, q)
     data.energy[1] = _energy.potential_energy(model.jnt, model.gravity, data.ws)
-    return float(data.energy[1])
+    return _finite_energy(data.energy[1], "q", q)
 
 
 def mechanical_energy(model: Model, data: Data, q, v) -> float:
-    return kinetic_energy(model, data, q, v) + float(
-        _energy.potential_energy(model.jnt, model.gravity, data.ws))
+    return kinetic_energy(model, data, q, v) + _finite_energy(
+        _energy.potential_energy(model.jnt, model.gravity, data.ws), "q", q)
+
+
+def _finite_energy(e: float, names: str, *inputs) -> float:
+    if not np.isfinite(e):  # finite inputs (checked): too large for float64
+        raise _checks.NumericalOverflowError(
+            _checks.overflow_message(tuple(names.split(", ")), inputs))
+    return float(e)

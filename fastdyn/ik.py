@@ -22,6 +22,7 @@ import numba
 import numpy as np
 
 from . import _checks
+from ._parallel import launch
 from .kernels.algorithms import ik as _ik
 from .kernels.configuration.dispatch import neutral as _neutral
 from .kernels.layout import LI, NW, OM
@@ -158,7 +159,7 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
     conv = np.zeros(n, dtype=np.bool_)
     iters = np.zeros(n, dtype=np.int64)
     res = np.zeros(n)
-    _ik.solve_batch(model.jnt, model.frm, f, mode, tg, Q0, lower, upper, tol, max_iter,
-                    int(seed), ws3, np.zeros((nt, model.nframes, 12)),
-                    np.zeros((nt, 6, model.nv)), Q, conv, iters, res)
+    launch(_ik.solve_batch, _ik.solve_chunk, model.jnt, model.frm, f, mode, tg, Q0, lower,
+           upper, tol, max_iter, int(seed), ws3, np.zeros((nt, model.nframes, 12)),
+           np.zeros((nt, 6, model.nv)), Q, conv, iters, res)
     return IKBatchResult(Q, conv, iters, res)

@@ -36,20 +36,29 @@ def save_npz(model: Model, path) -> None:
 
 
 def load_npz(path) -> Model:
-    """Read a Model written by ``save_npz``; ValueError if the file is not one."""
+    """Read a Model written by ``save_npz``; ValueError if the file is not one, or if its
+    arrays break an invariant the kernels rely on (``Model.check``: sizes and indices, the
+    universe row, finite numbers, rotation matrices, limits that are not NaN, consistent
+    inertias), so an untrusted file cannot make the kernels read or write out of bounds."""
     with np.load(os.fspath(path), allow_pickle=False) as z:
         keys = set(z.files)
         if "format" not in keys or int(z["format"]) != FORMAT:
             raise ValueError(f"{path}: not a fastdyn model file (format {FORMAT} expected)")
         recs = {}
         for key, dtype in _RECORDS:
+            if f"{key}.type" not in keys:
+                raise ValueError(f"{path}: field {key + '.type'!r} missing")
             n = len(z[f"{key}.type"])
             rec = np.zeros(n, dtype)
             for f in dtype.names:
                 name = f"{key}.{f}"
                 if name not in keys:
                     raise ValueError(f"{path}: field {name!r} missing")
-                rec[f] = z[name]
+                x = z[name]
+                if x.shape != rec[f].shape or x.dtype.kind not in "iuf":
+                    raise ValueError(f"{path}: field {name!r} has shape {x.shape} and dtype "
+                                     f"{x.dtype}, expected {rec[f].shape}, {rec[f].dtype}")
+                rec[f] = x
             recs[key] = rec
         mimic = {str(j): (str(m), float(c[0]), float(c[1])) for j, m, c in
                  zip(z["mimic_joint"], z["mimic_mimicked"], z["mimic_coeffs"])}

@@ -48,19 +48,18 @@ def _buffer(data: Data, name: str, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _out(data: Data, name: str, shape: tuple[int, ...], out) -> np.ndarray:
-    if out is None:
-        return _buffer(data, name, shape)
-    if not (isinstance(out, np.ndarray) and out.dtype == np.float64 and out.shape == shape
-            and out.flags.c_contiguous and out.flags.writeable):
-        raise ValueError(f"out must be a writeable C-contiguous float64 array of shape {shape}")
-    return out
+    return _buffer(data, name, shape) if out is None else _checks.output(out, shape, "out")
 
 
 def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     """The world Jacobian J (6, nv) of every dof, Pinocchio's computeJointJacobians / data.J:
     column k = ^0X_i S_k for the joint i owning dof k (seed 002 sec. 8, WORLD). Also updates
     the joint placements (data.kinematics = 1)."""
-    if data.model_token != model.token:
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _joint_jacobians.call(model.jnt, q, data.ws, data.J, EMPTY, NO_FORCES, _checks.QUAT_TOL)
@@ -89,7 +88,11 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
                    out: np.ndarray | None = None) -> np.ndarray:
     """J (6, nv) of frame ``frame`` in ``reference`` (Pinocchio's computeFrameJacobian /
     getFrameJacobian): x_frame = J v. Also updates data.oMf[frame]."""
-    if data.model_token != model.token:
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     f = _checks.frame_index(model, frame)

@@ -24,7 +24,11 @@ _fk_checked = Kernel(_guard.forward_kinematics_checked, vectors=(1, 2, 3))
 def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
     """Joint placements (data.oMi_R, data.oMi_p, data.liMi_*) and, when given, LOCAL spatial
     velocities data.v and accelerations data.a (gravity not included)."""
-    if data.model_token != model.token:
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     vv = EMPTY if v is None else _checks.fast_vector(v, model.nv, "v")
@@ -34,7 +38,7 @@ def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
     code = _fk_checked.call(model.jnt, q, vv, aa, data.ws, NO_FORCES, _checks.QUAT_TOL)
     if code:
         data.kinematics = 0
-        _checks.explain(model, code, ("q", "v", "a"), q)
+        _checks.explain(model, code, ("q", "v", "a"), q, vv, aa)
     data.kinematics = 1 + (v is not None) + (a is not None)
 
 

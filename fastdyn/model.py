@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
+import uuid
 
 import numpy as np
 
 from .kernels import layout
 from .kernels.joints import codes
-
-_tokens = itertools.count(1)
 
 
 class Model:
@@ -32,8 +30,14 @@ class Model:
         self.frame_names = tuple(frame_names)
         self.name = name
         self.mimic = dict(mimic or {})  # joint name -> (mimicked joint, multiplier, offset)
-        self._gravity = np.array(gravity, dtype=np.float64).reshape(3)
-        self.token = next(_tokens)  # identifies this model to its Data
+        self._gravity = np.zeros(3)
+        self._gravity.flags.writeable = False
+        self.gravity = gravity
+        # Identifies this model to its Data. Random (uuid4), not a per-process counter: a
+        # counter restarts in every worker process, where a pickled Data of one robot then
+        # matched another robot's model and the kernels wrote past its arrays. Pickling and
+        # copying keep it, so a (model, data) pair survives both.
+        self.token = uuid.uuid4().hex
         self.njoints = int(self.jnt.shape[0])
         self.nframes = int(self.frm.shape[0])
         self.nv = int(self.dof.shape[0])
@@ -55,15 +59,23 @@ class Model:
     # --- sizes (plain attributes set in __init__: a property costs ~100 ns per call) ---
     @property
     def gravity(self) -> np.ndarray:
-        """World gravity (3,), default [0, 0, -9.81]; assign to change it."""
+        """World gravity (3,), default [0, 0, -9.81]; assign to change it (``model.gravity =
+        (0, 0, -1.62)``). The array is read-only so that every change passes the setter's
+        check: a NaN written in place reached the kernels unchecked. The setter writes into
+        the same array, so Data and generated kernels made earlier see the new value."""
         return self._gravity
 
     @gravity.setter
     def gravity(self, g) -> None:
-        g = np.asarray(g, dtype=np.float64)
+        try:
+            g = np.asarray(g, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"gravity must be 3 finite numbers, got {g!r}") from None
         if g.shape != (3,) or not np.all(np.isfinite(g)):
             raise ValueError(f"gravity must be 3 finite numbers, got {g!r}")
+        self._gravity.flags.writeable = True
         self._gravity[:] = g
+        self._gravity.flags.writeable = False
 
     # --- names -----------------------------------------------------------------------------
     def joint_id(self, name: str) -> int:
@@ -140,11 +152,12 @@ class Model:
     def __getstate__(self):
         return dict(jnt=np.array(self.jnt), frm=np.array(self.frm), joint_names=self.joint_names,
                     frame_names=self.frame_names, gravity=self._gravity.copy(), name=self.name,
-                    mimic=self.mimic)
+                    mimic=self.mimic, token=self.token)
 
     def __setstate__(self, st):
         self.__init__(st["jnt"], st["frm"], list(st["joint_names"]), list(st["frame_names"]),
-                      st["gravity"], st["name"], st["mimic"])
+                      st["gravity"], st["name"], st["mimic"])  # checks the arrays again
+        self.token = str(st["token"])
 
     def __repr__(self) -> str:
         return (f"Model({self.name!r}: njoints={self.njoints}, nq={self.nq}, nv={self.nv}, "
@@ -176,53 +189,92 @@ def _dof_table(jnt: np.ndarray) -> np.ndarray:
     return dof
 
 
+def _arrays(nq: int, nv: int, nj: int, nf: int) -> dict[str, tuple[int, ...]]:
+    """Every array of a Data and its shape: the one table ``Data`` allocates from and checks
+    an unpickled Data against (the kernels write through these shapes unchecked)."""
+    return {
+        "ws": (nj, layout.NW),  # per-joint quantities, columns in kernels/layout.py
+        "oMf": (nf, 12),  # frame placements in the world, R row-major then p
+        "tau": (nv,),  # joint torques (RNEA)
+        "ddq": (nv,),  # joint accelerations (ABA)
+        "nle": (nv,),  # nonlinear effects C(q, v) v + g(q)
+        "g": (nv,),  # generalized gravity
+        "M": (nv, nv),  # joint-space inertia matrix (CRBA)
+        "Minv": (nv, nv),  # its inverse (compute_minverse)
+        "U": (nv, nv),  # M = U D U^T, unit upper triangular, tree-sparse (cholesky)
+        "D": (nv,),  # the diagonal of that factorization
+        "qv": (4, max(nv, 1)),  # q/v-sized scratch rows for kernels
+        "_zero_v": (nv,),  # never written: a (and v) of the at-rest RNEA calls
+        "com": (nj, 3),  # subtree centres of mass (row 0: whole robot)
+        "vcom": (nj, 3),
+        "acom": (nj, 3),
+        "mass": (nj,),  # subtree masses (row 0: total)
+        "energy": (2,),  # [kinetic, potential]
+        # Jacobians, centroidal quantities, velocity representations (fastdyn.jacobians,
+        # .centroidal, .representations)
+        "J": (6, nv),  # joint Jacobians in the world frame, Pinocchio's data.J
+        "dJ": (6, nv),  # their time variation
+        "J_frame": (6, nv),  # the last frame/joint Jacobian asked for
+        "dJ_frame": (6, nv),
+        "Jcom": (3, nv),  # Jacobian of the centre of mass
+        "Jcom_subtree": (3, nv),
+        "Ag": (6, nv),  # centroidal momentum matrix
+        "dAg": (6, nv),
+        "hg": (6,),  # centroidal momentum [linear; angular about the com]
+        "dhg": (6,),
+        "Ig": (6, 6),  # centroidal composite inertia
+        "C": (nv, nv),  # Coriolis matrix
+        "T": (nv, nv),  # velocity-representation transform
+        "base_X": (2, 6, 6),
+    }
+
+
 class Data:
     """Every buffer the algorithms write, preallocated once per model (one Data per thread).
 
     ``ws`` (njoints, layout.NW) holds the per-joint quantities; named views below read it:
     ``liMi``/``oMi`` as (R, p) blocks, ``v``/``a``/``f`` spatial vectors in the joint frames.
+
+    A Data belongs to the model that created it (``model.token``; kept through pickling and
+    copying, so a pickled (model, data) pair still works). It is a workspace, not a lock:
+    two threads calling into one Data at once overwrite each other's intermediate results
+    and both get wrong answers (the kernels release the GIL). Memory stays safe, since the
+    shapes never change, but the numbers do not: give each thread its own ``create_data()``.
+    Its arrays are written in place by the algorithms; do not rebind them
+    (``data.tau = ...``): the compiled calls check the workspace and output shapes they
+    write through, other calls trust them.
     """
 
     def __init__(self, model: Model):
-        nv, nj, nf = model.nv, model.njoints, model.nframes
+        if not isinstance(model, Model):
+            raise TypeError(f"Data(model): model must be a fastdyn.Model, got "
+                            f"{type(model).__module__}.{type(model).__qualname__}")
         self.model_token = model.token
-        self.nq, self.nv = model.nq, nv
-        self.ws = np.zeros((nj, layout.NW))
+        self.nq, self.nv = model.nq, model.nv
+        self.njoints, self.nframes = model.njoints, model.nframes
+        self.kinematics = 0  # what ws holds: 0 nothing, 1 placements, 2 + v, 3 + a
+        for name, shape in _arrays(model.nq, model.nv, model.njoints, model.nframes).items():
+            setattr(self, name, np.zeros(shape))
         for o in (layout.LI, layout.OM):  # the universe sits at the identity for good
             self.ws[0, o] = self.ws[0, o + 4] = self.ws[0, o + 8] = 1.0
-        self.oMf = np.zeros((nf, 12))  # frame placements in the world, R row-major then p
-        self.tau = np.zeros(nv)  # joint torques (RNEA)
-        self.ddq = np.zeros(nv)  # joint accelerations (ABA)
-        self.nle = np.zeros(nv)  # nonlinear effects C(q, v) v + g(q)
-        self.g = np.zeros(nv)  # generalized gravity
-        self.M = np.zeros((nv, nv))  # joint-space inertia matrix (CRBA)
-        self.Minv = np.zeros((nv, nv))  # its inverse (compute_minverse)
-        self.U = np.eye(nv)  # M = U D U^T, unit upper triangular, tree-sparse (cholesky)
-        self.D = np.zeros(nv)  # the diagonal of that factorization
-        self.qv = np.zeros((4, max(nv, 1)))  # q/v-sized scratch rows for kernels
-        self._zero_v = np.zeros(nv)  # never written: a (and v) of the at-rest RNEA calls
-        self.com = np.zeros((nj, 3))  # subtree centres of mass (row 0: whole robot)
-        self.vcom = np.zeros((nj, 3))
-        self.acom = np.zeros((nj, 3))
-        self.mass = np.zeros(nj)  # subtree masses (row 0: total)
-        self.energy = np.zeros(2)  # [kinetic, potential]
-        self.kinematics = 0  # what ws holds: 0 nothing, 1 placements, 2 + v, 3 + a
-        # Jacobians, centroidal quantities, velocity representations (fastdyn.jacobians,
-        # .centroidal, .representations)
-        self.J = np.zeros((6, nv))  # joint Jacobians in the world frame, Pinocchio's data.J
-        self.dJ = np.zeros((6, nv))  # their time variation
-        self.J_frame = np.zeros((6, nv))  # the last frame/joint Jacobian asked for
-        self.dJ_frame = np.zeros((6, nv))
-        self.Jcom = np.zeros((3, nv))  # Jacobian of the centre of mass
-        self.Jcom_subtree = np.zeros((3, nv))
-        self.Ag = np.zeros((6, nv))  # centroidal momentum matrix
-        self.dAg = np.zeros((6, nv))
-        self.hg = np.zeros(6)  # centroidal momentum [linear; angular about the com]
-        self.dhg = np.zeros(6)
-        self.Ig = np.zeros((6, 6))  # centroidal composite inertia
-        self.C = np.zeros((nv, nv))  # Coriolis matrix
-        self.T = np.zeros((nv, nv))  # velocity-representation transform
-        self.base_X = np.zeros((2, 6, 6))
+        self.U[:] = np.eye(model.nv)
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickling: refuse a Data whose arrays do not have the shapes its sizes imply (a
+        damaged or hand-made pickle would otherwise let the kernels write out of bounds)."""
+        try:
+            sizes = [int(state[k]) for k in ("nq", "nv", "njoints", "nframes")]
+            shapes = _arrays(*sizes)
+            bad = [k for k, shape in shapes.items()
+                   if not (type(state[k]) is np.ndarray and state[k].dtype == np.float64
+                           and state[k].shape == shape and state[k].flags.c_contiguous
+                           and state[k].flags.writeable)]
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"not a fastdyn Data: {e!r} in its pickled state") from None
+        if bad:
+            raise ValueError(f"pickled Data is inconsistent: {', '.join(bad)} do not have the "
+                             f"shapes of a model with nq, nv, njoints, nframes = {sizes}")
+        self.__dict__.update(state)
 
     def _block(self, o: int, n: int) -> np.ndarray:
         return self.ws[:, o:o + n]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
-from .dynamics import NO_FORCES, SingularMassMatrixError
+from .dynamics import NO_FORCES, SingularMassMatrixError, aba
 from .kernels.algorithms import simulate as _sim
 from .model import Model
 
@@ -26,5 +26,23 @@ def simulate(model: Model, q0, v0, torques, dt: float) -> tuple[np.ndarray, np.n
     bad = _sim.simulate(model.jnt, model.gravity, q0, v0, torques, float(dt), NO_FORCES, data.ws,
                         qs, vs, np.empty(model.nv))
     if bad >= 0:
-        raise SingularMassMatrixError(f"simulate: singular forward dynamics at step {bad}")
+        explain_step(model, qs[bad], vs[bad], torques[bad], bad, dt, "simulate")
     return qs, vs
+
+
+def explain_step(model: Model, q, v, tau, step: int, dt: float, what: str) -> None:
+    """Raise for a rollout that stopped at ``step`` (from state (q, v) under tau): the
+    checked forward dynamics at that state names a singular inertia or an overflow there;
+    if it runs, the next state was not finite: the rollout diverged (a step too long for
+    the dynamics, or torques that grow without bound)."""
+    try:
+        aba(model, model.create_data(), q, v, tau)
+    except SingularMassMatrixError as e:
+        raise SingularMassMatrixError(f"{what}: at step {step} (t = {step * dt:.6g} s): {e}") \
+            from None
+    except ValueError:  # an overflow, or a state already off its manifold: diverged
+        pass
+    raise _checks.NumericalOverflowError(
+        f"{what} diverged at step {step} (t = {step * dt:.6g} s): the next state is not "
+        f"finite (max |v| = {float(np.abs(v).max()) if v.size else 0.0:.3g} before it); a "
+        f"shorter dt, or bounded torques, keep it finite")

@@ -2,13 +2,17 @@
 
 The same checks as kernels/algorithms/guard.py (finite entries, unit quaternions and
 (cos, sin) pairs within the tolerance), plus the lengths, with this model's sizes and unit-part
-offsets written in. A checked kernel returns 0 when it ran, 1 when an input is bad; on 1 the
-Python side reruns fastdyn's generic checks, which say what is wrong and where.
+offsets written in, and the result's finiteness. A checked kernel returns 0 when it ran; 4 when
+an output or the workspace has the wrong shape (nothing was written); 1 when an input is bad,
+and the Python side then reruns fastdyn's generic checks, which say what is wrong and where;
+2 when the result is not finite although the inputs are (an overflow); 3 for that in ABA,
+where it may also be a singular articulated inertia.
 """
 
 from __future__ import annotations
 
 from ..kernels.joints import codes
+from ..kernels.layout import NW, OM
 
 
 def _unit_parts(jnt) -> list[tuple[int, int]]:
@@ -47,28 +51,53 @@ def checks(jnt, nq: int, nv: int, algorithms) -> str:
               f"    for i in range({nj}):", "        for k in range(6):",
               "            if not (fext[i, k] - fext[i, k] == 0.0):", "                return False",
               "    return True", ""]
+    lines += ["", "", "@jit", "def check_m(M):", f'    """M is ({nv}, {nv}) with a finite diagonal."""',
+              f"    if M.shape[0] != {nv} or M.shape[1] != {nv}:", "        return False",
+              f"    for k in range({nv}):", "        if not (M[k, k] - M[k, k] == 0.0):",
+              "            return False", "    return True", "", "", "@jit",
+              "def check_ws(ws):", f'    """ws is ({nj}, {NW}) and every oMi translation finite."""',
+              f"    if ws.shape[0] != {nj} or ws.shape[1] != {NW}:", "        return False",
+              f"    for i in range({nj}):", f"        for k in range({OM + 9}, {OM + 12}):",
+              "            if not (ws[i, k] - ws[i, k] == 0.0):", "                return False",
+              "    return True", "", "", "@jit", "def check_j(J):",
+              f'    """J is (6, {nv}) and finite."""',
+              f"    if J.shape[0] != 6 or J.shape[1] != {nv}:", "        return False",
+              "    for r in range(6):", f"        for k in range({nv}):",
+              "            if not (J[r, k] - J[r, k] == 0.0):", "                return False",
+              "    return True", ""]
+    # (arguments, input test, shapes of what is written, call, result test): the shapes are
+    # checked before anything is written, the result's finiteness after.
     entry = {
-        "forward_kinematics": ("q, ws, tol", "check_q(q, tol)", "forward_kinematics(q, ws)"),
-        "joint_jacobians": ("q, ws, J, tol", "check_q(q, tol)", "joint_jacobians(q, ws, J)"),
+        "forward_kinematics": ("q, ws, tol", "check_q(q, tol)", "ws.shape[0] == {nj}",
+                               "forward_kinematics(q, ws)", "check_ws(ws)"),
+        "joint_jacobians": ("q, ws, J, tol", "check_q(q, tol)",
+                            "ws.shape[0] == {nj} and J.shape[0] == 6 and J.shape[1] == {nv}",
+                            "joint_jacobians(q, ws, J)", "check_j(J)"),
         "rnea": ("gravity, q, v, a, tau, tol", "check_q(q, tol) and check_v(v) and check_v(a)",
-                 "rnea(gravity, q, v, a, tau)"),
+                 "tau.shape[0] == {nv}", "rnea(gravity, q, v, a, tau)", "check_v(tau)"),
         "rnea_fext": ("gravity, q, v, a, fext, tau, tol",
                       "check_q(q, tol) and check_v(v) and check_v(a) and check_f(fext)",
-                      "rnea_fext(gravity, q, v, a, fext, tau)"),
-        "crba": ("q, M, tol", "check_q(q, tol)", "crba(q, M)"),
+                      "tau.shape[0] == {nv}", "rnea_fext(gravity, q, v, a, fext, tau)",
+                      "check_v(tau)"),
+        "crba": ("q, M, tol", "check_q(q, tol)", "M.shape[0] == {nv} and M.shape[1] == {nv}",
+                 "crba(q, M)", "check_m(M)"),
         "aba": ("gravity, q, v, tau, ddq, tol",
-                "check_q(q, tol) and check_v(v) and check_v(tau)", "aba(gravity, q, v, tau, ddq)"),
+                "check_q(q, tol) and check_v(v) and check_v(tau)", "ddq.shape[0] == {nv}",
+                "aba(gravity, q, v, tau, ddq)", "check_v(ddq)"),
         "aba_fext": ("gravity, q, v, tau, fext, ddq, tol",
                      "check_q(q, tol) and check_v(v) and check_v(tau) and check_f(fext)",
-                     "aba_fext(gravity, q, v, tau, fext, ddq)"),
+                     "ddq.shape[0] == {nv}", "aba_fext(gravity, q, v, tau, fext, ddq)",
+                     "check_v(ddq)"),
     }
     algorithms = [a for name in algorithms for a in ((name, name + "_fext")
                                                       if name in ("rnea", "aba") else (name,))]
     for name in algorithms:
-        args, test, call = entry[name]
-        lines += ["", "@jit", f"def {name}_checked({args}):", f"    if not ({test}):",
-                  "        return 1", f"    {call}"]
-        if name.startswith("aba"):  # finite inputs, non-finite ddq: a singular articulated inertia
-            lines += ["    if not check_v(ddq):", "        return 2"]
-        lines += ["    return 0", ""]
+        args, test, fits, call, result = entry[name]
+        fits = fits.format(nj=nj, nv=nv)
+        if "ws" in args:
+            fits += f" and ws.shape[1] == {NW}"
+        lines += ["", "@jit", f"def {name}_checked({args}):", f"    if not ({fits}):",
+                  "        return 4", f"    if not ({test}):", "        return 1", f"    {call}",
+                  f"    if not {result}:", f"        return {3 if name.startswith('aba') else 2}",
+                  "    return 0", ""]
     return "\n".join(lines) + "\n"

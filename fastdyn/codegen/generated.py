@@ -63,23 +63,35 @@ class Generated:
         m = self._model
         return [_checks.configuration(m, q)] + [_checks.vector(x, m.nv, n) for x, n in vectors]
 
-    def _fail(self, code: int, q, vectors: tuple = ()) -> None:
-        """Rerun the generic checks on a refused input: they raise, naming what is wrong.
-        (fext was checked whole, finiteness included, before the call.)"""
+    def _fail(self, code: int, q, vectors: tuple = (), fext=None) -> None:
+        """Turn a checked kernel's code (fastdyn/codegen/checked.py) into the error the
+        generic functions raise: 4, the Data's arrays do not fit; 1, rerun the generic
+        checks, which name the bad input (fext was checked whole before the call); 2, an
+        overflow; 3, ABA's non-finite ddq from finite inputs, which the generic ABA (run on
+        the same input) tells apart as a singular inertia or an overflow."""
         m = self._model
+        if code == 4:
+            raise ValueError(f"this Data's arrays do not fit {m!r} (rebound or reshaped?); "
+                             f"use model.create_data()")
         _checks.configuration(m, q)
         for x, name in vectors:
             _checks.vector(x, m.nv, name)
-        if code == 2:
-            from ..dynamics import SingularMassMatrixError
-            raise SingularMassMatrixError("M(q) is singular (a massless subtree on a moving "
-                                          "joint?): forward dynamics has no unique solution")
+        if code == 3:
+            from ..dynamics import aba
+            aba(m, m.create_data(), q, *(x for x, _ in vectors), fext=fext)
+        if code in (2, 3):
+            raise _checks.NumericalOverflowError(_checks.overflow_message(
+                ("q",) + tuple(n for _, n in vectors), (q,) + tuple(x for x, _ in vectors)))
         raise RuntimeError("generated input check refused an input the generic checks accept")
 
     def rnea(self, data: Data, q, v, a, fext=None) -> np.ndarray:
         """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i into data.tau (fext: LOCAL
         forces (njoints, 6), as fastdyn.rnea takes them)."""
-        if data.model_token != self.model_token:
+        try:
+            same = data.model_token == self.model_token
+        except AttributeError:  # not a Data: data_for says so
+            same = False
+        if not same:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
         if not (type(q) is type(v) is type(a) is _ND and q.dtype is v.dtype is a.dtype is _F64
                 and q.ndim == v.ndim == a.ndim == 1):
@@ -96,7 +108,11 @@ class Generated:
 
     def aba(self, data: Data, q, v, tau, fext=None) -> np.ndarray:
         """ddq = M(q)^-1 (tau - C(q, v) v - g(q) + sum_i J_i^T fext_i) into data.ddq."""
-        if data.model_token != self.model_token:
+        try:
+            same = data.model_token == self.model_token
+        except AttributeError:  # not a Data: data_for says so
+            same = False
+        if not same:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
         if not (type(q) is type(v) is type(tau) is _ND
                 and q.dtype is v.dtype is tau.dtype is _F64 and q.ndim == v.ndim == tau.ndim == 1):
@@ -108,12 +124,16 @@ class Generated:
             code = self._aba_fext.call(self._gravity, q, v, tau, fext, data.ddq, QUAT_TOL)
         data.kinematics = 0
         if code:
-            self._fail(code, q, ((v, "v"), (tau, "tau")))
+            self._fail(code, q, ((v, "v"), (tau, "tau")), fext)
         return data.ddq
 
     def crba(self, data: Data, q) -> np.ndarray:
         """M(q) into data.M, both triangles."""
-        if data.model_token != self.model_token:
+        try:
+            same = data.model_token == self.model_token
+        except AttributeError:  # not a Data: data_for says so
+            same = False
+        if not same:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
         if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1):
             q, = self._slow(q)
@@ -125,7 +145,11 @@ class Generated:
 
     def forward_kinematics(self, data: Data, q) -> None:
         """liMi and oMi of every joint into data (data.oMi_R, data.oMi_p, ...)."""
-        if data.model_token != self.model_token:
+        try:
+            same = data.model_token == self.model_token
+        except AttributeError:  # not a Data: data_for says so
+            same = False
+        if not same:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
         if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1):
             q, = self._slow(q)
@@ -136,7 +160,11 @@ class Generated:
 
     def compute_joint_jacobians(self, data: Data, q) -> np.ndarray:
         """Placements, then the world Jacobian of every dof into data.J (6, nv)."""
-        if data.model_token != self.model_token:
+        try:
+            same = data.model_token == self.model_token
+        except AttributeError:  # not a Data: data_for says so
+            same = False
+        if not same:
             _checks.data_for(self._model, data)  # raises, saying whose Data it is
         if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1):
             q, = self._slow(q)

@@ -3,6 +3,11 @@
 Each thread owns one workspace (ws3[t], a shared one would be a silent race) and calls the
 very same single-state kernel, so every row is bit-for-bit the serial result. Rows are split
 in contiguous chunks (not interleaved) so a thread walks memory forward.
+
+Every ``*_batch`` kernel is a ``prange`` over ``*_chunk(t, nt, ...)``, which runs chunk t of
+nt serially with workspace ws3[t]; ``*_chunk(0, 1, ...)`` is the whole batch on one thread
+without entering numba's threading layer (what fastdyn.batch does in a process forked after
+its parent ran GNU OpenMP threads, where a parallel region would hang).
 """
 
 from numba import prange
@@ -12,6 +17,7 @@ from ..layout import OM
 from .aba import aba
 from .crba import crba
 from .forward_kinematics import forward_kinematics
+from .guard import _finite
 from .rnea import rnea
 from .simulate import simulate
 
@@ -23,53 +29,94 @@ def chunk(n, nthreads, t):
     return lo, min(n, lo + size)
 
 
+@jit
+def rnea_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, TAU, bad):
+    lo, hi = chunk(Q.shape[0], nt, t)
+    for r in range(lo, hi):
+        rnea(jnt, gravity, Q[r], V[r], A[r], fext, ws3[t], TAU[r])
+        bad[r] = _finite(TAU[r])
+
+
 @jit(parallel=True)
-def rnea_batch(jnt, gravity, Q, V, A, fext, ws3, TAU):
+def rnea_batch(jnt, gravity, Q, V, A, fext, ws3, TAU, bad):
+    """TAU[r] = rnea(Q[r], V[r], A[r]); bad[r] = -1, or the first non-finite entry of TAU[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = chunk(Q.shape[0], nt, t)
-        for r in range(lo, hi):
-            rnea(jnt, gravity, Q[r], V[r], A[r], fext, ws3[t], TAU[r])
+        rnea_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, TAU, bad)
+
+
+@jit
+def aba_chunk(t, nt, jnt, gravity, Q, V, TAU, fext, ws3, DDQ, bad):
+    lo, hi = chunk(Q.shape[0], nt, t)
+    for r in range(lo, hi):
+        bad[r] = aba(jnt, gravity, Q[r], V[r], TAU[r], fext, ws3[t], DDQ[r])
+        if bad[r] < 0 and _finite(DDQ[r]) >= 0:
+            bad[r] = 0
 
 
 @jit(parallel=True)
 def aba_batch(jnt, gravity, Q, V, TAU, fext, ws3, DDQ, bad):
+    """DDQ[r] = aba(Q[r], V[r], TAU[r]); bad[r] = -1, or the joint whose D is not positive
+    definite, or 0 (the universe) where DDQ[r] is not finite for another reason."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = chunk(Q.shape[0], nt, t)
-        for r in range(lo, hi):
-            bad[r] = aba(jnt, gravity, Q[r], V[r], TAU[r], fext, ws3[t], DDQ[r])
+        aba_chunk(t, nt, jnt, gravity, Q, V, TAU, fext, ws3, DDQ, bad)
+
+
+@jit
+def crba_chunk(t, nt, jnt, Q, ws3, MM, empty, bad):
+    lo, hi = chunk(Q.shape[0], nt, t)
+    for r in range(lo, hi):
+        crba(jnt, Q[r], ws3[t], MM[r], empty)
+        bad[r] = -1
+        for k in range(MM.shape[1]):  # a non-finite entry puts a non-finite one on the diagonal
+            if not (MM[r, k, k] - MM[r, k, k] == 0.0):
+                bad[r] = k
+                break
 
 
 @jit(parallel=True)
-def crba_batch(jnt, Q, ws3, MM, empty):
+def crba_batch(jnt, Q, ws3, MM, empty, bad):
+    """MM[r] = crba(Q[r]); bad[r] = -1, or the first non-finite diagonal entry of MM[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = chunk(Q.shape[0], nt, t)
-        for r in range(lo, hi):
-            crba(jnt, Q[r], ws3[t], MM[r], empty)
+        crba_chunk(t, nt, jnt, Q, ws3, MM, empty, bad)
+
+
+@jit
+def forward_kinematics_chunk(t, nt, jnt, Q, ws3, OMI, empty, bad):
+    lo, hi = chunk(Q.shape[0], nt, t)
+    ws = ws3[t]
+    for r in range(lo, hi):
+        forward_kinematics(jnt, Q[r], empty, empty, ws)
+        bad[r] = -1
+        for i in range(jnt.shape[0]):
+            for k in range(12):
+                OMI[r, i, k] = ws[i, OM + k]
+            if bad[r] < 0 and _finite(OMI[r, i]) >= 0:
+                bad[r] = i
 
 
 @jit(parallel=True)
-def forward_kinematics_batch(jnt, Q, ws3, OMI, empty):
-    """OMI (N, njoints, 12): oMi of every row (R row-major, then p)."""
+def forward_kinematics_batch(jnt, Q, ws3, OMI, empty, bad):
+    """OMI (N, njoints, 12): oMi of every row (R row-major, then p); bad[r] = -1, or the
+    first joint whose placement in row r is not finite."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = chunk(Q.shape[0], nt, t)
-        ws = ws3[t]
-        for r in range(lo, hi):
-            forward_kinematics(jnt, Q[r], empty, empty, ws)
-            for i in range(jnt.shape[0]):
-                for k in range(12):
-                    OMI[r, i, k] = ws[i, OM + k]
+        forward_kinematics_chunk(t, nt, jnt, Q, ws3, OMI, empty, bad)
+
+
+@jit
+def simulate_chunk(t, nt, jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
+    """Rollouts: row r from (Q0[r], V0[r]) under TORQUES[r] (T, nv) into QS[r], VS[r]."""
+    lo, hi = chunk(Q0.shape[0], nt, t)
+    for r in range(lo, hi):
+        bad[r] = simulate(jnt, gravity, Q0[r], V0[r], TORQUES[r], dt, fext, ws3[t], QS[r],
+                          VS[r], scratch[t])
 
 
 @jit(parallel=True)
 def simulate_batch(jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
-    """Rollouts: row r from (Q0[r], V0[r]) under TORQUES[r] (T, nv) into QS[r], VS[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = chunk(Q0.shape[0], nt, t)
-        for r in range(lo, hi):
-            bad[r] = simulate(jnt, gravity, Q0[r], V0[r], TORQUES[r], dt, fext, ws3[t], QS[r],
-                              VS[r], scratch[t])
+        simulate_chunk(t, nt, jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad)

@@ -7,13 +7,19 @@ into a message naming the argument and the joint:
   1, 2, 3, 4: q, v, a (or tau), fext has a non-finite entry at index ``detail``
   5: the unit part (quaternion / (cos, sin)) of joint ``detail`` is off the manifold
   6: forward dynamics singular at joint ``detail`` (massless subtree on a moving joint)
-The code is returned as code * 1_000_000 + detail.
+  7: the result is not finite although every input is (an overflow: e.g. v = 1e200)
+  8: the workspace, an input or an output does not have the model's sizes (nothing written)
+The code is returned as code * 1_000_000 + detail. The sizes are checked here, in compiled
+code, because the kernels run without bounds checks: this is the last guard between a
+mismatched workspace (a Data rebound by hand, a Data of another model) and a write past the
+end of an array.
 """
 
 from math import sqrt
 
 from .._jit import jit
 from ..joints.codes import CONTINUOUS, CONTINUOUS_X, FREEFLYER, PLANAR, SPHERICAL
+from ..layout import A, IA, NW, OM, V
 from .aba import aba
 from .crba import crba
 from .forward_kinematics import forward_kinematics
@@ -32,8 +38,34 @@ def _finite(x):
 
 
 @jit
-def check_state(jnt, q, v, a, fext, tol):
-    """0, or the code of the first problem found (see the module docstring)."""
+def _finite_block(ws, col, width, rows):
+    """-1, or the first of ``rows`` rows whose columns col..col+width are not all finite."""
+    for i in range(rows):
+        for k in range(col, col + width):
+            if not (ws[i, k] - ws[i, k] == 0.0):
+                return i
+    return -1
+
+
+@jit
+def _sizes(jnt):
+    """(nq, nv) of the model: joints are numbered depth first with idx_q, idx_v increasing."""
+    n = jnt.shape[0]
+    if n < 2:
+        return 0, 0
+    return jnt[n - 1].idx_q + jnt[n - 1].nq, jnt[n - 1].idx_v + jnt[n - 1].nv
+
+
+@jit
+def check_state(jnt, q, v, a, fext, ws, tol):
+    """0, or the code of the first problem found (see the module docstring). ``v`` and ``a``
+    may be empty (not given)."""
+    nq, nv = _sizes(jnt)
+    n = jnt.shape[0]
+    if (ws.shape[0] != n or ws.shape[1] != NW or q.shape[0] != nq
+            or (v.shape[0] != nv and v.shape[0] != 0) or (a.shape[0] != nv and a.shape[0] != 0)
+            or (fext.shape[0] != n and fext.shape[0] != 0) or fext.shape[1] != 6):
+        return 8 * CODE
     k = _finite(q)
     if k >= 0:
         return 1 * CODE + k
@@ -47,67 +79,114 @@ def check_state(jnt, q, v, a, fext, tol):
         for c in range(6):
             if not (fext[r, c] - fext[r, c] == 0.0):
                 return 4 * CODE + r
-    for i in range(1, jnt.shape[0]):
+    for i in range(1, n):
         t = jnt[i].type
         iq = jnt[i].idx_q
         if t == SPHERICAL or t == FREEFLYER:
             o = iq + 3 if t == FREEFLYER else iq
-            n = sqrt(q[o] ** 2 + q[o + 1] ** 2 + q[o + 2] ** 2 + q[o + 3] ** 2)
+            m = sqrt(q[o] ** 2 + q[o + 1] ** 2 + q[o + 2] ** 2 + q[o + 3] ** 2)
         elif t == PLANAR or (CONTINUOUS_X <= t <= CONTINUOUS):
             o = iq + 2 if t == PLANAR else iq
-            n = sqrt(q[o] ** 2 + q[o + 1] ** 2)
+            m = sqrt(q[o] ** 2 + q[o + 1] ** 2)
         else:
             continue
-        if abs(n - 1.0) > tol:
+        if abs(m - 1.0) > tol:
             return 5 * CODE + i
     return 0
 
 
 @jit
+def _all_nv(jnt, x, y, z):
+    nv = _sizes(jnt)[1]
+    return x.shape[0] == nv and y.shape[0] == nv and z.shape[0] == nv
+
+
+@jit
+def _overflow(k):
+    """Code 7 for a non-finite result entry k (-1: none)."""
+    return 0 if k < 0 else 7 * CODE + k
+
+
+@jit
 def rnea_checked(jnt, gravity, q, v, a, fext, ws, tau, tol):
-    code = check_state(jnt, q, v, a, fext, tol)
+    code = check_state(jnt, q, v, a, fext, ws, tol)
+    if code == 0 and not _all_nv(jnt, v, a, tau):
+        code = 8 * CODE
     if code == 0:
         rnea(jnt, gravity, q, v, a, fext, ws, tau)
+        code = _overflow(_finite(tau))
     return code
 
 
 @jit
 def aba_checked(jnt, gravity, q, v, tau, fext, ws, ddq, tol):
-    code = check_state(jnt, q, v, tau, fext, tol)
+    code = check_state(jnt, q, v, tau, fext, ws, tol)
+    if code == 0 and not _all_nv(jnt, v, tau, ddq):
+        code = 8 * CODE
     if code == 0:
         bad = aba(jnt, gravity, q, v, tau, fext, ws, ddq)
-        if bad >= 0:
-            code = 6 * CODE + bad
+        if bad >= 0:  # D_i not positive: singular if the articulated inertia is finite
+            code = 6 * CODE + bad if _finite_block(ws[bad:bad + 1], IA, 36, 1) < 0 \
+                else 7 * CODE
+        else:
+            code = _overflow(_finite(ddq))
     return code
 
 
 @jit
 def crba_checked(jnt, q, ws, M, empty, no_forces, tol):
-    code = check_state(jnt, q, empty, empty, no_forces, tol)
+    code = check_state(jnt, q, empty, empty, no_forces, ws, tol)
+    nv = _sizes(jnt)[1]
+    if code == 0 and (M.shape[0] != nv or M.shape[1] != nv):
+        code = 8 * CODE
     if code == 0:
         crba(jnt, q, ws, M, empty)
+        for k in range(nv):  # a non-finite entry puts a non-finite one on the diagonal
+            if not (M[k, k] - M[k, k] == 0.0):
+                return 7 * CODE + k
     return code
 
 
 @jit
+def _placements_overflow(jnt, ws, v, a):
+    """Code 7 if a placement (or, when given, a velocity or acceleration) is not finite."""
+    n = jnt.shape[0]
+    k = _finite_block(ws, OM + 9, 3, n)
+    if k < 0 and v.shape[0] > 0:
+        k = _finite_block(ws, V, 6, n)
+    if k < 0 and a.shape[0] > 0:
+        k = _finite_block(ws, A, 6, n)
+    return _overflow(k)
+
+
+@jit
 def forward_kinematics_checked(jnt, q, v, a, ws, no_forces, tol):
-    code = check_state(jnt, q, v, a, no_forces, tol)
+    code = check_state(jnt, q, v, a, no_forces, ws, tol)
     if code == 0:
         forward_kinematics(jnt, q, v, a, ws)
+        code = _placements_overflow(jnt, ws, v, a)
     return code
 
 
 @jit
 def joint_jacobians_checked(jnt, q, ws, J, empty, no_forces, tol):
-    code = check_state(jnt, q, empty, empty, no_forces, tol)
+    code = check_state(jnt, q, empty, empty, no_forces, ws, tol)
+    if code == 0 and (J.shape[0] != 6 or J.shape[1] != _sizes(jnt)[1]):
+        code = 8 * CODE
     if code == 0:
         joint_jacobians(jnt, q, ws, J)
+        code = _placements_overflow(jnt, ws, empty, empty)
     return code
 
 
 @jit
 def frame_jacobian_checked(jnt, frm, q, f, reference, ws, oMf, J, empty, no_forces, tol):
-    code = check_state(jnt, q, empty, empty, no_forces, tol)
+    code = check_state(jnt, q, empty, empty, no_forces, ws, tol)
+    if code == 0 and (J.shape[0] != 6 or J.shape[1] != _sizes(jnt)[1] or f < 0
+                      or f >= frm.shape[0] or oMf.shape[0] != frm.shape[0]
+                      or oMf.shape[1] != 12):
+        code = 8 * CODE
     if code == 0:
         frame_jacobian(jnt, frm, q, f, reference, ws, oMf, J)
+        code = _placements_overflow(jnt, ws, empty, empty)
     return code

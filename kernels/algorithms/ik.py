@@ -246,18 +246,26 @@ def solve(jnt, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, 
     return best_err <= tol, it, best_err
 
 
+@jit
+def solve_chunk(t, nt, jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3,
+                oMf3, J3, Q, converged, iterations, residual):
+    """solve() for chunk t of nt of the rows of targets (N, 12) and Q0 (N, nq), serially,
+    with ws3[t], oMf3[t], J3[t] (row r seeded with seed + r, so results do not depend on the
+    thread count). ``solve_chunk(0, 1, ...)`` is the whole batch on one thread."""
+    lo, hi = chunk(targets.shape[0], nt, t)
+    for r in range(lo, hi):
+        c, k, res = solve(jnt, frm, f, mode, targets[r], Q0[r], lower, upper, tol, max_iter,
+                          seed + r, ws3[t], oMf3[t], J3[t], Q[r])
+        converged[r] = c
+        iterations[r] = k
+        residual[r] = res
+
+
 @jit(parallel=True)
 def solve_batch(jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3, oMf3,
                 J3, Q, converged, iterations, residual):
-    """solve() for every row of targets (N, 12) and Q0 (N, nq), in parallel: thread t owns
-    ws3[t], oMf3[t], J3[t] and one contiguous chunk of rows (row r seeded with seed + r, so
-    results do not depend on the thread count)."""
+    """solve_chunk over one contiguous chunk of rows per thread, in parallel."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        lo, hi = chunk(targets.shape[0], nt, t)
-        for r in range(lo, hi):
-            c, k, res = solve(jnt, frm, f, mode, targets[r], Q0[r], lower, upper, tol, max_iter,
-                              seed + r, ws3[t], oMf3[t], J3[t], Q[r])
-            converged[r] = c
-            iterations[r] = k
-            residual[r] = res
+        solve_chunk(t, nt, jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed,
+                    ws3, oMf3, J3, Q, converged, iterations, residual)

@@ -8,13 +8,15 @@ Never q + v dt: quaternions and (cos, sin) pairs stay on their manifold.
 from .._jit import jit
 from ..configuration.dispatch import integrate
 from .aba import aba
+from .guard import _finite
 
 
 @jit
 def simulate(jnt, gravity, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
     """Trajectory from (q0, v0) under torques (T, nv): qs (T + 1, nq), vs (T + 1, nv).
-    ``scratch`` (nv,) receives each step's acceleration. Returns the first step whose
-    forward dynamics were singular, or -1."""
+    ``scratch`` (nv,) receives each step's acceleration. Returns -1, or the first step k whose
+    forward dynamics were singular or whose next state is not finite (the rollout diverged):
+    rows k + 1 onwards of qs and vs are then not written."""
     for j in range(q0.shape[0]):  # element loops: slice assignment needs numba's runtime
         qs[0, j] = q0[j]
     for j in range(v0.shape[0]):
@@ -25,4 +27,6 @@ def simulate(jnt, gravity, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
         for j in range(vs.shape[1]):
             vs[k + 1, j] = vs[k, j] + dt * scratch[j]
         integrate(jnt, qs[k], vs[k + 1], dt, qs[k + 1])
+        if _finite(vs[k + 1]) >= 0 or _finite(qs[k + 1]) >= 0:
+            return k
     return -1
