@@ -58,9 +58,9 @@ def _first_token():
     return fd.samples.double_pendulum().token
 
 
-def _rnea_in_worker(build, pickled_data):
-    """Build a model in the worker and hand its rnea a Data pickled elsewhere."""
-    m = build()
+def _rnea_in_worker(model, pickled_data):
+    """Hand a model (built here, or pickled elsewhere) a Data pickled elsewhere."""
+    m = model() if callable(model) else pickle.loads(model)
     data = pickle.loads(pickled_data)
     q, v, a = _state(m)
     try:
@@ -72,13 +72,18 @@ def _rnea_in_worker(build, pickled_data):
 
 @pytest.mark.parametrize("method", ["spawn", "fork"])
 def test_workers_refuse_a_data_of_another_model(method, small, big):
-    """The segfault of the report: a worker's humanoid accepted a double pendulum's Data."""
+    """The segfault of the report: a worker's humanoid accepted a double pendulum's Data.
+    Both ways, with the model built in the worker or pickled; and the model's own Data,
+    pickled apart from it, is accepted."""
     if method not in mp.get_all_start_methods():
         pytest.skip(f"no {method} start method here")
     with mp.get_context(method).Pool(1) as pool:
-        for build, other in ((fd.samples.humanoid, small), (fd.samples.double_pendulum, big)):
-            said = pool.apply(_rnea_in_worker, (build, pickle.dumps(other.create_data())))
+        for model, other in ((fd.samples.humanoid, small), (fd.samples.double_pendulum, big),
+                             (pickle.dumps(big), small), (pickle.dumps(small), big)):
+            said = pool.apply(_rnea_in_worker, (model, pickle.dumps(other.create_data())))
             assert "was not created by" in said, said
+        said = pool.apply(_rnea_in_worker, (pickle.dumps(big), pickle.dumps(big.create_data())))
+        assert said == "accepted", said
 
 
 def test_unpickled_data_with_wrong_shapes_is_refused(big):

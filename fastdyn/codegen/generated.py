@@ -46,8 +46,8 @@ class Generated:
     def __reduce__(self):
         """Pickled as the recipe, not the module: a worker process (multiprocessing, a process
         pool) regenerates, which finds the same file and the machine code cached beside it.
-        Send the model in the same pickle (e.g. one task tuple) so both arrive as one model:
-        Data made from it is then accepted by these kernels."""
+        The model's token travels with it, so a Data of that model (pickled with it or not)
+        is accepted by these kernels in the worker too."""
         from . import generate
         return generate, (self._model, self.algorithms, self._directory)
 
