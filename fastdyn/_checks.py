@@ -78,13 +78,7 @@ def vector(x, n: int, name: str) -> np.ndarray:
     if isinstance(x, np.ndarray) and x.dtype == np.float64 and x.flags.c_contiguous:
         a = x
     else:
-        if isinstance(x, np.ndarray) and x.dtype.kind not in "fiu":
-            raise TypeError(f"{name} must be a real array, got dtype {x.dtype}")
-        try:
-            a = np.ascontiguousarray(x, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must be an array of {n} floats, got {type(x).__name__}") \
-                from None
+        a = real(x, name, f"an array of {n} floats")
     if a.ndim != 1 or a.shape[0] != n:
         raise ValueError(f"{name} must have shape ({n},), got {a.shape}")
     if not np.isfinite(a).all():
@@ -108,6 +102,57 @@ def output(out, shape: tuple[int, ...], name: str) -> np.ndarray:
     return out
 
 
+def real(x, name: str, what: str) -> np.ndarray:
+    """x as a C-contiguous float64 array if it holds real numbers (floats or integers); bools,
+    complex numbers, strings and objects are a TypeError rather than a silent conversion
+    (NumPy would turn "1.5" into 1.5, drop an imaginary part, or turn None into NaN)."""
+    try:
+        a = np.asarray(x)
+    except (TypeError, ValueError):  # ragged nested lists
+        raise TypeError(f"{name} must be {what}, got {_typename(x)}") from None
+    if a.dtype.kind not in "fiu":
+        if isinstance(x, np.ndarray):
+            raise TypeError(f"{name} must be a real array, got dtype {a.dtype}")
+        raise TypeError(f"{name} must be {what}, got {_typename(x)} of {a.dtype.name} values")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def model_arg(model) -> None:
+    """TypeError unless ``model`` is a fastdyn Model (a Pinocchio model, None, a Data...)."""
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a fastdyn.Model, got {_typename(model)}")
+
+
+def scalar(x, name: str, positive: bool = False) -> float:
+    """A finite real number (not a bool, a string or an array of one), positive if asked."""
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iuf":
+        x = x[()]  # a NumPy scalar in an array: the same number
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer,
+                                                                np.floating)):
+        raise TypeError(f"{name} must be a real number, got {_typename(x)} {x!r}")
+    x = float(x)
+    if not np.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x}")
+    if positive and not x > 0.0:
+        raise ValueError(f"{name} must be positive, got {x}")
+    return x
+
+
+def integer(x, name: str, minimum: int | None = None) -> int:
+    """An integer (not a float, even 2.0, nor a bool), at least ``minimum`` if given."""
+    i = index(x, name, "an integer")
+    if minimum is not None and i < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {i}")
+    return i
+
+
+def finite_result(out: np.ndarray, names: tuple[str, ...], inputs) -> np.ndarray:
+    """``out``, or NumericalOverflowError if it is not finite (its inputs were checked)."""
+    if not np.isfinite(out).all():
+        raise NumericalOverflowError(overflow_message(names, inputs))
+    return out
+
+
 def forces(model, fext) -> np.ndarray:
     """External forces as the dynamics take them: one LOCAL [f; tau] per joint, (njoints, 6)."""
     return matrix(fext, (model.njoints, 6), "fext (one LOCAL [f; tau] per joint)")
@@ -115,10 +160,8 @@ def forces(model, fext) -> np.ndarray:
 
 def matrix(x, shape: tuple[int, ...], name: str) -> np.ndarray:
     """x as a C-contiguous finite float64 array of the given shape (-1 matches any size)."""
-    if isinstance(x, np.ndarray) and x.dtype.kind not in "fiu":
-        raise TypeError(f"{name} must be a real array, got dtype {x.dtype}")
     a = x if (isinstance(x, np.ndarray) and x.dtype == np.float64 and x.flags.c_contiguous) \
-        else np.ascontiguousarray(x, dtype=np.float64)
+        else real(x, name, "a real array")
     if a.ndim != len(shape) or any(s != -1 and s != t for s, t in zip(shape, a.shape)):
         want = "(" + ", ".join("N" if s == -1 else str(s) for s in shape) + ")"
         raise ValueError(f"{name} must have shape {want}, got {a.shape}")
@@ -129,6 +172,7 @@ def matrix(x, shape: tuple[int, ...], name: str) -> np.ndarray:
 
 def configuration(model, q, name: str = "q") -> np.ndarray:
     """q checked for length, finiteness and unit quaternions / unit (cos, sin) pairs."""
+    model_arg(model)
     q = vector(q, model.nq, name)
     for i, (t, iq) in _lie_joints(model):
         if t in (codes.SPHERICAL, codes.FREEFLYER):
@@ -171,16 +215,15 @@ def _typename(x) -> str:
     return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
 
 
-def index(i, name: str) -> int:
-    """An integer index: ints and NumPy integers; a float (1.7) or a bool is a TypeError,
+def index(i, name: str, what: str = "a name or an integer index") -> int:
+    """An integer: ints and NumPy integers; a float (1.7, even 2.0) or a bool is a TypeError,
     never truncated to a neighbouring joint or frame."""
     if isinstance(i, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a name or an integer index, got {i!r}")
+        raise TypeError(f"{name} must be {what}, got {i!r}")
     try:
         return operator.index(i)
     except TypeError:
-        raise TypeError(f"{name} must be a name or an integer index, got "
-                        f"{_typename(i)} {i!r}") from None
+        raise TypeError(f"{name} must be {what}, got {_typename(i)} {i!r}") from None
 
 
 def joint_index(model, j, name: str = "joint") -> int:

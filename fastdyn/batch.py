@@ -28,17 +28,16 @@ def _rows(model: Model, X, n: int, name: str, nrows: int | None = None) -> np.nd
     return X
 
 
-def _configurations(model: Model, Q) -> np.ndarray:
-    if not isinstance(model, Model):
-        raise TypeError(f"model must be a fastdyn.Model, got {_checks._typename(model)}")
-    Q = _rows(model, Q, model.nq, "Q")
+def _configurations(model: Model, Q, name: str = "Q") -> np.ndarray:
+    _checks.model_arg(model)
+    Q = _rows(model, Q, model.nq, name)
     for i, (t, iq) in _checks._lie_joints(model):
         o = iq + (3 if t == codes.FREEFLYER else 2 if t == codes.PLANAR else 0)
         k = 4 if t in (codes.SPHERICAL, codes.FREEFLYER) else 2
         nrm = np.sqrt((Q[:, o:o + k] ** 2).sum(axis=1))
         bad = np.flatnonzero(np.abs(nrm - 1.0) > _checks.QUAT_TOL)
         if bad.size:
-            raise ValueError(f"Q row {bad[0]}: joint {model.joint_names[i]!r} has a "
+            raise ValueError(f"{name} row {bad[0]}: joint {model.joint_names[i]!r} has a "
                              f"non-unit {'quaternion' if k == 4 else '(cos, sin) pair'} "
                              f"(norm {nrm[bad[0]]:.9g}); normalize first")
     return Q
@@ -152,16 +151,11 @@ def forward_kinematics(model: Model, Q) -> tuple[np.ndarray, np.ndarray]:
 def simulate(model: Model, Q0, V0, TORQUES, dt: float) -> tuple[np.ndarray, np.ndarray]:
     """Rollouts: (QS (N, T + 1, nq), VS (N, T + 1, nv)) from each row of Q0, V0 under
     TORQUES (N, T, nv), by semi-implicit Euler on the Lie group (see fastdyn.simulate)."""
-    Q0 = _configurations(model, Q0)
+    Q0 = _configurations(model, Q0, "Q0")
     n = Q0.shape[0]
     V0 = _rows(model, V0, model.nv, "V0", n)
-    TORQUES = np.ascontiguousarray(TORQUES, dtype=np.float64)
-    if TORQUES.ndim != 3 or TORQUES.shape[0] != n or TORQUES.shape[2] != model.nv:
-        raise ValueError(f"TORQUES must have shape ({n}, T, {model.nv}), got {TORQUES.shape}")
-    if not np.isfinite(TORQUES).all():
-        raise ValueError("TORQUES has non-finite entries")
-    if not (np.isfinite(dt) and dt > 0):
-        raise ValueError(f"dt must be a positive finite time step, got {dt}")
+    TORQUES = _checks.matrix(TORQUES, (n, -1, model.nv), "TORQUES")
+    dt = _checks.scalar(dt, "dt", positive=True)
     steps = TORQUES.shape[1]
     QS = np.empty((n, steps + 1, model.nq))
     VS = np.empty((n, steps + 1, model.nv))

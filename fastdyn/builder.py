@@ -7,6 +7,7 @@ from typing import Sequence
 
 import numpy as np
 
+from . import _checks
 from .kernels import layout
 from .kernels.joints import codes
 from .model import Model
@@ -122,7 +123,7 @@ class ModelBuilder:
             if j not in self._joint_names:
                 raise ValueError(f"{what}: no joint named {j!r} has been added")
             return self._joint_names.index(j)
-        j = int(j)
+        j = _checks.index(j, f"{what}: parent")
         if not 0 <= j < len(self._rows):
             raise ValueError(f"{what}: parent joint index {j} does not exist "
                              f"(joints 0..{len(self._rows) - 1})")
@@ -141,6 +142,8 @@ class ModelBuilder:
         velocity/effort/armature/damping/friction: nv values, or one scalar for all).
         ``frame``: also add a JOINT frame of the same name, as Pinocchio's parsers do.
         """
+        if not (isinstance(name, str) and name):
+            raise TypeError(f"joint name must be a non-empty str, got {name!r}")
         what = f"joint {name!r}"
         if name in self._joint_names:
             raise ValueError(f"{what}: a joint with this name already exists")
@@ -150,7 +153,7 @@ class ModelBuilder:
                                  f"{', '.join(codes.NAMES[1:])}")
             t = _TYPE_BY_NAME[type.lower()]
         else:
-            t = int(type)
+            t = _checks.index(type, f"{what}: type", "a joint type name or code")
             if not 1 <= t < codes.NTYPES:
                 raise ValueError(f"{what}: unknown joint type code {t}")
         par = self._joint_index(parent, what)
@@ -303,7 +306,7 @@ def _unit(axis, what: str, field: str) -> np.ndarray:
 def _per(val, n: int, default: float, what: str, field: str) -> np.ndarray:
     if val is None:
         return np.full(n, default)
-    a = np.asarray(val, dtype=np.float64).reshape(-1)
+    a = _checks.real(val, f"{what}: {field}", "real numbers").reshape(-1)
     if a.size == 1:
         a = np.full(n, a[0])
     if a.shape != (n,):

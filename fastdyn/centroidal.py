@@ -33,12 +33,18 @@ def _massive(model: Model, m: float, what: str) -> None:
         raise ValueError(f"{what}: {model.name!r} has no mass; the centre of mass is undefined")
 
 
-def _inputs(model: Model, data: Data, q, v=None, a=None):
+def _inputs(model: Model, data: Data, q, *va):
+    """q, then the required v (and a) checked; EMPTY for those a function does not take (the
+    kernels read an empty v as "no velocity": a None passed for a required v would make them
+    read past its end)."""
     _checks.data_for(model, data)
     q = _checks.configuration(model, q)
-    v = EMPTY if v is None else _checks.vector(v, model.nv, "v")
-    a = EMPTY if a is None else _checks.vector(a, model.nv, "a")
-    return q, v, a
+    given = [_checks.vector(x, model.nv, n) for x, n in zip(va, ("v", "a"))]
+    return (q, *given, *[EMPTY] * (2 - len(given)))
+
+
+def _finite(model: Model, out: np.ndarray, q, v=EMPTY, a=EMPTY) -> np.ndarray:
+    return _checks.finite_result(out, ("q", "v", "a"), (q, v, a))
 
 
 def jacobian_subtree_center_of_mass(model: Model, data: Data, q,
@@ -53,7 +59,7 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q,
     data.kinematics = 1
     _massive(model, data.mass[r], f"jacobian_subtree_center_of_mass (subtree of joint "
                                   f"{model.joint_names[r]!r})")
-    return Jc
+    return _finite(model, Jc, q)
 
 
 def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
@@ -64,7 +70,7 @@ def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
     _jc.jacobian_subtree_center_of_mass(model.jnt, q, 0, data.ws, data.mass, data.com, Jc)
     data.kinematics = 1
     _massive(model, data.mass[0], "jacobian_center_of_mass")
-    return Jc
+    return _finite(model, Jc, q)
 
 
 def _ccrba(model: Model, data: Data, q, v, what: str) -> np.ndarray:
@@ -73,7 +79,8 @@ def _ccrba(model: Model, data: Data, q, v, what: str) -> np.ndarray:
                    _buffer(data, "Ig", (6, 6)))
     data.kinematics = 1
     _massive(model, m, what)
-    return Ag
+    _finite(model, data.hg, q, v)
+    return _finite(model, Ag, q, v)
 
 
 def compute_centroidal_map(model: Model, data: Data, q) -> np.ndarray:
@@ -101,7 +108,7 @@ def dccrba(model: Model, data: Data, q, v) -> np.ndarray:
                 _buffer(data, "hg", (6,)))
     data.kinematics = 2
     _massive(model, float(data.ws[0, OYC]), "dccrba")
-    return dAg
+    return _finite(model, dAg, q, v)
 
 
 def compute_centroidal_momentum(model: Model, data: Data, q, v) -> np.ndarray:
@@ -112,7 +119,7 @@ def compute_centroidal_momentum(model: Model, data: Data, q, v) -> np.ndarray:
     m = _cen.centroidal_momentum(model.jnt, q, v, EMPTY, data.ws, hg, _buffer(data, "dhg", (6,)))
     data.kinematics = 2
     _massive(model, m, "compute_centroidal_momentum")
-    return hg
+    return _finite(model, hg, q, v)
 
 
 def compute_centroidal_momentum_time_variation(model: Model, data: Data, q, v,
@@ -124,4 +131,5 @@ def compute_centroidal_momentum_time_variation(model: Model, data: Data, q, v,
     m = _cen.centroidal_momentum(model.jnt, q, v, a, data.ws, _buffer(data, "hg", (6,)), dhg)
     data.kinematics = 3
     _massive(model, m, "compute_centroidal_momentum_time_variation")
-    return dhg
+    _finite(model, data.hg, q, v, a)
+    return _finite(model, dhg, q, v, a)

@@ -11,8 +11,6 @@ The model's space is their product. Kernels: ``fastdyn.kernels.configuration.dis
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from . import _checks
@@ -31,6 +29,7 @@ _ARGS_DIFFERENCE = {"q0": 0, "q1": 1}
 def neutral(model) -> np.ndarray:
     """The identity configuration (nq,): zeros, (cos, sin) = (1, 0), quaternions (0, 0, 0, 1),
     as ``pin.neutral`` (whatever the joint limits)."""
+    _checks.model_arg(model)
     out = np.empty(model.nq)
     dispatch.neutral(model.jnt, out)
     return out
@@ -43,8 +42,9 @@ def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
     q = _checks.configuration(model, q, "q")
     v = _checks.vector(v, model.nv, "v")
     out = np.empty(model.nq)
-    dispatch.integrate(model.jnt, q, v, _scalar(dt, "dt"), out)
-    return out
+    dt = _checks.scalar(dt, "dt")
+    dispatch.integrate(model.jnt, q, v, dt, out)
+    return _checks.finite_result(out, ("q", "v", "dt"), (q, v, dt))
 
 
 def difference(model, q0, q1) -> np.ndarray:
@@ -54,7 +54,7 @@ def difference(model, q0, q1) -> np.ndarray:
     q1 = _checks.configuration(model, q1, "q1")
     out = np.empty(model.nv)
     dispatch.difference(model.jnt, q0, q1, out)
-    return out
+    return _checks.finite_result(out, ("q0", "q1"), (q0, q1))
 
 
 def interpolate(model, q0, q1, u: float) -> np.ndarray:
@@ -63,8 +63,9 @@ def interpolate(model, q0, q1, u: float) -> np.ndarray:
     q0 = _checks.configuration(model, q0, "q0")
     q1 = _checks.configuration(model, q1, "q1")
     out = np.empty(model.nq)
-    dispatch.interpolate(model.jnt, q0, q1, _scalar(u, "u"), out)
-    return out
+    u = _checks.scalar(u, "u")
+    dispatch.interpolate(model.jnt, q0, q1, u, out)
+    return _checks.finite_result(out, ("q0", "q1", "u"), (q0, q1, u))
 
 
 def d_integrate(model, q, v, arg: str) -> np.ndarray:
@@ -75,7 +76,7 @@ def d_integrate(model, q, v, arg: str) -> np.ndarray:
     v = _checks.vector(v, model.nv, "v")
     out = np.empty((model.nv, model.nv))
     dispatch.d_integrate(model.jnt, q, v, a, out)
-    return out
+    return _checks.finite_result(out, ("q", "v"), (q, v))
 
 
 def d_difference(model, q0, q1, arg: str) -> np.ndarray:
@@ -86,12 +87,13 @@ def d_difference(model, q0, q1, arg: str) -> np.ndarray:
     q1 = _checks.configuration(model, q1, "q1")
     out = np.empty((model.nv, model.nv))
     dispatch.d_difference(model.jnt, q0, q1, a, out)
-    return out
+    return _checks.finite_result(out, ("q0", "q1"), (q0, q1))
 
 
 def normalize(model, q) -> np.ndarray:
     """A copy of q with every quaternion and (cos, sin) pair scaled to unit norm
     (``pin.normalize``); other coordinates unchanged. A zero quaternion or pair is an error."""
+    _checks.model_arg(model)
     q = _checks.vector(q, model.nq, "q")
     for i, (t, iq) in _checks._lie_joints(model):
         o, n = dispatch.unit_part(dispatch.lie_group(t))
@@ -106,8 +108,9 @@ def normalize(model, q) -> np.ndarray:
 def is_normalized(model, q, tol: float = 1e-12) -> bool:
     """Whether every quaternion and (cos, sin) pair of q has | |x| - 1 | < tol
     (``pin.isNormalized``, same default tolerance)."""
+    _checks.model_arg(model)
     q = _checks.vector(q, model.nq, "q")
-    tol = _scalar(tol, "tol")
+    tol = _checks.scalar(tol, "tol")
     if tol < 0.0:
         raise ValueError(f"tol must be >= 0, got {tol}")
     return bool(dispatch.is_normalized(model.jnt, q, tol))
@@ -125,8 +128,8 @@ def random_configuration(model, rng_or_seed: np.random.Generator | int | None = 
     uniform on the circle, whatever the bounds of those coordinates (as Pinocchio).
     rng_or_seed: a numpy Generator, or a seed for ``np.random.default_rng``.
     """
-    rng = rng_or_seed if isinstance(rng_or_seed, np.random.Generator) \
-        else np.random.default_rng(rng_or_seed)
+    _checks.model_arg(model)
+    rng = rng_or_seed if isinstance(rng_or_seed, np.random.Generator) else _rng(rng_or_seed)
     lo = _bounds(model, model.lower_position_limit if lower is None else lower, "lower")
     hi = _bounds(model, model.upper_position_limit if upper is None else upper, "upper")
     bad = np.flatnonzero(lo > hi)
@@ -140,14 +143,11 @@ def random_configuration(model, rng_or_seed: np.random.Generator | int | None = 
 
 # --- helpers ---------------------------------------------------------------------------------
 
-def _scalar(x, name: str) -> float:
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Real, np.ndarray)) \
-            or np.ndim(x) != 0:
-        raise TypeError(f"{name} must be a real number, got {x!r}")
-    x = float(x)
-    if not np.isfinite(x):
-        raise ValueError(f"{name} must be finite, got {x}")
-    return x
+def _rng(seed) -> np.random.Generator:
+    if seed is None:
+        return np.random.default_rng()
+    return np.random.default_rng(_checks.integer(seed, "rng_or_seed (a Generator or a seed)",
+                                                 minimum=0))
 
 
 def _arg(arg, allowed: dict) -> int:
@@ -157,7 +157,7 @@ def _arg(arg, allowed: dict) -> int:
 
 
 def _bounds(model, b, name: str) -> np.ndarray:
-    b = np.array(b, dtype=np.float64)  # a copy: infinite entries are replaced below
+    b = _checks.real(b, name, f"{model.nq} real numbers").copy()  # infinities replaced below
     if b.shape != (model.nq,):
         raise ValueError(f"{name} must have shape ({model.nq},), got {b.shape}")
     if np.isnan(b).any():

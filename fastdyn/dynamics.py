@@ -48,9 +48,9 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     return data.tau
 
 
-def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: np.ndarray) -> np.ndarray:
-    """RNEA at zero acceleration (and zero velocity when v is None) into ``out``, with the
-    same compiled checks and messages as ``rnea``."""
+def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: str) -> np.ndarray:
+    """RNEA at zero acceleration (and zero velocity when v is None) into ``data.<out>``, with
+    the same compiled checks and messages as ``rnea``."""
     try:
         same = data.model_token == model.token
     except AttributeError:  # not a Data or not a Model: data_for says which
@@ -61,6 +61,7 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: np.ndarray) -> np.n
     v = None if v is None else _checks.fast_vector(v, model.nv, "v")
     fext = _fext(model, fext)
     z = data._zero_v
+    out = getattr(data, out)
     code = _rnea_checked.call(model.jnt, model._gravity, q, z if v is None else v, z, fext,
                               data.ws, out, QUAT_TOL)
     data.kinematics = 0
@@ -71,17 +72,20 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: np.ndarray) -> np.n
 
 def nonlinear_effects(model: Model, data: Data, q, v) -> np.ndarray:
     """C(q, v) v + g(q) (data.nle): RNEA at zero acceleration."""
-    return _rnea_at_rest(model, data, q, v, None, data.nle)
+    if v is None:
+        raise TypeError("v must be an array of nv floats, got None (generalized_gravity is "
+                        "the at-rest case)")
+    return _rnea_at_rest(model, data, q, v, None, "nle")
 
 
 def generalized_gravity(model: Model, data: Data, q) -> np.ndarray:
     """g(q) (data.g): RNEA at zero velocity and acceleration."""
-    return _rnea_at_rest(model, data, q, None, None, data.g)
+    return _rnea_at_rest(model, data, q, None, None, "g")
 
 
 def static_torque(model: Model, data: Data, q, fext) -> np.ndarray:
     """g(q) - sum_i J_i^T fext_i (data.tau): torques holding q still under external forces."""
-    return _rnea_at_rest(model, data, q, None, fext, data.tau)
+    return _rnea_at_rest(model, data, q, None, fext, "tau")
 
 
 def crba(model: Model, data: Data, q) -> np.ndarray:
@@ -154,6 +158,7 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
 
 def kinetic_energy(model: Model, data: Data, q, v) -> float:
     """1/2 v^T M(q) v (data.energy[0])."""
+    _checks.data_for(model, data)
     v = _checks.vector(v, model.nv, "v")  # converted once: the energy kernel reads it too
     forward_kinematics(model, data, q, v)
     data.energy[0] = _energy.kinetic_energy(model.jnt, v, data.ws)

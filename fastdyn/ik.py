@@ -51,7 +51,7 @@ class IKBatchResult:
 
 
 def _task(task: str) -> int:
-    if task not in TASKS:
+    if not isinstance(task, str) or task not in TASKS:
         raise ValueError(f"task must be one of {', '.join(map(repr, TASKS))}, got {task!r}")
     return TASKS[task]
 
@@ -65,7 +65,7 @@ def _target(x, mode: int) -> np.ndarray:
         out[:9] = R.ravel()
         out[9:] = _checks.vector(x[1], 3, "target position")
         return out
-    a = np.asarray(x, dtype=np.float64)
+    a = _checks.real(x, "target", "a 4x4 matrix, (R, p), (3,) or (3, 3)")
     if a.shape == (4, 4):
         a = _checks.matrix(a, (4, 4), "target")
         out[:9] = a[:3, :3].ravel()
@@ -98,12 +98,16 @@ def _start(model: Model, q0) -> np.ndarray:
     return _checks.configuration(model, q0, "q0")
 
 
-def _options(tol: float, max_iter: int) -> tuple[float, int]:
-    if not (np.isfinite(tol) and tol > 0):
-        raise ValueError(f"tol must be a positive number, got {tol!r}")
-    if int(max_iter) < 0:
-        raise ValueError(f"max_iter must be >= 0, got {max_iter!r}")
-    return float(tol), int(max_iter)
+def _options(tol: float, max_iter: int, seed: int) -> tuple[float, int, int]:
+    return (_checks.scalar(tol, "tol", positive=True),
+            _checks.integer(max_iter, "max_iter", minimum=0), _checks.integer(seed, "seed"))
+
+
+def _finite_answer(Q: np.ndarray, residual, targets) -> None:
+    """The solver's answer, or NumericalOverflowError: a finite target too far for float64
+    (1e200) gives a non-finite residual or q."""
+    _checks.finite_result(Q, ("target",), (targets,))
+    _checks.finite_result(np.asarray(residual, dtype=np.float64), ("target",), (targets,))
 
 
 def inverse_kinematics(model: Model, data: Data, frame: int | str, target, q0=None, *,
@@ -117,12 +121,13 @@ def inverse_kinematics(model: Model, data: Data, frame: int | str, target, q0=No
     f = _checks.frame_index(model, frame)
     mode = _task(task)
     tgt = _target(target, mode)
-    tol, max_iter = _options(tol, max_iter)
+    tol, max_iter, seed = _options(tol, max_iter, seed)
     lower, upper = _limits(model)
     q = np.empty(model.nq)
     J = np.zeros((6, model.nv))
     conv, it, res = _ik.solve(model.jnt, model.frm, f, mode, tgt, _start(model, q0), lower,
-                              upper, tol, max_iter, int(seed), data.ws, data.oMf, J, q)
+                              upper, tol, max_iter, seed, data.ws, data.oMf, J, q)
+    _finite_answer(q, res, tgt)
     forward_kinematics(model, data, q)  # leave data consistent with the answer
     return IKResult(q, bool(conv), int(it), float(res))
 
@@ -133,10 +138,11 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
     """inverse_kinematics for N targets in parallel (numba prange, one workspace per thread):
     targets (N, 4, 4), or (N, 3) for "position", (N, 3, 3) for "orientation"; q0 None, (nq,)
     for all or (N, nq). Target r uses seed + r, so results do not depend on the thread count."""
+    _checks.model_arg(model)
     f = _checks.frame_index(model, frame)
     mode = _task(task)
-    tol, max_iter = _options(tol, max_iter)
-    T = np.asarray(targets, dtype=np.float64)
+    tol, max_iter, seed = _options(tol, max_iter, seed)
+    T = _checks.real(targets, "targets", "a stack of targets (N, ...)")
     if T.ndim < 2:
         raise ValueError(f"targets must be a stack of targets (N, ...), got shape {T.shape}")
     tg = np.stack([_target(t, mode) for t in T]) if len(T) else np.zeros((0, 12))
@@ -144,9 +150,9 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
     if q0 is None:
         Q0 = np.repeat(_start(model, None)[None], n, axis=0)
     else:
-        a = np.asarray(q0, dtype=np.float64)
+        a = _checks.real(q0, "q0", f"(nq,) or ({n}, nq) real numbers")
         rows = [a] * n if a.ndim == 1 else list(a)
-        if len(rows) != n:
+        if a.ndim not in (1, 2) or len(rows) != n:
             raise ValueError(f"q0 must be (nq,) or ({n}, nq), got shape {a.shape}")
         Q0 = np.stack([_checks.configuration(model, r, "q0") for r in rows]) if n else \
             np.zeros((0, model.nq))
@@ -160,6 +166,7 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
     iters = np.zeros(n, dtype=np.int64)
     res = np.zeros(n)
     launch(_ik.solve_batch, _ik.solve_chunk, model.jnt, model.frm, f, mode, tg, Q0, lower,
-           upper, tol, max_iter, int(seed), ws3, np.zeros((nt, model.nframes, 12)),
+           upper, tol, max_iter, seed, ws3, np.zeros((nt, model.nframes, 12)),
            np.zeros((nt, 6, model.nv)), Q, conv, iters, res)
+    _finite_answer(Q, res, tg)
     return IKBatchResult(Q, conv, iters, res)

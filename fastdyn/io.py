@@ -18,8 +18,24 @@ FORMAT = 1
 _RECORDS = (("jnt", layout.JOINT_DTYPE), ("frm", layout.FRAME_DTYPE))
 
 
+def _path(path) -> str:
+    try:
+        p = os.fspath(path)
+    except TypeError:
+        raise TypeError(f"path must be a str or an os.PathLike, got "
+                        f"{type(path).__name__}") from None
+    if isinstance(p, bytes):
+        p = os.fsdecode(p)
+    if not os.path.basename(p):
+        raise ValueError(f"path must name a file, got {p!r}")
+    return p
+
+
 def save_npz(model: Model, path) -> None:
     """Write ``model`` to ``path`` (``.npz`` is appended by NumPy if missing)."""
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a fastdyn.Model, got {type(model).__name__}")
+    path = _path(path)
     arrays = {"format": np.array(FORMAT), "name": np.array(model.name),
               "gravity": np.array(model.gravity, dtype=np.float64),
               "joint_names": np.array(model.joint_names, dtype=str),
@@ -40,7 +56,14 @@ def load_npz(path) -> Model:
     arrays break an invariant the kernels rely on (``Model.check``: sizes and indices, the
     universe row, finite numbers, rotation matrices, limits that are not NaN, consistent
     inertias), so an untrusted file cannot make the kernels read or write out of bounds."""
-    with np.load(os.fspath(path), allow_pickle=False) as z:
+    path = _path(path)
+    try:
+        z = np.load(path, allow_pickle=False)
+    except ValueError:  # NumPy's reading of a file that is neither .npy nor .npz
+        raise ValueError(f"{path}: not a fastdyn model file (not an .npz archive)") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path}: not a fastdyn model file (a single .npy array)")
+    with z:
         keys = set(z.files)
         if "format" not in keys or int(z["format"]) != FORMAT:
             raise ValueError(f"{path}: not a fastdyn model file (format {FORMAT} expected)")

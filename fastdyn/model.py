@@ -81,6 +81,8 @@ class Model:
     def joint_id(self, name: str) -> int:
         try:
             return self._joint_index[name]
+        except TypeError:  # unhashable: a list, an array
+            raise TypeError(f"joint name must be a str, got {type(name).__name__}") from None
         except KeyError:
             raise KeyError(f"model {self.name!r} has no joint named {name!r}; joints: "
                            f"{', '.join(self.joint_names[1:20])}"
@@ -89,14 +91,16 @@ class Model:
     def frame_id(self, name: str) -> int:
         try:
             return self._frame_index[name]
+        except TypeError:  # unhashable: a list, an array
+            raise TypeError(f"frame name must be a str, got {type(name).__name__}") from None
         except KeyError:
             raise KeyError(f"model {self.name!r} has no frame named {name!r}; frames: "
                            f"{', '.join(self.frame_names[:20])}"
                            f"{' ...' if self.nframes > 20 else ''}") from None
 
     def joint_type(self, j: int | str) -> str:
-        j = self.joint_id(j) if isinstance(j, str) else int(j)
-        return codes.NAMES[int(self.jnt[j]["type"])]
+        from ._checks import joint_index  # (_checks imports this module)
+        return codes.NAMES[int(self.jnt[joint_index(self, j, "j")]["type"])]
 
     # --- per-coordinate views, Pinocchio's names ------------------------------------------
     def _per_q(self, field: str) -> np.ndarray:

@@ -54,7 +54,7 @@ def coriolis_matrix(model: Model, data: Data, q, v, representation: str = BODY_F
         rep = _code(model, representation)
         _vr.coriolis(model.jnt, q, v, rep, data.ws, _xx(data), data.M, C, data.qv)
     data.kinematics = 2  # velocities of the body-fixed v (= T v_R)
-    return C
+    return _checks.finite_result(C, ("q", "v"), (q, v))
 
 
 def _code(model: Model, representation) -> int:
@@ -108,7 +108,7 @@ def mass_matrix(model: Model, data: Data, q, representation: str) -> np.ndarray:
     _vr.dynamics(model.jnt, model.gravity, q, EMPTY, rep, data.ws, _xx(data), data.M,
                  data.nle, data.qv, NO_FORCES)
     data.kinematics = 1
-    return data.M
+    return _checks.finite_result(data.M, ("q",), (q,))
 
 
 def bias(model: Model, data: Data, q, v, representation: str, fext=None) -> np.ndarray:
@@ -122,7 +122,8 @@ def bias(model: Model, data: Data, q, v, representation: str, fext=None) -> np.n
     _vr.dynamics(model.jnt, model.gravity, q, v, rep, data.ws, _xx(data), data.M, data.nle,
                  data.qv, _fext(model, fext))
     data.kinematics = 2
-    return data.nle
+    _checks.finite_result(data.M, ("q", "v"), (q, v))
+    return _checks.finite_result(data.nle, ("q", "v"), (q, v))
 
 
 def jacobian(model: Model, data: Data, q, frame: int | str, reference: int = LOCAL,
@@ -130,6 +131,7 @@ def jacobian(model: Model, data: Data, q, frame: int | str, reference: int = LOC
     """J_R = J T (6, nv): the Jacobian of ``frame`` in ``reference`` for a velocity given in
     ``representation`` (seed 002 eq. 75: MIXED with LOCAL_WORLD_ALIGNED is the "doubly mixed"
     ^{E[A]} J_{A,E/B[A]})."""
+    _checks.data_for(model, data)
     rep = _code(model, representation)
     J = frame_jacobian(model, data, q, frame, reference)
     XX = _xx(data)
@@ -143,6 +145,7 @@ def forward_dynamics(model: Model, data: Data, q, v, tau, representation: str,
     """v_R' = M_R^-1 (tau_R - h_R) (data.ddq) with v and tau given in ``representation``
     (tau_R = T^T tau_B: joint torques are the same numbers; a base wrench is expressed in the
     representation's base frame). Solved densely: for BODY_FIXED prefer fastdyn.aba."""
+    _checks.data_for(model, data)
     tau = _checks.vector(tau, model.nv, "tau")
     h = bias(model, data, q, v, representation, fext)
     try:

@@ -17,8 +17,7 @@ def simulate(model: Model, q0, v0, torques, dt: float) -> tuple[np.ndarray, np.n
     q0 = _checks.configuration(model, q0, "q0")
     v0 = _checks.vector(v0, model.nv, "v0")
     torques = _checks.matrix(torques, (-1, model.nv), "torques")
-    if not (np.isfinite(dt) and dt > 0):
-        raise ValueError(f"dt must be a positive finite time step, got {dt}")
+    dt = _checks.scalar(dt, "dt", positive=True)
     steps = torques.shape[0]
     qs = np.empty((steps + 1, model.nq))
     vs = np.empty((steps + 1, model.nv))
