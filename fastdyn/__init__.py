@@ -41,6 +41,10 @@ try:
                             frame_jacobian_time_variation, frame_velocity, joint_jacobian)
     from .model import Data, Model
     from .parsers import URDFError, load_urdf
+    from .regressors import (batch_joint_torque_regressor, compute_joint_torque_regressor,
+                             compute_kinetic_energy_regressor,
+                             compute_potential_energy_regressor, compute_static_regressor,
+                             dynamic_parameters)
     from .simulation import simulate
     _startup.warm_numba()
 finally:
@@ -65,4 +69,7 @@ __all__ = [
     "jacobian_subtree_center_of_mass", "compute_centroidal_map", "ccrba", "dccrba",
     "compute_centroidal_momentum", "compute_centroidal_momentum_time_variation",
     "inverse_kinematics", "inverse_kinematics_batch", "IKResult", "IKBatchResult",
+    "dynamic_parameters", "compute_joint_torque_regressor", "compute_kinetic_energy_regressor",
+    "compute_potential_energy_regressor", "compute_static_regressor",
+    "batch_joint_torque_regressor",
 ]

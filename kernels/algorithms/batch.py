@@ -18,6 +18,7 @@ from .aba import aba
 from .crba import crba
 from .forward_kinematics import forward_kinematics
 from .guard import _finite
+from .regressor import joint_torque_regressor
 from .rnea import rnea
 from .simulate import simulate
 
@@ -120,3 +121,18 @@ def simulate_batch(jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch
     nt = ws3.shape[0]
     for t in prange(nt):
         simulate_chunk(t, nt, jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad)
+
+
+@jit
+def regressor_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, YS, scratch):
+    """YS[r] = the joint torque regressor at (Q[r], V[r], A[r]) (regressor.py)."""
+    lo, hi = chunk(Q.shape[0], nt, t)
+    for r in range(lo, hi):
+        joint_torque_regressor(jnt, gravity, Q[r], V[r], A[r], fext, ws3[t], YS[r], scratch[t])
+
+
+@jit(parallel=True)
+def regressor_batch(jnt, gravity, Q, V, A, fext, ws3, YS, scratch):
+    nt = ws3.shape[0]
+    for t in prange(nt):
+        regressor_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, YS, scratch)
