@@ -1,7 +1,8 @@
 """Fixtures for the benchmark suites: ``robot`` walks the model ladder (bench/ladder.py).
 
-Benchmarks run only when asked: ``python bench/report.py``, or
-``pytest bench --benchmark-enable`` (pyproject.toml disables them in plain ``pytest``). Each
+Benchmarks run only when asked: ``python bench/report.py``, or ``pytest bench`` (plain
+``pytest`` collects tests/ only; ``pytest bench --benchmark-disable`` runs each once, untimed,
+as a test). Each
 test makes its warm-up call (JIT compilation, first-touch of buffers) before handing the
 callable to ``benchmark``: compile time is measured in test_startup.py only. No benchmark
 asserts on time.

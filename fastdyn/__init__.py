@@ -12,7 +12,9 @@ and can be called from your own ``@numba.njit`` code.
 
 import gc as _gc
 
-from . import _startup
+from . import _source_tree, _startup
+
+_source_tree.link_kernels()  # a source checkout's kernels/ (an installed one has its own)
 
 _gc_was_enabled = _gc.isenabled()
 _gc.disable()  # why: see fastdyn/_startup.py

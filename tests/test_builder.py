@@ -5,6 +5,8 @@ import pickle
 import numpy as np
 import pytest
 
+pytest.importorskip("pinocchio")  # compares with Pinocchio at import time
+
 import fastdyn as fd
 from conftest import close, pin
 from oracle import to_pinocchio

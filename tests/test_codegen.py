@@ -15,7 +15,7 @@ import pytest
 
 import fastdyn as fd
 from fastdyn import codegen, samples
-from conftest import close, get_pair, pin, random_state
+from conftest import close, get_pair, needs_pinocchio, pin, random_state
 
 SUPPORTED_TYPES = ("revolute_x", "revolute_y", "revolute_z", "revolute", "continuous_x",
                    "continuous", "prismatic_y", "prismatic", "spherical", "planar",
@@ -25,6 +25,7 @@ MODELS = ["manipulator", "double_pendulum", "mixed_tree", "forest", "ur5", "pand
 
 
 def _pair(name):
+    needs_pinocchio()
     if name == "mixed_tree":  # the supported types, unaligned axes, a free-flyer root
         m = samples.random_tree(12, seed=13, types=SUPPORTED_TYPES, root="freeflyer")
         assert {"spherical", "planar", "translation", "continuous", "revolute", "prismatic"} <= \

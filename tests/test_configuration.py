@@ -4,8 +4,9 @@ as identities, on models that together hold every joint type."""
 
 import numba
 import numpy as np
-import pinocchio as pin
 import pytest
+
+pin = pytest.importorskip("pinocchio")  # compares with Pinocchio at import time
 
 from fastdyn import configuration as cfg
 from fastdyn import samples

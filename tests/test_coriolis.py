@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+pytest.importorskip("pinocchio")  # compares with Pinocchio at import time
+
 import fastdyn as fd
 from conftest import close, pin, random_state
 from fastdyn.representations import coriolis_matrix

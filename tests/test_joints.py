@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from conftest import close, get_pair, pin
+from conftest import close, get_pair, needs_pinocchio, pin
 from fastdyn.kernels.joints import codes
 from fastdyn.kernels.joints.jcalc import jcalc
 from fastdyn.kernels.layout import CJ, LI, NW, S, VJ
@@ -15,6 +15,7 @@ TYPES = [t for t in codes.NAMES[1:]]
 @pytest.fixture(scope="module", params=TYPES)
 def single(request):
     """A tree made only of one joint type (three joints: chained and branched)."""
+    needs_pinocchio()
     from oracle import to_pinocchio
     root = "freeflyer" if request.param == "freeflyer" else None
     types = (request.param,)

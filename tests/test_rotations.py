@@ -5,8 +5,9 @@ import math
 
 import numba
 import numpy as np
-import pinocchio as pin
 import pytest
+
+pin = pytest.importorskip("pinocchio")  # compares with Pinocchio at import time
 
 from fastdyn.kernels.spatial import euler as eul
 from fastdyn.kernels.spatial import rotation_rates as rr

@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from conftest import close, pin
+pytest.importorskip("pinocchio")  # every test here compares with Pinocchio's spatial algebra
+
+from conftest import close, pin  # noqa: E402
 from fastdyn.builder import dynamic_parameters
 from fastdyn.kernels.spatial import force, inertia, matrix6, motion, se3
 
