@@ -19,7 +19,7 @@ _source_tree.link_kernels()  # a source checkout's kernels/ (an installed one ha
 _gc_was_enabled = _gc.isenabled()
 _gc.disable()  # why: see fastdyn/_startup.py
 try:
-    from . import batch, configuration, models, representations, samples
+    from . import batch, configuration, models, parameters, representations, samples
     from .centroidal import (ccrba, compute_centroidal_map, compute_centroidal_momentum,
                              compute_centroidal_momentum_time_variation, dccrba,
                              jacobian_center_of_mass, jacobian_subtree_center_of_mass)
@@ -42,6 +42,7 @@ try:
                             frame_acceleration, frame_classical_acceleration, frame_jacobian,
                             frame_jacobian_time_variation, frame_velocity, joint_jacobian)
     from .model import Data, Model
+    from .parameters import sample_parameters
     from .parsers import URDFError, load_urdf
     from .regressors import (batch_joint_torque_regressor, compute_joint_torque_regressor,
                              compute_kinetic_energy_regressor,
@@ -55,7 +56,7 @@ finally:
 __version__ = "0.1.0"
 
 __all__ = [
-    "Model", "Data", "ModelBuilder", "samples", "JOINT_TYPES",
+    "Model", "Data", "ModelBuilder", "samples", "parameters", "JOINT_TYPES",
     "OP_FRAME", "JOINT_FRAME", "FIXED_JOINT_FRAME", "BODY_FRAME", "SENSOR_FRAME",
     "forward_kinematics", "update_frame_placements", "frames_forward_kinematics",
     "frame_placement", "frame_pose", "joint_placement", "joint_pose", "center_of_mass",
@@ -73,5 +74,5 @@ __all__ = [
     "inverse_kinematics", "inverse_kinematics_batch", "IKResult", "IKBatchResult",
     "dynamic_parameters", "compute_joint_torque_regressor", "compute_kinetic_energy_regressor",
     "compute_potential_energy_regressor", "compute_static_regressor",
-    "batch_joint_torque_regressor",
+    "batch_joint_torque_regressor", "sample_parameters",
 ]

@@ -68,7 +68,11 @@ def _explain_row(model: Model, bad: np.ndarray, call, *rows) -> None:
 
 
 def _generated_for(model: Model, generated):
-    if generated is not None and generated.model_token != model.token:
+    """``generated`` if its kernels were generated from this very model: same joints (token)
+    and the same parameters, which generated code holds as literals (a with_* variant shares
+    the token but not the parameters)."""
+    if generated is not None and not (generated.model_token == model.token and (
+            generated._model is model or np.array_equal(generated._model.jnt, model.jnt))):
         raise ValueError("these generated kernels were made for another model "
                          "(fastdyn.codegen.generate(model) for this one)")
     return generated

@@ -33,10 +33,10 @@ class Model:
         self._gravity = np.zeros(3)
         self._gravity.flags.writeable = False
         self.gravity = gravity
-        # Identifies this model to its Data. Random (uuid4), not a per-process counter: a
-        # counter restarts in every worker process, where a pickled Data of one robot then
-        # matched another robot's model and the kernels wrote past its arrays. Pickling and
-        # copying keep it, so a (model, data) pair survives both.
+        # Identifies this model's joints, and so the shapes of its Data. Random (uuid4), not a
+        # per-process counter: a counter restarts in every worker process, where a pickled
+        # Data of one robot then matched another robot's model and the kernels wrote past its
+        # arrays. Pickling, copying and the with_* variants (same joints) keep it.
         self.token = uuid.uuid4().hex
         self.njoints = int(self.jnt.shape[0])
         self.nframes = int(self.frm.shape[0])
@@ -152,6 +152,39 @@ class Model:
 
     def create_data(self) -> "Data":
         return Data(self)
+
+    # --- variants: the same joints with one parameter changed (fastdyn/parameters.py) -----
+    def with_inertia(self, joint: int | str, mass: float | None = None, com=None,
+                     inertia=None) -> "Model":
+        """This model with one body's mass, com or inertia (about the com) changed."""
+        from .parameters import with_inertia
+        return with_inertia(self, joint, mass, com, inertia)
+
+    def with_placement(self, joint: int | str, placement) -> "Model":
+        """This model with one joint placed elsewhere in its parent (4x4 or (R, p))."""
+        from .parameters import with_placement
+        return with_placement(self, joint, placement)
+
+    def with_armature(self, joint: int | str, armature) -> "Model":
+        from .parameters import with_armature
+        return with_armature(self, joint, armature)
+
+    def with_damping(self, joint: int | str, damping) -> "Model":
+        from .parameters import with_damping
+        return with_damping(self, joint, damping)
+
+    def with_friction(self, joint: int | str, friction) -> "Model":
+        from .parameters import with_friction
+        return with_friction(self, joint, friction)
+
+    def with_limits(self, joint: int | str, lower=None, upper=None, velocity=None,
+                    effort=None) -> "Model":
+        from .parameters import with_limits
+        return with_limits(self, joint, lower, upper, velocity, effort)
+
+    def with_gravity(self, gravity) -> "Model":
+        from .parameters import with_gravity
+        return with_gravity(self, gravity)
 
     def __getstate__(self):
         return dict(jnt=np.array(self.jnt), frm=np.array(self.frm), joint_names=self.joint_names,
