@@ -174,28 +174,26 @@ def configuration(model, q, name: str = "q") -> np.ndarray:
     """q checked for length, finiteness and unit quaternions / unit (cos, sin) pairs."""
     model_arg(model)
     q = vector(q, model.nq, name)
-    for i, (t, iq) in _lie_joints(model):
-        if t in (codes.SPHERICAL, codes.FREEFLYER):
-            o = iq + (3 if t == codes.FREEFLYER else 0)
-            nrm = np.sqrt(q[o] ** 2 + q[o + 1] ** 2 + q[o + 2] ** 2 + q[o + 3] ** 2)
-            what = "quaternion"
-        else:
-            o = iq + (2 if t == codes.PLANAR else 0)
-            nrm = np.sqrt(q[o] ** 2 + q[o + 1] ** 2)
-            what = "(cos, sin) pair"
+    for i, o, k in unit_parts(model):
+        nrm = float(np.sqrt(np.sum(q[o:o + k] ** 2)))
         if abs(nrm - 1.0) > QUAT_TOL:
-            raise ValueError(f"{name}: the {what} of joint {model.joint_names[i]!r} "
-                             f"(q[{o}:{o + (4 if what == 'quaternion' else 2)}]) has norm "
-                             f"{nrm:.9g}, not 1; call fastdyn.normalize(model, q) first")
+            raise ValueError(f"{name}: the {UNIT_NAME[k]} of joint {model.joint_names[i]!r} "
+                             f"(q[{o}:{o + k}]) has norm {nrm:.9g}, not 1; call "
+                             f"fastdyn.normalize(model, q) first")
     return q
 
 
-def _lie_joints(model):
-    cache = model.__dict__.get("_lie_cache")
+UNIT_NAME = {2: "(cos, sin) pair", 4: "quaternion"}
+
+
+def unit_parts(model) -> list[tuple[int, int, int]]:
+    """(joint, first q index, length) of every unit-norm part of q (codes.unit_part), cached
+    on the model."""
+    cache = model.__dict__.get("_unit_parts")
     if cache is None:
-        cache = [(i, (int(r["type"]), int(r["idx_q"]))) for i, r in enumerate(model.jnt)
-                 if int(r["type"]) in codes.LIE_TYPES]
-        model.__dict__["_lie_cache"] = cache
+        cache = [(i, int(r["idx_q"]) + o, k) for i, r in enumerate(model.jnt)
+                 for o, k in (codes.unit_part(int(r["type"])),) if k]
+        model.__dict__["_unit_parts"] = cache
     return cache
 
 

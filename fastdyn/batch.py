@@ -17,7 +17,6 @@ from . import _checks, dynamics, kinematics, simulation
 from ._parallel import launch
 from .dynamics import NO_FORCES
 from .kernels.algorithms import batch as _batch
-from .kernels.joints import codes
 from .kernels.layout import NW
 from .kinematics import EMPTY
 from .model import Model
@@ -31,15 +30,13 @@ def _rows(model: Model, X, n: int, name: str, nrows: int | None = None) -> np.nd
 def _configurations(model: Model, Q, name: str = "Q") -> np.ndarray:
     _checks.model_arg(model)
     Q = _rows(model, Q, model.nq, name)
-    for i, (t, iq) in _checks._lie_joints(model):
-        o = iq + (3 if t == codes.FREEFLYER else 2 if t == codes.PLANAR else 0)
-        k = 4 if t in (codes.SPHERICAL, codes.FREEFLYER) else 2
+    for i, o, k in _checks.unit_parts(model):
         nrm = np.sqrt((Q[:, o:o + k] ** 2).sum(axis=1))
         bad = np.flatnonzero(np.abs(nrm - 1.0) > _checks.QUAT_TOL)
         if bad.size:
             raise ValueError(f"{name} row {bad[0]}: joint {model.joint_names[i]!r} has a "
-                             f"non-unit {'quaternion' if k == 4 else '(cos, sin) pair'} "
-                             f"(norm {nrm[bad[0]]:.9g}); normalize first")
+                             f"non-unit {_checks.UNIT_NAME[k]} (norm {nrm[bad[0]]:.9g}); "
+                             f"normalize first")
     return Q
 
 

@@ -95,10 +95,9 @@ def normalize(model, q) -> np.ndarray:
     (``pin.normalize``); other coordinates unchanged. A zero quaternion or pair is an error."""
     _checks.model_arg(model)
     q = _checks.vector(q, model.nq, "q")
-    for i, (t, iq) in _checks._lie_joints(model):
-        o, n = dispatch.unit_part(dispatch.lie_group(t))
-        if not np.any(q[iq + o:iq + o + n]):
-            raise ValueError(f"q[{iq + o}:{iq + o + n}] (joint {model.joint_names[i]!r}) is zero "
+    for i, o, n in _checks.unit_parts(model):
+        if not np.any(q[o:o + n]):
+            raise ValueError(f"q[{o}:{o + n}] (joint {model.joint_names[i]!r}) is zero "
                              "and has no direction to normalize to")
     out = np.empty(model.nq)
     dispatch.normalize(model.jnt, q, out)

@@ -53,3 +53,30 @@ def test_every_type_is_covered():
         m, _ = get_pair(name)
         seen |= {m.joint_type(i) for i in range(1, m.njoints)}
     assert seen == set(TYPES)
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_the_joint_contract_matches_the_joint_calcs(name):
+    """codes' tables (the joint contract) against what the joint kernels do: S depends on q
+    exactly for the S_MOVES types; the unit-norm part is what normalize rescales and the
+    only coordinates a neutral configuration does not leave at zero (besides none)."""
+    from fastdyn import configuration as cfg
+    t = codes.NAMES.index(name)
+    m = samples.random_tree(1, seed=3, types=(name,))
+    rng = np.random.default_rng(2)
+    w = np.zeros(NW)
+    columns = []
+    for s in range(3):
+        q = cfg.random_configuration(m, s)
+        jcalc(m.jnt, 1, q, rng.normal(size=m.nv), w)
+        columns.append(w[S:S + 6 * m.nv].copy())
+    moves = not all(np.allclose(c, columns[0], atol=1e-12) for c in columns)
+    assert moves == codes.S_MOVES[t]
+    o, k = codes.unit_part(t)
+    scaled = cfg.random_configuration(m, 9) * 3.0
+    normalized = cfg.normalize(m, scaled)
+    touched = np.flatnonzero(~np.isclose(normalized, scaled))
+    assert touched.tolist() == list(range(o, o + k))
+    assert np.allclose(np.linalg.norm(normalized[o:o + k]), 1.0) if k else True
+    assert (codes.LIE_GROUP[t] != codes.VECTOR) == (k > 0) == (t in codes.LIE_TYPES)
+    assert codes.NQ[t] - codes.NV[t] == {0: 0, 2: 1, 4: 1}[k]

@@ -16,19 +16,10 @@ from ..kernels.layout import NW, OM
 
 
 def _unit_parts(jnt) -> list[tuple[int, int]]:
-    """(first q index, length) of every part of q that must have unit norm."""
-    out = []
-    for i in range(1, jnt.shape[0]):
-        t, iq = int(jnt[i]["type"]), int(jnt[i]["idx_q"])
-        if t == codes.FREEFLYER:
-            out.append((iq + 3, 4))
-        elif t == codes.SPHERICAL:
-            out.append((iq, 4))
-        elif t == codes.PLANAR:
-            out.append((iq + 2, 2))
-        elif codes.CONTINUOUS_X <= t <= codes.CONTINUOUS:
-            out.append((iq, 2))
-    return out
+    """(first q index, length) of every part of q that must have unit norm (the joint
+    contract, codes.unit_part)."""
+    return [(int(r["idx_q"]) + o, k) for r in jnt[1:]
+            for o, k in (codes.unit_part(int(r["type"])),) if k]
 
 
 def checks(jnt, nq: int, nv: int, algorithms) -> str:

@@ -19,7 +19,7 @@ positive definite (a massless subtree on a moving joint makes M singular), or -1
 """
 
 from .._jit import jit
-from ..joints.codes import SPHERICAL_ZYX, UNIVERSAL
+from ..joints.codes import S_MOVES
 from ..joints.jcalc import jcalc
 from ..layout import C, CJ, DI, IA, LI, OAG, OJ, OM, OV, PA, S, TMP, U, UU
 from ..spatial import force, inertia, matrix6, motion, se3
@@ -53,7 +53,7 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
         vxvj = motion.cross(w, OV, w, TMP)
         for k in range(6):
             w[C + k] = vxvj[k]
-        if jr.type == SPHERICAL_ZYX or jr.type == UNIVERSAL:  # the joints whose S moves with q
+        if S_MOVES[jr.type]:  # dS/dt: the joint's own c_J, in the world
             cj = motion.act(w, OM, w, CJ)
             for k in range(6):
                 w[C + k] += cj[k]

@@ -18,7 +18,7 @@ end of an array.
 from math import sqrt
 
 from .._jit import jit
-from ..joints.codes import CONTINUOUS, CONTINUOUS_X, FREEFLYER, PLANAR, SPHERICAL
+from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
 from ..layout import A, IA, NW, OM, V
 from .aba import aba
 from .crba import crba
@@ -80,17 +80,14 @@ def check_state(jnt, q, v, a, fext, ws, tol):
             if not (fext[r, c] - fext[r, c] == 0.0):
                 return 4 * CODE + r
     for i in range(1, n):
-        t = jnt[i].type
-        iq = jnt[i].idx_q
-        if t == SPHERICAL or t == FREEFLYER:
-            o = iq + 3 if t == FREEFLYER else iq
-            m = sqrt(q[o] ** 2 + q[o + 1] ** 2 + q[o + 2] ** 2 + q[o + 3] ** 2)
-        elif t == PLANAR or (CONTINUOUS_X <= t <= CONTINUOUS):
-            o = iq + 2 if t == PLANAR else iq
-            m = sqrt(q[o] ** 2 + q[o + 1] ** 2)
-        else:
+        g = LIE_GROUP[jnt[i].type]
+        if UNIT_LENGTH[g] == 0:
             continue
-        if abs(m - 1.0) > tol:
+        o = jnt[i].idx_q + UNIT_OFFSET[g]
+        s = 0.0
+        for k in range(UNIT_LENGTH[g]):
+            s += q[o + k] ** 2
+        if abs(sqrt(s) - 1.0) > tol:
             return 5 * CODE + i
     return 0
 

@@ -29,7 +29,7 @@ from numba import prange
 
 from .._jit import jit
 from ..configuration.dispatch import VECTOR, integrate, lie_group
-from ..joints.codes import REVOLUTE, REVOLUTE_X, SPHERICAL_ZYX, UNIVERSAL
+from ..joints.codes import PERIODIC
 from ..layout import LOCAL, LOCAL_WORLD_ALIGNED
 from ..spatial.rotations import log3_coeffs, log3_tuple, so3_poly_apply
 from .batch import chunk
@@ -59,7 +59,7 @@ def _uniform(state):
 @jit
 def _periodic(t):
     """Joint types whose coordinates are angles with period 2 pi (pose unchanged by 2 pi)."""
-    return (REVOLUTE_X <= t <= REVOLUTE) or t == UNIVERSAL or t == SPHERICAL_ZYX
+    return PERIODIC[t]
 
 
 @jit

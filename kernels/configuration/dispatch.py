@@ -18,38 +18,19 @@ nothing, and can be called from other @njit code. ``arg`` is an int: 0 for the f
 import math
 
 from .._jit import jit
-from ..joints.codes import CONTINUOUS, CONTINUOUS_X, FREEFLYER, PLANAR, SPHERICAL
+from ..joints.codes import LIE_GROUP, SE2, SE3, SO2, SO3, UNIT_LENGTH, UNIT_OFFSET, VECTOR
 from . import se2, se3, so2, so3
-
-VECTOR, SO2, SO3, SE2, SE3 = 0, 1, 2, 3, 4
-
 
 @jit
 def lie_group(t):
-    """VECTOR, SO2, SO3, SE2 or SE3 for joint type code t."""
-    if t == SPHERICAL:
-        return SO3
-    if t == FREEFLYER:
-        return SE3
-    if t == PLANAR:
-        return SE2
-    if CONTINUOUS_X <= t <= CONTINUOUS:
-        return SO2
-    return VECTOR
+    """VECTOR, SO2, SO3, SE2 or SE3 for joint type code t (codes.LIE_GROUP)."""
+    return LIE_GROUP[t]
 
 
 @jit
 def unit_part(g):
     """(offset in the joint's q, length) of the coordinates that must have unit norm."""
-    if g == SO2:
-        return 0, 2
-    if g == SO3:
-        return 0, 4
-    if g == SE2:
-        return 2, 2
-    if g == SE3:
-        return 3, 4
-    return 0, 0
+    return UNIT_OFFSET[g], UNIT_LENGTH[g]
 
 
 @jit
