@@ -51,21 +51,25 @@ def check_inertia(mass: float, com, inertia, what: str,
                          f"{c.shape} and {I.shape}")
     if not (np.isfinite(m) and np.all(np.isfinite(c)) and np.all(np.isfinite(I))):
         raise ValueError(f"{what}: mass, com and inertia must be finite")
+    if max(abs(m), float(np.abs(c).max()), float(np.abs(I).max())) > 1e150:
+        # their products (m c c^T, the eigenvalues) would overflow a double
+        raise ValueError(f"{what}: mass, com or inertia beyond 1e150 (overflow): not a body")
     if m < 0:
         raise ValueError(f"{what}: negative mass {m}")
     scale = max(1.0, float(np.abs(I).max()))
     if not np.allclose(I, I.T, atol=1e-10 * scale):
         raise ValueError(f"{what}: inertia matrix is not symmetric")
+    I = 0.5 * I + 0.5 * I.T  # (symmetric up to rounding; I + I.T could overflow)
     if not physical:
-        return m, c, 0.5 * (I + I.T)
-    ev = np.linalg.eigvalsh(0.5 * (I + I.T))
+        return m, c, I
+    ev = np.linalg.eigvalsh(I)
     tol = 1e-9 * scale
     if ev[0] < -tol:
         raise ValueError(f"{what}: inertia has a negative principal moment {ev[0]:.6g}")
     if ev[0] + ev[1] < ev[2] - tol:
         raise ValueError(f"{what}: principal moments {ev[0]:.6g}, {ev[1]:.6g}, {ev[2]:.6g} "
                          f"violate the triangle inequality (I1 + I2 >= I3): not a physical body")
-    return m, c, 0.5 * (I + I.T)
+    return m, c, I
 
 
 def dynamic_parameters(m: float, c: np.ndarray, Ic: np.ndarray) -> np.ndarray:

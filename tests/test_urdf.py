@@ -17,7 +17,7 @@ from fastdyn.kernels import layout
 from fastdyn.kernels.algorithms.forward_kinematics import forward_kinematics
 from fastdyn.kernels.algorithms.rnea import rnea
 from fastdyn.kernels.joints import codes
-from fastdyn.parsers.urdf import URDFError, URDFWarning, load_urdf, parse_urdf
+from fastdyn.parsers.urdf import MAX_BYTES, URDFError, URDFWarning, load_urdf, parse_urdf
 
 pin = pytest.importorskip("pinocchio")
 from conftest import close, random_state  # noqa: E402
@@ -411,6 +411,17 @@ CORPUS_ERRORS = {
     "mimic_without_joint.urdf": (["joint 'finger'", "<mimic> has no joint"], 8, {}),
     "root_joint_clash.urdf": (["joint 'root_joint'", "already named 'root_joint'"], 5,
                               {"root_joint": "freeflyer"}),
+    "mimic_cycle.urdf": (["joint 'j1' <mimic>", "cycle 'j1' -> 'j3' -> 'j2' -> 'j1'"], 10, {}),
+    "mimic_self.urdf": (["joint 'finger' <mimic>", "mimics itself"], 8, {}),
+    "non_ascii_digit.urdf": (["joint 'elbow'", "<limit lower=\"-\u0661\">", "non-ASCII"], 8, {}),
+    "trailing_space_number.urdf": (["link 'arm'", "<inertia iyz=\"0. \">",
+                                    "whitespace after the number"], 7, {}),
+    "axis_overflow.urdf": (["joint 'elbow'", "<axis xyz=\"1e308 1e308 0\">", "overflows"], 8,
+                           {}),
+    "inertia_overflow.urdf": (["link 'arm' <inertial>", "overflows a double"], 8, {}),
+    "joint_named_universe.urdf": (["joint 'universe'", "name of joint 0"], 5, {}),
+    "fixed_joint_bad_limit.urdf": (["joint 'mount'", "<limit effort=\"nan\">"], 8, {}),
+    "blank_joint_name.urdf": (["<joint>", "name=' ' is blank"], 5, {}),
 }
 # Files Pinocchio loads silently: fastdyn loads them too, with a URDFWarning saying what is off.
 CORPUS_WARNINGS = {
@@ -429,9 +440,11 @@ def test_corpus_is_complete():
 def test_corpus_errors(name):
     fragments, line, kw = CORPUS_ERRORS[name]
     t = time.perf_counter()
-    with pytest.raises(URDFError) as err:
+    with pytest.raises(URDFError) as err, warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
         load_urdf(CORPUS / name, **kw)
     assert time.perf_counter() - t < 2.0
+    assert all(issubclass(w.category, URDFWarning) for w in rec), [str(w.message) for w in rec]
     msg = str(err.value)
     assert name in msg and err.value.source.endswith(name)
     for frag in fragments:
@@ -464,3 +477,186 @@ def test_layout_frame_types_match_pinocchio():
     assert (layout.OP_FRAME, layout.JOINT_FRAME, layout.FIXED_JOINT_FRAME, layout.BODY_FRAME) == (
         int(pin.FrameType.OP_FRAME), int(pin.FrameType.JOINT), int(pin.FrameType.FIXED_JOINT),
         int(pin.FrameType.BODY))
+
+
+# --- resource limits ------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_max_bytes_stops_dev_zero():
+    """A character device has st_size 0 and never ends: reading stops at the cap."""
+    t = time.perf_counter()
+    with pytest.raises(URDFError) as err:
+        load_urdf("/dev/zero")
+    msg = str(err.value)
+    assert err.value.source == "/dev/zero" and msg.startswith("/dev/zero: ")
+    assert "max_bytes=67108864 (64 MiB)" in msg and "max_bytes=None" in msg, msg
+    with pytest.raises(URDFError, match=r"max_bytes=4096\b"):
+        parse_urdf("/dev/zero", max_bytes=4096)
+    assert time.perf_counter() - t < 10
+
+
+def test_max_bytes_sparse_file(tmp_path):
+    """A file just over an explicit cap is refused unread; one at the cap is read."""
+    f = tmp_path / "big.urdf"
+    xml = all_kinds_urdf().encode()
+    f.write_bytes(xml)
+    assert load_urdf(f, max_bytes=len(xml)).nv == 19
+    cap = len(xml) + 1000
+    with open(f, "r+b") as fh:
+        fh.truncate(cap + 1)  # a hole of NUL bytes: no disk, any size
+    with pytest.raises(URDFError) as err:
+        load_urdf(f, max_bytes=cap)
+    msg = str(err.value)
+    assert str(f) in msg and f"({cap + 1} bytes)" in msg and f"max_bytes={cap}," in msg, msg
+    with open(f, "r+b") as fh:
+        fh.truncate(cap)
+    with pytest.raises(URDFError, match="malformed XML"):  # read: the NULs are not XML
+        load_urdf(f, max_bytes=cap)
+    with open(f, "r+b") as fh:
+        fh.truncate(MAX_BYTES + 1)
+    with pytest.raises(URDFError, match=rf"\({MAX_BYTES + 1} bytes\) is larger than "
+                                        rf"max_bytes={MAX_BYTES} \(64 MiB\)"):
+        load_urdf(f)
+
+
+def test_max_bytes_strings_bytes_and_arguments():
+    xml = all_kinds_urdf()
+    for doc in (xml, xml.encode()):
+        with pytest.raises(URDFError, match="the document is larger than max_bytes=100,"):
+            load_urdf(doc, max_bytes=100)
+        assert load_urdf(doc, max_bytes=None).nv == load_urdf(doc, max_bytes=len(xml)).nv
+    for bad in (-1, 1.5, "10", True):
+        with pytest.raises(ValueError, match="max_bytes must be None or an integer >= 0"):
+            load_urdf(xml, max_bytes=bad)
+    assert load_urdf(xml, max_bytes=np.int64(len(xml))).nv == 19
+
+
+# --- mimic relations -----------------------------------------------------------------------------
+
+def _mimic_chain(n, targets):
+    """Joints j0..j{n-1} in a chain; targets: {joint index: mimicked joint index or name}."""
+    links = "".join(f'<link name="l{i}">{_inertial(1.0)}</link>' for i in range(n + 1))
+    joints = [  # joint j{i} on line i + 2
+        _joint(f"j{i}", "continuous", f"l{i}", f"l{i + 1}", axis="0 0 1",
+               extra="" if i not in targets else
+               f'<mimic joint="{targets[i] if isinstance(targets[i], str) else f"j{targets[i]}"}"'
+               f' multiplier="2"/>')
+        for i in range(n)]
+    return "\n".join([f'<robot name="r">{links}'] + joints) + "</robot>"
+
+
+@pytest.mark.parametrize("targets, cycle", [
+    ({0: 0}, None), ({0: 1, 1: 0}, "'j0' -> 'j1' -> 'j0'"),
+    ({1: 3, 2: 1, 3: 2, 0: 1}, "'j1' -> 'j3' -> 'j2' -> 'j1'"),
+    ({i: (i + 1) % 12 for i in range(12)}, "'j0' -> 'j1' -> 'j2' -> 'j3' -> 'j4' -> 'j5' -> ... "
+                                           "-> 'j11' -> 'j0'")])
+def test_mimic_cycles_are_errors(targets, cycle):
+    """Pinocchio (mimic=False) loads these silently; no joint on the cycle has a value to
+    follow, so fastdyn refuses, naming the cycle and the <mimic> of its first joint."""
+    xml = _mimic_chain(12, targets)
+    pin.buildModelFromXML(xml)
+    with pytest.raises(URDFError) as err:
+        load_urdf(xml)
+    first = min(j for j in targets if cycle is None or f"'j{j}'" in cycle)
+    assert err.value.element == f"joint 'j{first}' <mimic>"
+    assert err.value.line == first + 2  # one joint a line, after the links' line
+    assert (cycle or "the joint mimics itself") in str(err.value), str(err.value)
+
+
+def test_mimic_chains_load_and_unknown_targets_warn():
+    """A chain (j2 -> j1 -> j0) is no contradiction; a tag naming no joint is dropped with a
+    warning, as alex_psyonic_hands in example-robot-data needs (Pinocchio loads it)."""
+    m = load_urdf(_mimic_chain(3, {1: 0, 2: 1}))
+    assert m.mimic == {"j1": ("j0", 2.0, 0.0), "j2": ("j1", 2.0, 0.0)}
+    with pytest.warns(URDFWarning, match=r"'j2' \(line 4\) mimics 'j_1', which is not defined "
+                                         r"\(did you mean 'j1'"):
+        m = load_urdf(_mimic_chain(3, {2: "j_1"}))
+    assert m.mimic == {}
+
+
+@pytest.mark.skipif(ERD is None, reason="example-robot-data not installed")
+def test_talos_mimic_tags_on_fixed_joints_still_load():
+    with pytest.warns(URDFWarning, match="mimic tag.* ignored.* is fixed"):
+        m = load_urdf(ERD / DYNAMICS["talos"], root_joint="freeflyer")
+    assert m.nv == 38 and m.mimic == {}
+
+
+# --- defects found by tests/test_fuzz_urdf.py ----------------------------------------------------
+
+def _limit_doc(value):
+    return ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+            '<parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+            f'<limit lower="{value}" upper="1" effort="1" velocity="1"/></joint></robot>')
+
+
+@pytest.mark.parametrize("value", ["\u0661", "\uff11", "1\u00a0", "\u00a01", "\u22121",
+                                   "-0.5 ", "-0.5\t", "1\u200b"])
+def test_numbers_are_ascii_and_end_with_the_number(value):
+    """Python's float() reads Arabic-Indic and full-width digits and strips Unicode spaces;
+    urdfdom reads none of them and refuses a space after a number (or, in an <inertial>,
+    drops the whole inertial): fastdyn used to read all of these, giving a robot Pinocchio
+    refuses or loads differently."""
+    with pytest.raises(URDFError, match=r"not a finite decimal|whitespace after the number"):
+        load_urdf(_limit_doc(value.replace("\t", "&#9;")))
+    with pytest.raises(ValueError):
+        pin.buildModelFromXML(_limit_doc(value.replace("\t", "&#9;")))
+
+
+@pytest.mark.parametrize("value", [" -0.5", "&#9;-0.5", "-.5", "-5e-1", "-5.", "-1e-400"])
+def test_numbers_urdfdom_reads_are_read(value):
+    m, pm = load_urdf(_limit_doc(value)), pin.buildModelFromXML(_limit_doc(value))
+    assert m.lower_position_limit[0] == pm.lowerPositionLimit[0]
+
+
+def test_huge_numbers_fail_clearly_without_numpy_warnings():
+    """1e308 axes and inertias used to overflow inside NumPy (RuntimeWarnings, then "axis is
+    zero" or a bare ValueError without file or line); now each names its element."""
+    heavy = _inertial("1e308", "1 0 0", i=(1, 1, 1, 0, 0, 0))
+    huge = _inertial(1, i=(1e308,) * 3 + (1e308, 0, 0))
+    docs = {  # document -> (element, fragment)
+        _limit_doc("-1").replace('<axis xyz="0 0 1"/>', '<axis xyz="1e308 1e308 0"/>'):
+            ("joint 'j'", "its length overflows"),
+        f'<robot name="r"><link name="a"/><link name="b">{huge}</link>'
+        f'{_joint("j", "continuous", "a", "b", axis="0 0 1")}</robot>':
+            ("link 'b'", "overflows a double"),
+        f'<robot name="r"><link name="a"/><link name="b">{heavy}</link><link name="c">{heavy}'
+        f'</link>{_joint("j", "continuous", "a", "b", axis="0 0 1")}'
+        f'{_joint("f", "fixed", "b", "c")}</robot>': ("link 'b'", "overflow"),  # the body itself
+    }
+    for doc, (element, fragment) in docs.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(URDFError) as err:
+                load_urdf(doc)
+        assert err.value.element.startswith(element) and err.value.line == 1, str(err.value)
+        assert fragment in str(err.value)
+        pin.buildModelFromXML(doc)  # Pinocchio keeps the infs
+
+
+def test_limit_dynamics_and_axis_checked_on_every_joint_type():
+    """urdfdom reads <limit>, <dynamics> and (planar) <axis> whatever the joint type and
+    refuses malformed ones; fastdyn used to skip them on joints that ignore the values."""
+    for kind, extra in (("fixed", '<limit effort="nan" velocity="1"/>'),
+                        ("floating", '<limit effort="1"/>'),
+                        ("fixed", '<dynamics damping="x"/>'),
+                        ("planar", '<axis xyz="0 0"/>')):
+        doc = (f'<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="{kind}">'
+               f'<parent link="a"/><child link="b"/>{extra}</joint></robot>')
+        with pytest.raises(URDFError, match="joint 'j'"):
+            load_urdf(doc)
+        with pytest.raises(ValueError):
+            pin.buildModelFromXML(doc)
+    ok = ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed">'
+          '<parent link="a"/><child link="b"/><limit lower="1" upper="-1" effort="-1" '
+          'velocity="1"/><dynamics damping="-1"/></joint></robot>')
+    assert load_urdf(ok).nv == pin.buildModelFromXML(ok).nv == 0  # unused values: not judged
+
+
+@pytest.mark.parametrize("doc, fragment", [
+    ('<robot name="r"><link/></robot>', "no name attribute"),
+    ('<robot name="r"><link name=""/></robot>', "name='' is blank"),
+    (_limit_doc("-1").replace('name="j"', 'name="universe"'), "name of joint 0")])
+def test_names_pinocchio_takes_but_cannot_use(doc, fragment):
+    pin.buildModelFromXML(doc)
+    with pytest.raises(URDFError, match=fragment):
+        load_urdf(doc)

@@ -2,8 +2,9 @@
 
 A parser (URDF today, MJCF later) fills a ``Description`` — links with their inertials, joints
 with their origins, axes and limits, extra operational frames — recording the source line of
-every element; ``to_model`` then checks the topology (one root, one parent per link, no cycle)
-and builds the Model through ``ModelBuilder`` the way Pinocchio's URDF parser builds its own:
+every element; ``to_model`` then checks the topology (one root, one parent per link, no cycle,
+no joint mimicking itself through a chain of mimic tags) and builds the Model through
+``ModelBuilder`` the way Pinocchio's URDF parser builds its own:
 
 - a depth-first walk from the root link; children are visited in the order ``child_order``
   says (``"name"``: sorted by joint name, which is what urdfdom's ``std::map`` and therefore
@@ -18,6 +19,7 @@ and builds the Model through ``ModelBuilder`` the way Pinocchio's URDF parser bu
 
 from __future__ import annotations
 
+import difflib
 import warnings
 from dataclasses import dataclass, field
 
@@ -75,7 +77,8 @@ class Joint:
 
     ``axis`` is a unit vector for revolute/continuous/prismatic joints. Limits are scalars
     (None: unbounded); floating and planar joints ignore them and the dynamics terms, as
-    Pinocchio does. ``mimic``: (mimicked joint, multiplier, offset) or None.
+    Pinocchio does. ``mimic``: (mimicked joint, multiplier, offset) or None, read at line
+    ``mimic_line``.
     """
 
     name: str
@@ -93,6 +96,7 @@ class Joint:
     friction: float = 0.0
     mimic: tuple[str, float, float] | None = None
     line: int | None = None
+    mimic_line: int | None = None
 
 
 @dataclass
@@ -184,8 +188,9 @@ def _compose(A: tuple, B: tuple) -> tuple[np.ndarray, np.ndarray]:
     return A[0] @ B[0], A[1] + A[0] @ B[1]
 
 
-def _check_inertial(d: Description, link: Link) -> bool:
-    """Hard errors for impossible inertials; False if merely non-physical (kept, warned)."""
+def _check_inertial(d: Description, link: Link, place=None) -> bool:
+    """Hard errors for impossible inertials; False if merely non-physical (kept, warned).
+    ``place``: (R, p) of the link in the frame of the joint that will carry it."""
     what = f"link {link.name!r} <inertial>"
     i = link.inertial
     line = i.line if i.line is not None else link.line
@@ -196,6 +201,15 @@ def _check_inertial(d: Description, link: Link) -> bool:
     if np.any(np.diag(i.inertia) < -1e-9 * max(1.0, float(np.abs(i.inertia).max()))):
         d.fail(f"negative moment of inertia on the diagonal {np.diag(i.inertia).tolist()}",
                what, line)
+    # Finite inputs can still overflow once the body is symmetrized, moved into its joint's
+    # frame and turned into Pinocchio's dynamic parameters (m c, I + m [c]x^T [c]x): refuse
+    # here, where the link and line are known, rather than with a bare "non-finite" later.
+    R, p = place if place is not None else (np.eye(3), np.zeros(3))
+    c = p + R @ i.com
+    pi = _builder.dynamic_parameters(i.mass, c, R @ i.inertia @ R.T)
+    if not (np.all(np.isfinite(i.inertia + i.inertia.T)) and np.all(np.isfinite(pi))):
+        d.fail("mass, centre of mass or inertia so large that the body's inertia about its "
+               "joint overflows a double", what, line)
     try:
         _builder.check_inertia(i.mass, i.com, i.inertia, what)
     except ValueError:
@@ -222,6 +236,9 @@ def _topology(d: Description):
             d.fail(f"duplicate joint name (first defined at line {joints[j.name].line})", what,
                    j.line)
         joints[j.name] = j
+        if j.name == "universe":
+            d.fail("'universe' is the name of joint 0, the world, in fastdyn and Pinocchio; "
+                   "rename this joint", what, j.line)
         if j.kind not in JOINT_KINDS:
             d.fail(f"unknown joint type {j.kind!r}; known: {', '.join(JOINT_KINDS)}", what, j.line)
         for role, ln in (("parent", j.parent), ("child", j.child)):
@@ -269,9 +286,73 @@ def _topology(d: Description):
     return roots[0], children, links, joints
 
 
+def _mimic_relations(d: Description, joints: dict[str, Joint]) -> tuple[list, list[str]]:
+    """The mimic relations a Model keeps, [(joint, mimicked, multiplier, offset)], and the
+    tags it drops, described for a warning.
+
+    A tag on a fixed joint, or naming a fixed or undefined joint, is dropped with a warning
+    rather than refused: Pinocchio loads such files silently and published robots have them
+    (Talos's grippers: fixed joints that mimic; alex_psyonic_hands: moving joints naming
+    joints that do not exist), and since the relations are only recorded, dropping one loses
+    nothing the model computes. A cycle (a joint that mimics itself, directly or through
+    other mimic joints) is refused: no joint in it has a value to follow, so any use of the
+    relations would loop or contradict itself.
+    """
+    moving = {n for n, j in joints.items() if j.kind != "fixed"}
+    relations, ignored = [], []
+    for j in d.joints:
+        if j.mimic is None:
+            continue
+        target, mul, off = j.mimic
+        if j.kind == "fixed":
+            ignored.append(f"{j.name!r} (line {j.line}) is fixed")
+        elif target not in moving:
+            if target in joints:
+                ignored.append(f"{j.name!r} (line {j.line}) mimics {target!r}, a fixed joint")
+            else:
+                near = difflib.get_close_matches(target, list(joints), n=2)
+                hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+                ignored.append(f"{j.name!r} (line {j.line}) mimics {target!r}, which is not "
+                               f"defined{hint}")
+        else:
+            relations.append((j, target, mul, off))
+    follows = {j.name: target for j, target, _, _ in relations}
+    done: set[str] = set()
+    for j, _, _, _ in relations:  # each joint follows at most one: walk until a repeat
+        path, n = {}, j.name  # joint -> position on the walk (dicts keep order)
+        while n in follows and n not in done and n not in path:
+            path[n] = len(path)
+            n = follows[n]
+        if n in path:
+            cyc = list(path)[path[n]:]
+            first = min((joints[c] for c in cyc), key=lambda x: (x.mimic_line or x.line or 0))
+            k = cyc.index(first.name)
+            cyc = cyc[k:] + cyc[:k]
+            line = first.mimic_line if first.mimic_line is not None else first.line
+            if len(cyc) == 1:
+                d.fail("the joint mimics itself, so it has no value of its own to follow; "
+                       "remove its <mimic>", f"joint {first.name!r} <mimic>", line)
+            shown = cyc + [cyc[0]] if len(cyc) <= 8 else cyc[:6] + ["...", cyc[-1], cyc[0]]
+            chain = " -> ".join(c if c == "..." else repr(c) for c in shown)
+            d.fail(f"mimic tags form a cycle {chain} (each joint mimics the next), so none of "
+                   f"these {len(cyc)} joints has a value of its own to follow; remove the "
+                   f"<mimic> of one of them", f"joint {first.name!r} <mimic>", line)
+        done.update(path)
+    return relations, ignored
+
+
 def to_model(d: Description, root_joint: str | None = None) -> Model:
     """Build the Model ``d`` describes, Pinocchio's way (module docstring), or raise d.error."""
+    # Absurd but finite numbers (a 1e308 inertia, 1e200 offsets) overflow while placements
+    # compose and inertias merge: the checks below and the Model's own report them as errors
+    # naming the element, so NumPy's RuntimeWarnings would only be noise.
+    with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
+        return _to_model(d, root_joint)
+
+
+def _to_model(d: Description, root_joint: str | None) -> Model:
     root, children, links, joints = _topology(d)
+    relations, ignored = _mimic_relations(d, joints)
     b = ModelBuilder(d.name)
     bad_inertia: list[Link] = []
 
@@ -279,7 +360,7 @@ def to_model(d: Description, root_joint: str | None = None) -> Model:
         i = link.inertial
         if i is None or jid == 0:
             return
-        ok = _check_inertial(d, link)
+        ok = _check_inertial(d, link, place)
         if not ok:
             bad_inertia.append(link)
         try:
@@ -340,26 +421,25 @@ def to_model(d: Description, root_joint: str | None = None) -> Model:
             b.add_frame(f.name, jid, _compose(place, (f.R, f.p)), layout.OP_FRAME, parent_frame=fb)
         except ValueError as e:
             d.fail(str(e), f"frame {f.name!r}", f.line)
-    moving = {j.name for j in d.joints if j.kind != "fixed"}
-    ignored = []
-    for j in d.joints:
-        if j.mimic is None:
-            continue
-        target, mul, off = j.mimic
-        if j.kind == "fixed":
-            ignored.append(f"{j.name!r} (line {j.line}) is fixed")
-        elif target not in moving:
-            ignored.append(f"{j.name!r} (line {j.line}) mimics {target!r}, " +
-                           ("a fixed joint" if target in joints else "which is not defined"))
-        else:
-            b.set_mimic(j.name, target, mul, off)
+    for j, target, mul, off in relations:
+        b.set_mimic(j.name, target, mul, off)
     if ignored:
         warnings.warn(f"{d.source}: {len(ignored)} mimic tag(s) ignored: {'; '.join(ignored[:6])}"
-                      f"{' ...' if len(ignored) > 6 else ''}", d.warning, stacklevel=3)
+                      f"{' ...' if len(ignored) > 6 else ''}", d.warning, stacklevel=4)
     if bad_inertia:
         shown = ", ".join(f"{lk.name!r} (line {lk.line})" for lk in bad_inertia[:6])
         warnings.warn(f"{d.source}: {len(bad_inertia)} link inertia(s) are not physically "
                       f"consistent (a negative principal moment or I1 + I2 < I3); kept as "
                       f"Pinocchio does: {shown}{' ...' if len(bad_inertia) > 6 else ''}",
-                      d.warning, stacklevel=3)
-    return b.build()
+                      d.warning, stacklevel=4)
+    try:
+        return b.build()
+    except ValueError as e:  # the Model's own checks: from a parsed file only overflow fails them
+        why = ("(an overflow: the masses, inertias or offsets merged into this joint are too "
+               "large for a double)")
+        msg = str(e)
+        for j in d.joints:
+            prefix = f"joint {j.name!r}: "
+            if msg.startswith(prefix):
+                d.fail(f"{msg[len(prefix):]} {why}", f"joint {j.name!r}", j.line)
+        d.fail(f"{msg} {why}")

@@ -8,18 +8,24 @@ unbounded where Pinocchio writes DBL_MAX), same frames in the same order, fixed 
 into frames with their child's inertia merged into the moving body above.
 
 Reading follows urdfdom's rules (the <limit> of revolute and prismatic joints, <mass> and all
-six <inertia> entries are required; <visual>, <collision>, <material>, <gazebo>, <transmission>
-and <sensor> are ignored) with stricter numbers: C-locale decimals only, never NaN, inf or a
-decimal comma. Errors raise ``URDFError`` naming the file, the element and the line; the
-physically inconsistent inertias many published URDFs contain are kept, with a ``URDFWarning``.
+six <inertia> entries are required; <visual>, <collision>, <material>, <gazebo>, <transmission>,
+<sensor>, <safety_controller> and <calibration> are ignored) with stricter numbers: ASCII
+C-locale decimals only, never NaN, inf or a decimal comma. Where urdfdom logs an error and
+carries on with part of the robot missing (an unreadable <inertial> dropped, links on a loop
+never reached), this parser refuses the file instead. Errors raise ``URDFError`` naming the
+file, the element and the line; the physically inconsistent inertias many published URDFs
+contain are kept, with a ``URDFWarning``.
 
 XML safety: the document is read by expat (the parser behind xml.etree) with handlers that
 reject any DOCTYPE, ENTITY or external-entity declaration before it is processed, so entity
 expansion bombs and external entities never expand; documents are not fetched or included.
+Documents above ``max_bytes`` (64 MiB unless told otherwise) are refused after reading at most
+that many bytes, so a device or a pipe given as a path cannot exhaust memory.
 """
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 from pyexpat import ExpatError, ErrorString, ParserCreate
@@ -43,7 +49,14 @@ class URDFWarning(UserWarning):
     inertia, a mimic tag naming a fixed joint)."""
 
 
-def load_urdf(path_or_xml, root_joint: str | None = None, mimic: bool = False) -> Model:
+# A URDF is text, rarely above a few MiB (Talos with every sensor: 0.4 MiB); 64 MiB leaves
+# room for generated files while a device (/dev/zero), a pipe or a mistaken path to a huge
+# file fails at once instead of filling memory or never returning.
+MAX_BYTES = 64 * 2**20
+
+
+def load_urdf(path_or_xml, root_joint: str | None = None, mimic: bool = False, *,
+              max_bytes: int | None = MAX_BYTES) -> Model:
     """The Model of a URDF file (a path) or document (a string starting with "<", or bytes).
 
     ``root_joint``: None (fixed base), "freeflyer" (alias "free-flyer"), "planar" or any
@@ -52,16 +65,20 @@ def load_urdf(path_or_xml, root_joint: str | None = None, mimic: bool = False) -
     ``pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer())`` does.
     ``mimic``: mimic tags are always kept in ``model.mimic`` and the joints stay independent;
     ``mimic=True`` (mimic joints that follow their leader) is not supported yet.
+    ``max_bytes``: documents longer than this (64 MiB by default) raise ``URDFError`` after
+    reading at most ``max_bytes + 1`` bytes, so a device or a pipe cannot exhaust memory or
+    hang the reader; pass a larger number, or None for no cap, to load bigger files.
     """
     if mimic:
         raise NotImplementedError("mimic=True: fastdyn keeps mimic joints independent; the "
                                   "relations are in model.mimic (load with mimic=False)")
-    return to_model(parse_urdf(path_or_xml), root_joint)
+    return to_model(parse_urdf(path_or_xml, max_bytes=max_bytes), root_joint)
 
 
-def parse_urdf(path_or_xml) -> Description:
-    """Read a URDF into a ``Description`` (no topology checks yet: ``to_model`` does them)."""
-    data, source = _read(path_or_xml)
+def parse_urdf(path_or_xml, *, max_bytes: int | None = MAX_BYTES) -> Description:
+    """Read a URDF into a ``Description`` (no topology checks yet: ``to_model`` does them).
+    ``max_bytes`` caps the document's size as in ``load_urdf``."""
+    data, source = _read(path_or_xml, max_bytes)
     return _Reader(source).robot(_xml_tree(data, source))
 
 
@@ -80,14 +97,48 @@ class _Node:
 _DECL = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
-def _read(path_or_xml) -> tuple[bytes, str]:
+def _read(path_or_xml, max_bytes: int | None) -> tuple[bytes, str]:
+    if max_bytes is not None:
+        given = max_bytes
+        try:
+            max_bytes = -1 if isinstance(given, bool) else operator.index(given)
+        except TypeError:
+            max_bytes = -1
+        if max_bytes < 0:
+            raise ValueError(f"max_bytes must be None or an integer >= 0, got {given!r}")
     if isinstance(path_or_xml, (bytes, bytearray)):
-        return bytes(path_or_xml), "<string>"
-    if isinstance(path_or_xml, str) and path_or_xml.lstrip("\ufeff \t\r\n").startswith("<"):
-        return path_or_xml.encode("utf-8"), "<string>"
-    path = os.fspath(path_or_xml)
-    with open(path, "rb") as fh:
-        return fh.read(), str(path)
+        data, source = bytes(path_or_xml), "<string>"
+    elif isinstance(path_or_xml, str) and path_or_xml.lstrip("\ufeff \t\r\n").startswith("<"):
+        if max_bytes is not None and len(path_or_xml) > max_bytes:  # UTF-8: >= 1 byte a char
+            _too_big("<string>", max_bytes, "the document")
+        data, source = path_or_xml.encode("utf-8"), "<string>"
+    else:
+        try:
+            source = os.fsdecode(os.fspath(path_or_xml))
+        except TypeError:
+            raise TypeError(f"path_or_xml must be a URDF file's path or a URDF document (str or "
+                            f"bytes), got {type(path_or_xml).__name__}") from None
+        with open(source, "rb") as fh:
+            if max_bytes is None:
+                return fh.read(), source
+            # read(n) stops after n bytes whatever the file is; st_size is 0 for devices and
+            # pipes, so it cannot be trusted to decide beforehand
+            data = fh.read(max_bytes + 1)
+            if len(data) > max_bytes:
+                size = os.fstat(fh.fileno()).st_size
+                _too_big(source, max_bytes, f"the file ({size} bytes)" if size > max_bytes
+                         else "the file (a device or a pipe?)")
+    if max_bytes is not None and len(data) > max_bytes:
+        _too_big(source, max_bytes, "the document")
+    return data, source
+
+
+def _too_big(source: str, max_bytes: int, what: str):
+    mib = f" ({max_bytes / 2**20:g} MiB)" if max_bytes >= 2**20 else ""
+    raise URDFError(f"{what} is larger than max_bytes={max_bytes}{mib}, more than a URDF needs, "
+                    f"and was not read further; if it really is a URDF, pass a larger "
+                    f"max_bytes=... (or max_bytes=None for no cap) to load_urdf or parse_urdf",
+                    source)
 
 
 def _xml_tree(data: bytes, source: str) -> _Node:
@@ -135,8 +186,11 @@ def _xml_tree(data: bytes, source: str) -> _Node:
 
 # --- URDF semantics ---------------------------------------------------------------------------
 
-_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")
+# ASCII only: Python's \d and float() also take other scripts' digits ("\u0661", "\uff11") and
+# str.strip()/split() Unicode spaces (U+00A0), none of which urdfdom or a C-locale strtod reads.
+_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?", re.ASCII)
+_XML_SPACE = " \t\r\n"  # XML's whitespace
 
 
 def _rpy(r: float, p: float, y: float) -> np.ndarray:
@@ -162,13 +216,21 @@ class _Reader:
             if default is None:
                 self.fail(f"<{node.tag}> has no {attr}=\"...\" attribute", what, node.line)
             return default
-        t = s.strip()
+        t = s.lstrip(_XML_SPACE)
         full = node.attrib.get(attr, s)
-        shown = f"<{node.tag} {attr}=\"{full[:60]}\">" + (f" ({t[:30]!r})" if t != full.strip()
-                                                          else "")
+        shown = f"<{node.tag} {attr}=\"{full[:60]}\">" + (
+            f" ({t[:30]!r})" if t != full.strip(_XML_SPACE) else "")
+        if t and t[-1] in _XML_SPACE and _FLOAT.fullmatch(t.rstrip(_XML_SPACE)):
+            # urdfdom reads numbers with a stream that skips leading space only: it refuses
+            # "1 " in a <limit> and silently drops a whole <inertial> holding one, so
+            # accepting it here would give a different robot than Pinocchio or ROS
+            self.fail(f"{shown}: whitespace after the number (urdfdom, hence ROS and "
+                      f"Pinocchio, refuses it)", what, node.line)
         if not _FLOAT.fullmatch(t):
             hint = ("a decimal comma? URDF numbers use a point (C locale)" if _COMMA.fullmatch(t)
-                    else "not a finite decimal number")
+                    else "not a finite decimal number" + ("" if t.isascii() else
+                                                          " (non-ASCII characters: URDF numbers "
+                                                          "are ASCII, C locale)"))
             self.fail(f"{shown}: {hint}", what, node.line)
         x = float(t)
         if not np.isfinite(x):
@@ -181,7 +243,7 @@ class _Reader:
             if default is None:
                 self.fail(f"<{node.tag}> has no {attr}=\"x y z\" attribute", what, node.line)
             return np.array(default, dtype=np.float64)
-        parts = s.split()
+        parts = [x for x in s.split(" ") if x]  # urdfdom splits on spaces only
         if len(parts) != 3:
             self.fail(f"<{node.tag} {attr}=\"{s[:60]}\"> needs 3 numbers separated by spaces, "
                       f"got {len(parts)}", what, node.line)
@@ -195,8 +257,10 @@ class _Reader:
 
     def name(self, node: _Node, what: str) -> str:
         n = node.attrib.get("name")
-        if n is None or not n.strip():
+        if n is None:
             self.fail("no name attribute", what, node.line)
+        if not n.strip():  # urdfdom takes it, and then nothing can refer to the element
+            self.fail(f"name={n!r} is blank", what, node.line)
         return n
 
     # elements
@@ -231,7 +295,12 @@ class _Reader:
         v = {k: self.number(inn, k, what) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
         I = np.array([[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]],
                       [v["ixz"], v["iyz"], v["izz"]]])
-        return Link(name, Inertial(mass, c, R @ I @ R.T, inn.line), node.line)
+        with np.errstate(over="ignore", invalid="ignore"):
+            I = R @ I @ R.T
+        if not np.all(np.isfinite(I)):
+            self.fail("<inertia> overflows a double once rotated by the <inertial> <origin rpy>: "
+                      "values this large are no body", what, inn.line)
+        return Link(name, Inertial(mass, c, I, inn.line), node.line)
 
     def joint(self, node: _Node) -> Joint:
         name = self.name(node, "<joint>")
@@ -250,24 +319,34 @@ class _Reader:
             ends[role] = e.attrib["link"]
         R, p = self.origin(node, what + " <origin>")
         j = Joint(name, kind, ends["parent"], ends["child"], R, p, line=node.line)
-        if kind in ("revolute", "continuous", "prismatic"):
-            a = node.first("axis")
-            if a is not None:
-                if "xyz" not in a.attrib:
-                    self.fail("<axis> has no xyz attribute", what, a.line)
-                j.axis = self.vector(a, "xyz", what)
-                if np.linalg.norm(j.axis) < 1e-12:
-                    self.fail(f"<axis xyz=\"{a.attrib['xyz']}\"> is zero: a {kind} joint needs a "
-                              f"direction", what, a.line)
+        a = node.first("axis")
+        if a is not None and kind == "planar" and "xyz" in a.attrib:
+            self.vector(a, "xyz", what)  # unused (the plane is XY), but urdfdom refuses a bad one
+        elif a is not None and kind in ("revolute", "continuous", "prismatic"):
+            if "xyz" not in a.attrib:
+                self.fail("<axis> has no xyz attribute", what, a.line)
+            j.axis = self.vector(a, "xyz", what)
+            with np.errstate(over="ignore", under="ignore"):
+                n2 = float(j.axis @ j.axis)
+            if not np.isfinite(n2):
+                self.fail(f"<axis xyz=\"{a.attrib['xyz'][:60]}\">: its length overflows a double "
+                          f"(Pinocchio normalizes it to zero); write a unit vector", what, a.line)
+            if np.sqrt(n2) < 1e-12:
+                self.fail(f"<axis xyz=\"{a.attrib['xyz'][:60]}\"> is zero: a {kind} joint needs a "
+                          f"direction", what, a.line)
         lim = node.first("limit")
         if lim is None and kind in ("revolute", "prismatic"):
             self.fail(f"a {kind} joint needs <limit lower=... upper=... effort=... "
                       f"velocity=.../>", what, node.line)
+        # urdfdom reads <limit> and <dynamics> on every joint type and refuses malformed ones,
+        # so they are checked here too, even where a fixed or floating joint ignores them
+        if lim is not None:
+            lower = self.number(lim, "lower", what, 0.0)
+            upper = self.number(lim, "upper", what, 0.0)
+            effort = self.number(lim, "effort", what)
+            velocity = self.number(lim, "velocity", what)
         if lim is not None and kind in ("revolute", "continuous", "prismatic"):
-            j.lower = self.number(lim, "lower", what, 0.0)
-            j.upper = self.number(lim, "upper", what, 0.0)
-            j.effort = self.number(lim, "effort", what)
-            j.velocity = self.number(lim, "velocity", what)
+            j.lower, j.upper, j.effort, j.velocity = lower, upper, effort, velocity
             if kind == "continuous":
                 j.lower = j.upper = None
             elif j.lower > j.upper:
@@ -278,9 +357,10 @@ class _Reader:
         if dyn is not None:
             if "damping" not in dyn.attrib and "friction" not in dyn.attrib:
                 self.fail("<dynamics> with neither damping nor friction", what, dyn.line)
+            damping = self.number(dyn, "damping", what, 0.0)
+            friction = self.number(dyn, "friction", what, 0.0)
             if kind in ("revolute", "continuous", "prismatic"):
-                j.damping = self.number(dyn, "damping", what, 0.0)
-                j.friction = self.number(dyn, "friction", what, 0.0)
+                j.damping, j.friction = damping, friction
                 if j.damping < 0 or j.friction < 0:
                     self.fail("<dynamics> damping and friction must be >= 0", what, dyn.line)
         mim = node.first("mimic")
@@ -290,4 +370,5 @@ class _Reader:
                 self.fail("<mimic> has no joint attribute", what, mim.line)
             j.mimic = (target, self.number(mim, "multiplier", what, 1.0),
                        self.number(mim, "offset", what, 0.0))
+            j.mimic_line = mim.line
         return j
