@@ -242,6 +242,7 @@ def _arrays(nq: int, nv: int, nj: int, nf: int) -> dict[str, tuple[int, ...]]:
         "D": (nv,),  # the diagonal of that factorization
         "qv": (4, max(nv, 1)),  # q/v-sized scratch rows for kernels
         "_zero_v": (nv,),  # never written: a (and v) of the at-rest RNEA calls
+        "_scratch_v": (nv,),  # torques a kernel computes on its way (the regressor's RNEA)
         "com": (nj, 3),  # subtree centres of mass (row 0: whole robot)
         "vcom": (nj, 3),
         "acom": (nj, 3),

@@ -20,12 +20,19 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
+from ._checks import QUAT_TOL
+from ._fastcall import Kernel
 from ._parallel import launch
 from .jacobians import _buffer
-from .kernels.algorithms import regressor as _reg
 from .kernels.algorithms import batch as _batch
-from .kinematics import NO_FORCES
+from .kernels.algorithms import guard as _guard
+from .kernels.algorithms import regressor as _reg
+from .kinematics import NO_FORCES, forward_kinematics
 from .model import Data, Model
+
+_torque_checked = Kernel(_guard.joint_torque_regressor_checked, vectors=(2, 3, 4))
+_kinetic = Kernel(_reg.kinetic_energy_regressor)
+_potential = Kernel(_reg.potential_energy_regressor)
 
 __all__ = ["dynamic_parameters", "compute_joint_torque_regressor",
            "compute_kinetic_energy_regressor", "compute_potential_energy_regressor",
@@ -46,39 +53,43 @@ def _columns(model: Model) -> int:
 def compute_joint_torque_regressor(model: Model, data: Data, q, v, a) -> np.ndarray:
     """Y (nv, 10 (njoints - 1)) with rnea(q, v, a) = Y pi + armature * a, without external
     forces (data.jointTorqueRegressor; Pinocchio's computeJointTorqueRegressor)."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    v = _checks.vector(v, model.nv, "v")
-    a = _checks.vector(a, model.nv, "a")
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
+        _checks.data_for(model, data)
+    q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     Y = _buffer(data, "jointTorqueRegressor", (model.nv, _columns(model)))
-    _reg.joint_torque_regressor(model.jnt, model.gravity, q, v, a, NO_FORCES, data.ws, Y,
-                                data.qv[0, :model.nv])
+    code = _torque_checked.call(model.jnt, model._gravity, q, v, a, NO_FORCES, data.ws, Y,
+                                data._scratch_v, QUAT_TOL)
     data.kinematics = 0  # RNEA's local quantities, not oMi
-    return _checks.finite_result(Y, ("q", "v", "a"), (q, v, a))
+    if code:
+        _checks.explain(model, code, ("q", "v", "a"), q, v, a)
+    return Y
 
 
 def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarray:
     """y (10 (njoints - 1),) with kinetic_energy(q, v) = y . pi + armature . v^2 / 2
     (data.kineticEnergyRegressor; Pinocchio's computeKineticEnergyRegressor, which has no
     rotor term either)."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    v = _checks.vector(v, model.nv, "v")
+    if v is None:  # forward_kinematics would take it as "placements only"
+        raise TypeError("v must be an array of nv floats, got None")
+    forward_kinematics(model, data, q, v)  # checked: q, v and the velocities are finite
     y = _buffer(data, "kineticEnergyRegressor", (_columns(model),))
-    _reg.kinetic_energy_regressor(model.jnt, q, v, data.ws, y)
-    data.kinematics = 2
-    return _checks.finite_result(y, ("q", "v"), (q, v))
+    if _kinetic.call(model.jnt, data.ws, y) >= 0:  # |v|^2 overflows for |v| > 1e154
+        raise _checks.NumericalOverflowError(_checks.overflow_message(("q", "v"), (q, v)))
+    return y
 
 
 def compute_potential_energy_regressor(model: Model, data: Data, q) -> np.ndarray:
     """y (10 (njoints - 1),) with potential_energy(q) = y . pi
     (data.potentialEnergyRegressor; Pinocchio's computePotentialEnergyRegressor)."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
+    forward_kinematics(model, data, q)  # checked: q and the placements are finite
     y = _buffer(data, "potentialEnergyRegressor", (_columns(model),))
-    _reg.potential_energy_regressor(model.jnt, model.gravity, q, data.ws, y)
-    data.kinematics = 1
-    return _checks.finite_result(y, ("q",), (q,))
+    if _potential.call(model.jnt, model._gravity, data.ws, y) >= 0:  # g . p can overflow
+        raise _checks.NumericalOverflowError(_checks.overflow_message(("q",), (q,)))
+    return y
 
 
 def compute_static_regressor(model: Model, data: Data, q) -> np.ndarray:
@@ -102,12 +113,14 @@ def batch_joint_torque_regressor(model: Model, Q, V, A) -> np.ndarray:
     """YS (N, nv, 10 (njoints - 1)): the joint torque regressor of every row, in parallel (as
     ``fastdyn.batch``; row r equals the single call bit for bit). Memory: N nv 10 (njoints - 1)
     doubles (UR5, N = 1000: 2.9 MB; Talos: 100 MB)."""
-    from .batch import _configurations, _rows, _workspaces
+    from .batch import _configurations, _explain_row, _rows, _workspaces
     Q = _configurations(model, Q)
     V = _rows(model, V, model.nv, "V", Q.shape[0])
     A = _rows(model, A, model.nv, "A", Q.shape[0])
     YS = np.empty((Q.shape[0], model.nv, _columns(model)))
     ws3 = _workspaces(model)
+    bad = np.empty(Q.shape[0], dtype=np.int64)
     launch(_batch.regressor_batch, _batch.regressor_chunk, model.jnt, model.gravity, Q, V, A,
-           NO_FORCES, ws3, YS, np.empty((ws3.shape[0], model.nv)))
-    return _checks.finite_result(YS, ("Q", "V", "A"), (Q, V, A))
+           NO_FORCES, ws3, YS, np.empty((ws3.shape[0], model.nv)), bad)
+    _explain_row(model, bad, compute_joint_torque_regressor, Q, V, A)
+    return YS

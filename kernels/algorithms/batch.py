@@ -124,15 +124,17 @@ def simulate_batch(jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch
 
 
 @jit
-def regressor_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, YS, scratch):
-    """YS[r] = the joint torque regressor at (Q[r], V[r], A[r]) (regressor.py)."""
+def regressor_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, YS, scratch, bad):
+    """YS[r] = the joint torque regressor at (Q[r], V[r], A[r]) (regressor.py); bad[r] = -1,
+    or its first column with a non-finite entry."""
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        joint_torque_regressor(jnt, gravity, Q[r], V[r], A[r], fext, ws3[t], YS[r], scratch[t])
+        bad[r] = joint_torque_regressor(jnt, gravity, Q[r], V[r], A[r], fext, ws3[t], YS[r],
+                                        scratch[t])
 
 
 @jit(parallel=True)
-def regressor_batch(jnt, gravity, Q, V, A, fext, ws3, YS, scratch):
+def regressor_batch(jnt, gravity, Q, V, A, fext, ws3, YS, scratch, bad):
     nt = ws3.shape[0]
     for t in prange(nt):
-        regressor_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, YS, scratch)
+        regressor_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, YS, scratch, bad)

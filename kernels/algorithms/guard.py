@@ -24,6 +24,7 @@ from .aba import aba
 from .crba import crba
 from .forward_kinematics import forward_kinematics
 from .jacobian import frame_jacobian, joint_jacobians
+from .regressor import joint_torque_regressor
 from .rnea import rnea
 
 CODE = 1_000_000
@@ -186,4 +187,16 @@ def frame_jacobian_checked(jnt, frm, q, f, reference, ws, oMf, J, empty, no_forc
     if code == 0:
         frame_jacobian(jnt, frm, q, f, reference, ws, oMf, J)
         code = _placements_overflow(jnt, ws, empty, empty)
+    return code
+
+
+@jit
+def joint_torque_regressor_checked(jnt, gravity, q, v, a, no_forces, ws, Y, scratch, tol):
+    code = check_state(jnt, q, v, a, no_forces, ws, tol)
+    if code == 0 and not (_all_nv(jnt, v, a, scratch) and Y.shape[0] == v.shape[0]
+                          and Y.shape[1] == 10 * (jnt.shape[0] - 1)):
+        code = 8 * CODE
+    if code == 0:
+        code = _overflow(joint_torque_regressor(jnt, gravity, q, v, a, no_forces, ws, Y,
+                                                scratch))
     return code

@@ -20,7 +20,6 @@ Velocities and accelerations come from RNEA's forward pass (kernels/algorithms/r
 from .._jit import jit
 from ..layout import AGF, LI, OM, S, TMP, V
 from ..spatial import force, se3
-from .forward_kinematics import forward_kinematics
 from .rnea import rnea
 
 
@@ -70,8 +69,10 @@ def joint_torque_regressor(jnt, gravity, q, v, a, no_forces, ws, Y, scratch):
     """Y (nv, 10 (njoints - 1)) at (q, v, a), Pinocchio's computeJointTorqueRegressor:
     tau = Y pi + armature * a. ``no_forces`` is an empty (0, 6) array; ``scratch`` (nv,)
     receives RNEA's torques (the forward pass that fills v_i and a_i is RNEA's own; its
-    backward pass is the few flops wasted)."""
+    backward pass is the few flops wasted). Returns -1, or the first column holding a
+    non-finite entry (an overflow: checked as entries are written, not in a second pass)."""
     rnea(jnt, gravity, q, v, a, no_forces, ws, scratch)
+    bad = -1
     for r in range(Y.shape[0]):
         for k in range(Y.shape[1]):
             Y[r, k] = 0.0
@@ -88,17 +89,21 @@ def joint_torque_regressor(jnt, gravity, q, v, a, no_forces, ws, Y, scratch):
                     for k in range(6):
                         acc += w[S + 6 * d + k] * f[k]
                     Y[jnt[i].idx_v + d, col] = acc
+                    if bad < 0 and not (acc - acc == 0.0):
+                        bad = col
                 if jnt[i].parent > 0:
                     for k in range(6):
                         w[TMP + k] = f[k]
                     f = force.act(w, LI, w, TMP)
                 i = jnt[i].parent
+    return bad
 
 
 @jit
-def kinetic_energy_regressor(jnt, q, v, ws, y):
-    """y (10 (njoints - 1),) with T = y . pi: per body [|v|^2 / 2, v x w, w w^T entries]."""
-    forward_kinematics(jnt, q, v, v[:0], ws)
+def kinetic_energy_regressor(jnt, ws, y):
+    """y (10 (njoints - 1),) with T = y . pi: per body [|v|^2 / 2, v x w, w w^T entries], from
+    the LOCAL velocities of a forward_kinematics(q, v) already in ws. Returns -1, or the first
+    non-finite entry (an overflow)."""
     for j in range(1, jnt.shape[0]):
         w = ws[j]
         vx, vy, vz, wx, wy, wz = w[V], w[V + 1], w[V + 2], w[V + 3], w[V + 4], w[V + 5]
@@ -113,13 +118,14 @@ def kinetic_energy_regressor(jnt, q, v, ws, y):
         y[o + 7] = wx * wz
         y[o + 8] = wy * wz
         y[o + 9] = 0.5 * wz * wz
+    return _first_nonfinite(y)
 
 
 @jit
-def potential_energy_regressor(jnt, gravity, q, ws, y):
+def potential_energy_regressor(jnt, gravity, ws, y):
     """y (10 (njoints - 1),) with V = y . pi = -sum_j g . (m_j p_j + R_j h_j), p_j and R_j the
-    joint's world placement (V = 0 at the world origin's height, as fastdyn.potential_energy)."""
-    forward_kinematics(jnt, q, q[:0], q[:0], ws)
+    joint's world placement from a forward_kinematics(q) already in ws (V = 0 at the world
+    origin's height, as fastdyn.potential_energy). Returns -1, or the first non-finite entry."""
     gx, gy, gz = gravity[0], gravity[1], gravity[2]
     for j in range(1, jnt.shape[0]):
         w = ws[j]
@@ -131,3 +137,12 @@ def potential_energy_regressor(jnt, gravity, q, ws, y):
         y[o + 3] = -rz
         for k in range(4, 10):
             y[o + k] = 0.0
+    return _first_nonfinite(y)
+
+
+@jit
+def _first_nonfinite(y):
+    for k in range(y.shape[0]):
+        if not (y[k] - y[k] == 0.0):
+            return k
+    return -1
