@@ -93,38 +93,32 @@ def rnea(model: Model, Q, V, A, generated=None) -> np.ndarray:
     """TAU (N, nv): inverse dynamics of every row (Q (N, nq), V and A (N, nv)).
     ``generated``: the model's ``fastdyn.codegen.generate(model)`` kernels, to use instead of
     the generic ones (same checks on the inputs, about twice the throughput)."""
-    Q = _configurations(model, Q)
-    V = _rows(model, V, model.nv, "V", Q.shape[0])
-    A = _rows(model, A, model.nv, "A", Q.shape[0])
-    TAU = np.empty((Q.shape[0], model.nv))
-    if _generated_for(model, generated) is not None:
-        k = generated.kernels
-        launch(k.rnea_batch, _rowwise(k.rnea), model.gravity, Q, V, A, TAU)
-        bad = _finite_rows(TAU)
-    else:
-        bad = np.empty(Q.shape[0], dtype=np.int64)
-        launch(_batch.rnea_batch, _batch.rnea_chunk, model.jnt, model.gravity, Q, V, A,
-               NO_FORCES, _workspaces(model), TAU, bad)
-    _explain_row(model, bad, dynamics.rnea, Q, V, A)
-    return TAU
+    return _dynamics(model, Q, V, A, "A", generated, "rnea", dynamics.rnea)
 
 
 def aba(model: Model, Q, V, TAU, generated=None) -> np.ndarray:
     """DDQ (N, nv): forward dynamics of every row (``generated``: as for ``rnea``)."""
+    return _dynamics(model, Q, V, TAU, "TAU", generated, "aba", dynamics.aba)
+
+
+def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single) -> np.ndarray:
+    """rnea or aba (``name``) on every row, with the generic kernels or the generated ones;
+    a non-finite row is explained by ``single``, the checked single call, on that row."""
     Q = _configurations(model, Q)
     V = _rows(model, V, model.nv, "V", Q.shape[0])
-    TAU = _rows(model, TAU, model.nv, "TAU", Q.shape[0])
-    DDQ = np.empty((Q.shape[0], model.nv))
+    X = _rows(model, X, model.nv, xname, Q.shape[0])
+    OUT = np.empty((Q.shape[0], model.nv))
     if _generated_for(model, generated) is not None:
         k = generated.kernels
-        launch(k.aba_batch, _rowwise(k.aba), model.gravity, Q, V, TAU, DDQ)
-        bad = _finite_rows(DDQ)
+        launch(getattr(k, name + "_batch"), _rowwise(getattr(k, name)), model.gravity, Q, V, X,
+               OUT)
+        bad = _finite_rows(OUT)
     else:
         bad = np.empty(Q.shape[0], dtype=np.int64)
-        launch(_batch.aba_batch, _batch.aba_chunk, model.jnt, model.gravity, Q, V, TAU,
-               NO_FORCES, _workspaces(model), DDQ, bad)
-    _explain_row(model, bad, dynamics.aba, Q, V, TAU)
-    return DDQ
+        launch(getattr(_batch, name + "_batch"), getattr(_batch, name + "_chunk"), model.jnt,
+               model.gravity, Q, V, X, NO_FORCES, _workspaces(model), OUT, bad)
+    _explain_row(model, bad, single, Q, V, X)
+    return OUT
 
 
 def crba(model: Model, Q) -> np.ndarray:

@@ -567,15 +567,7 @@ def _pin():
     return pinocchio
 
 
-# Pinocchio joint model -> fastdyn type code
-_PIN_TYPES = {"JointModelRX": codes.REVOLUTE_X, "JointModelRY": codes.REVOLUTE_Y,
-              "JointModelRZ": codes.REVOLUTE_Z, "JointModelRevoluteUnaligned": codes.REVOLUTE,
-              "JointModelRUBX": codes.CONTINUOUS_X, "JointModelRUBY": codes.CONTINUOUS_Y,
-              "JointModelRUBZ": codes.CONTINUOUS_Z,
-              "JointModelRevoluteUnboundedUnaligned": codes.CONTINUOUS,
-              "JointModelPX": codes.PRISMATIC_X, "JointModelPY": codes.PRISMATIC_Y,
-              "JointModelPZ": codes.PRISMATIC_Z, "JointModelPrismaticUnaligned": codes.PRISMATIC,
-              "JointModelFreeFlyer": codes.FREEFLYER, "JointModelPlanar": codes.PLANAR}
+from oracle import PIN_JOINT_TYPES as _PIN_TYPES  # noqa: E402  (Pinocchio name -> code)
 
 # A clear refusal: the parser's own error, or a ValueError/KeyError with a message. Anything
 # else escaping load_urdf (AttributeError, TypeError, IndexError, RecursionError, MemoryError,

@@ -58,3 +58,16 @@ def to_pinocchio(model):
                               pin.SE3(np.array(f["R"]), np.array(f["p"])),
                               pin.FrameType(int(f["type"]))), False)
     return pm
+
+
+# Pinocchio joint model name -> fastdyn type code (the types a URDF parse can give)
+PIN_JOINT_TYPES = {"JointModelRX": codes.REVOLUTE_X, "JointModelRY": codes.REVOLUTE_Y,
+              "JointModelRZ": codes.REVOLUTE_Z, "JointModelRevoluteUnaligned": codes.REVOLUTE,
+              "JointModelRUBX": codes.CONTINUOUS_X, "JointModelRUBY": codes.CONTINUOUS_Y,
+              "JointModelRUBZ": codes.CONTINUOUS_Z,
+              "JointModelRevoluteUnboundedUnaligned": codes.CONTINUOUS,
+              "JointModelPX": codes.PRISMATIC_X, "JointModelPY": codes.PRISMATIC_Y,
+              "JointModelPZ": codes.PRISMATIC_Z, "JointModelPrismaticUnaligned": codes.PRISMATIC,
+              "JointModelFreeFlyer": codes.FREEFLYER, "JointModelPlanar": codes.PLANAR,
+              "JointModelSpherical": codes.SPHERICAL,
+              "JointModelTranslation": codes.TRANSLATION}

@@ -53,17 +53,7 @@ def _pin_load(path, free):
         return None
 
 
-# Pinocchio joint model -> fastdyn type code (aligned) or (code, has an axis)
-_PIN_TYPES = {"JointModelRX": codes.REVOLUTE_X, "JointModelRY": codes.REVOLUTE_Y,
-              "JointModelRZ": codes.REVOLUTE_Z, "JointModelRevoluteUnaligned": codes.REVOLUTE,
-              "JointModelRUBX": codes.CONTINUOUS_X, "JointModelRUBY": codes.CONTINUOUS_Y,
-              "JointModelRUBZ": codes.CONTINUOUS_Z,
-              "JointModelRevoluteUnboundedUnaligned": codes.CONTINUOUS,
-              "JointModelPX": codes.PRISMATIC_X, "JointModelPY": codes.PRISMATIC_Y,
-              "JointModelPZ": codes.PRISMATIC_Z, "JointModelPrismaticUnaligned": codes.PRISMATIC,
-              "JointModelFreeFlyer": codes.FREEFLYER, "JointModelPlanar": codes.PLANAR,
-              "JointModelSpherical": codes.SPHERICAL,
-              "JointModelTranslation": codes.TRANSLATION}
+from oracle import PIN_JOINT_TYPES as _PIN_TYPES  # noqa: E402
 
 
 def _unbounded(x):
