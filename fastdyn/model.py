@@ -50,11 +50,11 @@ class Model:
         self.check()
 
     @classmethod
-    def from_urdf(cls, path_or_xml, root_joint: str | None = None) -> "Model":
-        """Same as ``fastdyn.load_urdf``."""
+    def from_urdf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
+        """Same as ``fastdyn.load_urdf`` (``max_bytes=`` included)."""
         from .parsers import load_urdf
 
-        return load_urdf(path_or_xml, root_joint=root_joint)
+        return load_urdf(path_or_xml, root_joint=root_joint, **kwargs)
 
     # --- sizes (plain attributes set in __init__: a property costs ~100 ns per call) ---
     @property
@@ -194,7 +194,7 @@ class Model:
     def __setstate__(self, st):
         self.__init__(st["jnt"], st["frm"], list(st["joint_names"]), list(st["frame_names"]),
                       st["gravity"], st["name"], st["mimic"])  # checks the arrays again
-        self.token = str(st["token"])
+        self.token = str(st.get("token", self.token))  # (a pickle from before tokens travelled)
 
     def __repr__(self) -> str:
         return (f"Model({self.name!r}: njoints={self.njoints}, nq={self.nq}, nv={self.nv}, "
