@@ -5,9 +5,10 @@
     data = model.create_data()              # one per thread
     tau = fd.rnea(model, data, q, v, a)     # a view into data: copy to keep
 
-Conventions (../shared/CONVENTIONS.md): spatial vectors linear first, Pinocchio's q/v layout,
-LOCAL / WORLD / LOCAL_WORLD_ALIGNED frames (``fastdyn.LOCAL`` ...). The kernels themselves live in ``fastdyn.kernels``
-and can be called from your own ``@numba.njit`` code.
+Conventions (stated in the README's Conventions section): spatial vectors linear first,
+Pinocchio's q/v layout, LOCAL / WORLD / LOCAL_WORLD_ALIGNED frames (``fastdyn.LOCAL`` ...). The
+kernels themselves live in ``fastdyn.kernels`` and can be called from your own ``@numba.njit``
+code.
 """
 
 import gc as _gc

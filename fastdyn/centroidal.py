@@ -1,14 +1,17 @@
 """Centre-of-mass Jacobians and centroidal momentum: A_g, h_g, their time derivatives.
 
-Source: seed 002 (Traversaro & Saccon), secs. 6-8 (wrenches, inertia, geometric Jacobians);
-seed 003 "Energy and Momentum"; Orin, Goswami & Lee (2013) for the centroidal momentum matrix.
+Source: Traversaro & Saccon (2019), secs. 6-8 (wrenches, inertia, geometric Jacobians);
+Featherstone (2008), ch. 2 (spatial momentum); Orin, Goswami & Lee (2013) for the centroidal
+momentum matrix.
   c' = J_c(q) v                        (J_c (3, nv), world frame)
   h_g = [m c'; k_g] = A_g(q) v          (linear first; k_g the angular momentum about the com,
                                          world axes: Pinocchio's convention)
   dh_g/dt = A_g a + dA_g/dt v = sum of external wrenches at the com but gravity
 Matrices and vectors returned are views into ``data`` (overwritten by the next call of the same
 function: copy them to keep them).
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt, 003_806f3137d4d0f3cb.txt.
+References: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische
+Universiteit Eindhoven, 2019; Featherstone, "Rigid Body Dynamics Algorithms", Springer 2008; Orin,
+Goswami & Lee, "Centroidal dynamics of a humanoid robot", Autonomous Robots, 2013.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """Configuration spaces as Lie groups: integrate, difference, interpolate, their Jacobians,
 neutral, normalize and random configurations, with Pinocchio's semantics and names.
 
-Each joint's configuration space is a Lie group (seed 000 "Joint": the integrator is the
-exponential map, q_t = q_0 exp(t v)): R^n for revolute, prismatic, helical, universal,
-translation and spherical_zyx joints; SO(2) for continuous joints (q = [cos, sin]); SO(3) for
-spherical ones (quaternion x, y, z, w); SE(2) for planar (q = [x, y, cos, sin], v body-fixed
-[vx, vy, w]); SE(3) for the free-flyer (q = [x, y, z, qx, qy, qz, qw], v body-fixed [v; w]).
-The model's space is their product. Kernels: ``fastdyn.kernels.configuration.dispatch``.
+Each joint's configuration space is a Lie group (Pinocchio documentation, "SE(3) operations"
+cheat sheet, "Joint": the integrator is the exponential map, q_t = q_0 exp(t v)): R^n for
+revolute, prismatic, helical, universal, translation and spherical_zyx joints; SO(2) for
+continuous joints (q = [cos, sin]); SO(3) for spherical ones (quaternion x, y, z, w); SE(2) for
+planar (q = [x, y, cos, sin], v body-fixed [vx, vy, w]); SE(3) for the free-flyer
+(q = [x, y, z, qx, qy, qz, qw], v body-fixed [v; w]). The model's space is their product.
+Kernels: ``fastdyn.kernels.configuration.dispatch``.
 """
 
 from __future__ import annotations

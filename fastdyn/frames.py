@@ -1,13 +1,14 @@
 """Reference frames in which velocities, accelerations and Jacobians are expressed.
 
-Source: seed 002 (Traversaro & Saccon), sec. 5.1-5.2; ../shared/CONVENTIONS.md. For a moving
-frame E and the world (inertial) frame A:
+Source: Traversaro & Saccon (2019), sec. 5.1-5.2; the README's Conventions section. For a
+moving frame E and the world (inertial) frame A:
   LOCAL               ^E v_{A,E}     expressed in E itself (left-trivialized)
   WORLD               ^A v_{A,E}     expressed in A, at A's origin (right-trivialized)
   LOCAL_WORLD_ALIGNED ^{E[A]} v_{A,E} origin of E, axes of A: [^A o_E'; ^A w] (eq. 35, "mixed")
 The numbers are fastdyn's own and differ from Pinocchio's enum (pin.WORLD == 0 and
 pin.LOCAL == 1): a Pinocchio enum passed here is refused rather than silently misread.
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt.
+Reference: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Inverse kinematics of one frame by damped least squares, one target or many in parallel.
 
-Source: seed 003 "Inverse Kinematics" (damped least squares), seed 002 sec. 8 (Jacobians).
+Source: Buss (2004), damped least squares; Traversaro & Saccon (2019), sec. 8 (Jacobians).
 Each iteration solves (J J^T + mu I) y = e, steps q <- integrate(q, J^T y) on the configuration
 Lie group (free-flyers and quaternions included) and brings q into the model's position limits
 (clamped; angles whose range spans a full turn are wrapped into it instead, same pose); mu
@@ -11,7 +11,9 @@ Tasks and their error e (``residual`` = |e|):
   "position"     p* - p in the world (m)                  target: (3,) or 4x4
   "orientation"  log3(R^T R*) in the frame (rad)          target: (3, 3) or 4x4
   "pose"         log6(oMf^-1 oMf*) = [v; w] in the frame   target: 4x4 or (R, p)
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt, 003_806f3137d4d0f3cb.txt.
+References: Buss, "Introduction to inverse kinematics with Jacobian transpose, pseudoinverse and
+damped least squares methods", 2004; Traversaro & Saccon, "Multibody dynamics notation (version
+2)", Technische Universiteit Eindhoven, 2019.
 """
 
 from __future__ import annotations

@@ -1,17 +1,18 @@
 """Geometric Jacobians, their time variation, and frame velocities and accelerations.
 
-Source: seed 002 (Traversaro & Saccon), sec. 5 (twists, the mixed frame E[A]), sec. 5.4 (frame
+Source: Traversaro & Saccon (2019), sec. 5 (twists, the mixed frame E[A]), sec. 5.4 (frame
 acceleration) and sec. 8 (geometric Jacobians). With v the generalized velocity (body-fixed
 free-flyer velocity, Pinocchio's convention) and x_E the velocity of frame E in a reference,
   x_E = J_E(q) v,      d/dt x_E = J_E(q) a + dJ_E/dt(q, v) v,
 where d/dt x_E is the spatial acceleration in LOCAL and WORLD and the classical one (the
-acceleration of the frame origin, seed 002 eq. 52) in LOCAL_WORLD_ALIGNED. References are
-fastdyn.LOCAL, WORLD and LOCAL_WORLD_ALIGNED (fastdyn.frames); frames and joints are given by
-id or name.
+acceleration of the frame origin, Traversaro & Saccon eq. 52) in LOCAL_WORLD_ALIGNED.
+References are fastdyn.LOCAL, WORLD and LOCAL_WORLD_ALIGNED (fastdyn.frames); frames and joints
+are given by id or name.
 
 Matrices are views into ``data`` (overwritten by the next call of the same function: copy them,
 or pass ``out``); the 6-vectors of frame motion are new arrays.
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt.
+Reference: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def _out(data: Data, name: str, shape: tuple[int, ...], out) -> np.ndarray:
 
 def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     """The world Jacobian J (6, nv) of every dof, Pinocchio's computeJointJacobians / data.J:
-    column k = ^0X_i S_k for the joint i owning dof k (seed 002 sec. 8, WORLD). Also updates
-    the joint placements (data.kinematics = 1)."""
+    column k = ^0X_i S_k for the joint i owning dof k (Traversaro & Saccon sec. 8, WORLD). Also
+    updates the joint placements (data.kinematics = 1)."""
     try:
         same = data.model_token == model.token
     except AttributeError:  # not a Data or not a Model: data_for says which
@@ -163,8 +164,8 @@ def frame_velocity(model: Model, data: Data, frame: int | str,
 
 def frame_acceleration(model: Model, data: Data, frame: int | str,
                        reference: int = LOCAL) -> np.ndarray:
-    """Spatial acceleration [a; alpha] (6,) of ``frame`` in ``reference`` (seed 002 eq. 47,
-    gravity excluded) from the last forward_kinematics(model, data, q, v, a) (Pinocchio's
+    """Spatial acceleration [a; alpha] (6,) of ``frame`` in ``reference`` (Traversaro & Saccon
+    eq. 47, gravity excluded) from the last forward_kinematics(model, data, q, v, a) (Pinocchio's
     getFrameAcceleration)."""
     return _frame_motion(_fm.frame_acceleration, 3, "frame_acceleration", model, data, frame,
                          reference)
@@ -174,6 +175,6 @@ def frame_classical_acceleration(model: Model, data: Data, frame: int | str,
                                  reference: int = LOCAL) -> np.ndarray:
     """[a + w x v; alpha] (6,) in ``reference`` from the last forward_kinematics(q, v, a)
     (Pinocchio's getFrameClassicalAcceleration). In LOCAL_WORLD_ALIGNED the linear part is the
-    acceleration of the frame origin in the world, ^A o_E'' (seed 002 eqs. 52-54)."""
+    acceleration of the frame origin in the world, ^A o_E'' (Traversaro & Saccon eqs. 52-54)."""
     return _frame_motion(_fm.frame_classical_acceleration, 3, "frame_classical_acceleration",
                          model, data, frame, reference)

@@ -1,6 +1,6 @@
 """The Coriolis matrix, and floating-base velocity representations: body-fixed, mixed, inertial.
 
-Source: seed 002 (Traversaro & Saccon), sec. 5.2 (the mixed frame B[A], eq. 35), sec. 8
+Source: Traversaro & Saccon (2019), sec. 5.2 (the mixed frame B[A], eq. 35), sec. 8
 (eqs. 75-76, the transformation Y) and sec. 9 (eqs. 77-80, moving-base equations of motion).
 fastdyn's velocity v is BODY_FIXED (Pinocchio's): the free-flyer twist ^B v_{A,B} in its own
 frame B. A model whose joint 1 is a free-flyer can also be written with
@@ -12,7 +12,8 @@ and the joint velocities unchanged. With v_B = T v_R, T = Y = diag(^B X_F, I) (e
   tau_R = T^T tau_B,  and  M_R v_R' + h_R = tau_R  (eq. 80)
 describe the same motion; kinetic energy and power are the same numbers in every one.
 Matrices returned are views into ``data`` (copy them to keep them).
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt.
+Reference: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019.
 """
 
 from __future__ import annotations
@@ -73,8 +74,8 @@ def _xx(data: Data) -> np.ndarray:
 
 
 def transform(model: Model, data: Data, q, representation: str) -> np.ndarray:
-    """T (nv, nv) = diag(^B X_F, I) with v_body_fixed = T v_representation (seed 002 eqs. 76,
-    79): identity for BODY_FIXED, diag(R^T, R^T) for MIXED, ^B X_A for INERTIAL, where
+    """T (nv, nv) = diag(^B X_F, I) with v_body_fixed = T v_representation (Traversaro & Saccon
+    eqs. 76, 79): identity for BODY_FIXED, diag(R^T, R^T) for MIXED, ^B X_A for INERTIAL, where
     (R, p) is the placement of the free-flyer frame in the world."""
     _checks.data_for(model, data)
     q = _checks.configuration(model, q)
@@ -129,8 +130,8 @@ def bias(model: Model, data: Data, q, v, representation: str, fext=None) -> np.n
 def jacobian(model: Model, data: Data, q, frame: int | str, reference: int = LOCAL,
              representation: str = BODY_FIXED) -> np.ndarray:
     """J_R = J T (6, nv): the Jacobian of ``frame`` in ``reference`` for a velocity given in
-    ``representation`` (seed 002 eq. 75: MIXED with LOCAL_WORLD_ALIGNED is the "doubly mixed"
-    ^{E[A]} J_{A,E/B[A]})."""
+    ``representation`` (Traversaro & Saccon eq. 75: MIXED with LOCAL_WORLD_ALIGNED is the
+    "doubly mixed" ^{E[A]} J_{A,E/B[A]})."""
     _checks.data_for(model, data)
     rep = _code(model, representation)
     J = frame_jacobian(model, data, q, frame, reference)

@@ -39,8 +39,8 @@ JOINT_DTYPE = np.dtype(
     align=True,
 )
 # "pi" is derived from (mass, com, inertia) by the builder and kept in Pinocchio's order
-# [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] with I about the joint origin
-# (../shared/CONVENTIONS.md): kernels read these ten numbers, people read the triplet.
+# [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] with I about the joint origin (see the
+# README's Conventions section): kernels read these ten numbers, people read the triplet.
 
 # Frame types, as Pinocchio's FrameType.
 OP_FRAME, JOINT_FRAME, FIXED_JOINT_FRAME, BODY_FRAME, SENSOR_FRAME = 1, 2, 4, 8, 16
@@ -94,7 +94,7 @@ OB = 356  # 6x6 row-major per subtree, world frame: d/dt OYC (dccrba) or Corioli
 OAG = 392  # ABA: acceleration of body i with -gravity folded in, world frame (6)
 NW = 398  # workspace width
 
-# Reference frames of velocities, accelerations and Jacobians (../shared/CONVENTIONS.md).
+# Reference frames of velocities, accelerations and Jacobians (the README's Conventions section).
 LOCAL = 0  # in the moving frame
 WORLD = 1  # in the world frame, at its origin
-LOCAL_WORLD_ALIGNED = 2  # origin at the moving frame, axes of the world (seed 002's E[A])
+LOCAL_WORLD_ALIGNED = 2  # origin at the moving frame, world axes (Traversaro & Saccon's E[A])

@@ -120,7 +120,7 @@ def test_angle_axis():
         assert abs(t - angle) < TOL and np.abs(n - axis).max() < 1e-10
     for f, x in ((rot.matrix_to_angle_axis, np.eye(3)),
                  (rot.quat_to_angle_axis, np.array([0.0, 0, 0, 1]))):
-        n, t = call(f, x)  # seed 004: angle 0 -> axis (1, 0, 0)
+        n, t = call(f, x)  # Kindr cheat sheet (Bloesch et al.): angle 0 -> axis (1, 0, 0)
         assert t == 0.0 and np.all(n == [1.0, 0, 0])
 
 

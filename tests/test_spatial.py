@@ -1,4 +1,8 @@
-"""Spatial algebra against independent 4x4 / 6x6 matrix formulas (seed 000) and Pinocchio."""
+"""Spatial algebra against independent 4x4 / 6x6 matrix formulas and Pinocchio.
+
+The formulas are those of the Pinocchio documentation, "SE(3) operations" cheat sheet ("the
+cheat sheet" below, with the section cited), and Traversaro & Saccon, "Multibody dynamics
+notation (version 2)", Technische Universiteit Eindhoven, 2019, for the 6D cross product."""
 
 import numpy as np
 import pytest
@@ -21,12 +25,12 @@ def random_placement():
     return M, np.concatenate([M.rotation.ravel(), M.translation])
 
 
-def X_motion(M):  # ^A X_B, seed 000 "Motion Application"
+def X_motion(M):  # ^A X_B, cheat sheet, "Motion Application"
     R, p = M.rotation, M.translation
     return np.block([[R, skew(p) @ R], [np.zeros((3, 3)), R]])
 
 
-def X_force(M):  # ^A X_B^*, seed 000 "Force Application"
+def X_force(M):  # ^A X_B^*, cheat sheet, "Force Application"
     R, p = M.rotation, M.translation
     return np.block([[R, np.zeros((3, 3))], [skew(p) @ R, R]])
 
@@ -39,7 +43,7 @@ def random_inertia():
     return m, c, Ic
 
 
-def Y_matrix(m, c, Ic):  # seed 000 "Inertia": [[m, m c_x^T], [m c_x, I + m c_x c_x^T]]
+def Y_matrix(m, c, Ic):  # cheat sheet, "Inertia": [[m, m c_x^T], [m c_x, I + m c_x c_x^T]]
     C = skew(c)
     return np.block([[m * np.eye(3), m * C.T], [m * C, Ic + m * C @ C.T]])
 
@@ -86,7 +90,8 @@ def test_motion_force_transforms(trial):
 def test_cross_products(trial):
     x, y, f = rng.normal(size=6), rng.normal(size=6), rng.normal(size=6)
     v, w = x[:3], x[3:]
-    crm = np.block([[skew(w), skew(v)], [np.zeros((3, 3)), skew(w)]])  # seed 002 sec. 5.3
+    # the 6D cross product on motions (Traversaro & Saccon, sec. 5.3)
+    crm = np.block([[skew(w), skew(v)], [np.zeros((3, 3)), skew(w)]])
     close(motion.cross(x, 0, y, 0), crm @ y, 1e-13)
     close(motion.cross_force(x, 0, f, 0), -crm.T @ f, 1e-13)  # x* = -(x)^T
     close(motion.cross(x, 0, y, 0), pin.Motion(x).cross(pin.Motion(y)).vector, 1e-13)
@@ -108,11 +113,11 @@ def test_inertia(trial):
     close(Y36.reshape(6, 6), Yb, 1e-12)
     nu = rng.normal(size=6)
     close(inertia.apply(pi, 0, nu, 0), Yb @ nu, 1e-12)
-    # nu x* (Y nu), the cheap form of seed 000
+    # nu x* (Y nu), the cheap form of the cheat sheet ("Cross products")
     v, w = nu[:3], nu[3:]
     crf = -np.block([[skew(w), skew(v)], [np.zeros((3, 3)), skew(w)]]).T
     close(inertia.bias_force(pi, 0, nu, 0), crf @ Yb @ nu, 1e-12)
-    # inertia in another frame: ^A Y = ^A X_B^* ^B Y ^B X_A  (seed 000 "Inertia application")
+    # inertia in another frame: ^A Y = ^A X_B^* ^B Y ^B X_A  (cheat sheet, "Inertia application")
     A, a = random_placement()
     Ya = X_force(A) @ Yb @ np.linalg.inv(X_motion(A))
     pa = np.zeros(10)

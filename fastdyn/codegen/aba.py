@@ -1,7 +1,8 @@
 """Generated articulated-body algorithm, world-frame like kernels/algorithms/aba.py.
 
-Source: Featherstone (2008) Table 7.1; seed 003 "Articulated Body Algorithm (ABA)"; seed 002
-sec. 5.1. With S_i = ^0X_i S_i (constant local S: c_J = 0), v_J = S_i qdot_i, a_0 = -g:
+Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008), Table 7.1 (the articulated-body
+algorithm); Traversaro & Saccon, "Multibody dynamics notation (version 2)" (2019), sec. 5.1.
+With S_i = ^0X_i S_i (constant local S: c_J = 0), v_J = S_i qdot_i, a_0 = -g:
   pass 1: v_i = v_l(i) + v_J;  c_i = v_i x v_J;  IA_i = ^0Y_i;  pA_i = v_i x* (IA_i v_i)
   pass 2: U_i = IA_i S_i;  D_i = S_i^T U_i + diag(armature_i);  u_i = tau_i - S_i^T pA_i;
           IA_l(i) += IA_i - U_i D_i^-1 U_i^T;  pA_l(i) += pA_i + Ia c_i + U_i D_i^-1 u_i

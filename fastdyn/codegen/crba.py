@@ -1,6 +1,8 @@
 """Generated composite-rigid-body algorithm, in the world frame like kernels/algorithms/crba.py.
 
-Source: seed 000 "CRBA"; Featherstone (2008) sec. 6.2; Pinocchio's world-frame variant:
+Source: Featherstone, "Rigid Body Dynamics Algorithms" (2008), sec. 6.2 and Table 6.2;
+Pinocchio documentation, "SE(3) operations" cheat sheet, "Inertia application" (an inertia
+in another frame); Pinocchio's world-frame variant:
   oY_i = ^0X_i^* Y_i ^iX_0,   oYc_i = oY_i + sum_{children c} oYc_c,   J_i = ^0X_i S_i,
   F_i = oYc_i J_i,   M[j, i] = J_j^T F_i for every ancestor j of i (and i itself),
 plus the rotor inertias (armature) on the diagonal. Written in joint 1's frame

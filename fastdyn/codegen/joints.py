@@ -1,11 +1,13 @@
 """Symbolic joints for generated code: liMi(q), S, v_J of the joint types generation supports.
 
-Source: seed 000 "Joint" (^{l(i)}M_i = j.M_0 j.M(q), v_J = S qdot, c_J = 0 for constant S);
-seed 004 angle-axis (Rodrigues) and the quaternion matrix (the same arithmetic as
-kernels/joints/common.quat_matrix). Supported: every joint whose S is constant in its own frame
-(so c_J = 0): revolute (any fixed axis; bounded or continuous), prismatic, spherical, planar,
-translation and free-flyer, which covers every joint type a URDF can declare. Helical, universal
-and spherical-ZYX (S depends on q) are refused by name, never approximated.
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint" (^{l(i)}M_i = j.M_0
+j.M(q), v_J = S qdot, c_J = 0 for constant S); the Kindr cheat sheet (Bloesch et al., "Kinematics
+and dynamics for robotics: Kindr cheat sheet", ETH Zurich), angle-axis (Rodrigues) and the
+quaternion matrix (the same arithmetic as kernels/joints/common.quat_matrix). Supported: every
+joint whose S is constant in its own frame (so c_J = 0): revolute (any fixed axis; bounded or
+continuous), prismatic, spherical, planar, translation and free-flyer, which covers every joint
+type a URDF can declare. Helical, universal and spherical-ZYX (S depends on q) are refused by
+name, never approximated.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Generated forward kinematics and joint Jacobians.
 
-Source: seed 000 "RNEA / Forward loop" and "Nota": ^0M_i = ^0M_{l(i)} ^{l(i)}M_i; the world
-Jacobian column of dof k of joint i is ^0X_i S_k (Pinocchio's computeJointJacobians).
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "RNEA / Forward loop"
+and "Nota": ^0M_i = ^0M_{l(i)} ^{l(i)}M_i; the world Jacobian column of dof k of joint i is
+^0X_i S_k (Pinocchio's computeJointJacobians).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Generated recursive Newton-Euler (local frames, the root's acceleration set to -g).
 
-Source: seed 000 "RNEA"; Featherstone (2008) Table 5.1; the same recursion as
-kernels/algorithms/rnea.py:
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "RNEA"; Featherstone, "Rigid Body
+Dynamics Algorithms" (2008), Table 5.1; the same recursion as kernels/algorithms/rnea.py:
   forward:  v_i = X_i^-1 v_l(i) + S qdot_i,  a_i = X_i^-1 a_l(i) + S qddot_i + v_i x v_J
             f_i = Y_i a_i + v_i x* (Y_i v_i)
   backward: tau_i = S_i^T f_i + armature_i qddot_i,   f_l(i) += X_i^* f_i

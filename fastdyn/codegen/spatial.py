@@ -1,7 +1,8 @@
 """Spatial algebra on symbolic 6-vectors (lists, linear first) for generated code.
 
-Source: seed 000 "Rigid transformation", "Cross products", "Inertia"; the same formulas as
-kernels/spatial/{motion,force,inertia}.py, written over the tracer's values:
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Rigid transformation",
+"Cross products", "Inertia"; the same formulas as kernels/spatial/{motion,force,inertia}.py,
+written over the tracer's values:
   M = (R, p):  act(v, w) = (R v + p x R w, R w),  act_inv(v, w) = (R^T (v - p x w), R^T w)
                act*(f, n) = (R f, R n + p x R f)
   (v, w) x (v2, w2) = (w x v2 + v x w2, w x w2),   (v, w) x* (f, n) = (w x f, w x n + v x f)

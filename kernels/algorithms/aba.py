@@ -1,10 +1,12 @@
 """Articulated-body algorithm: forward dynamics qddot = M^-1 (tau - C v - g + J^T f_ext).
 
-Source: Featherstone (2008) Table 7.1; seed 003 "Articulated Body Algorithm (ABA)"; seed 000
-for the frame changes. Every spatial quantity is expressed in the WORLD frame (seed 002 sec.
-5.1: ^A X_B maps a motion given in B to A), as Pinocchio's Convention::WORLD does: then a
-child's articulated inertia adds to its parent's as it is, with no 6x6 congruence per joint
-(that transform was ~40% of the LOCAL version's flops). With S_i = ^0X_i S_i^local,
+Source: Featherstone, "Rigid Body Dynamics Algorithms", Springer 2008, Table 7.1 (the
+articulated-body algorithm); Pinocchio documentation, "SE(3) operations" cheat sheet, "Motion
+Application" and "Force Application", for the frame changes. Every spatial quantity is expressed
+in the WORLD frame (Traversaro & Saccon, "Multibody dynamics notation (version 2)", 2019, sec.
+5.1: ^A X_B maps a motion given in B to A), as Pinocchio's Convention::WORLD does: then a child's
+articulated inertia adds to its parent's as it is, with no 6x6 congruence per joint (that
+transform was ~40% of the LOCAL version's flops). With S_i = ^0X_i S_i^local,
 v_J = S_i qdot_i, and a_0 = -g:
   pass 1: v_i = v_l(i) + v_J;  c_i = v_i x v_J + ^0X_i c_J;
           IA_i = ^0Y_i;  pA_i = v_i x* (IA_i v_i) - ^0X_i^-* f_ext,i

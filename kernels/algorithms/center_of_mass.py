@@ -1,6 +1,7 @@
 """Centres of mass of every subtree (row 0: the whole robot), with velocity and acceleration.
 
-Source: seed 003 "Energy and Momentum"; seed 000 "Inertia": the com of body i in the world is
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Inertia" (a body's
+inertia as (m, c, I), c its centre of mass in the body frame): the com of body i in the world is
 ^0M_i c_i; its velocity and classical acceleration, from LOCAL (v, w) and (a, alpha) of body i:
   vdot_c = R (v + w x c),  a_c = R (a + alpha x c + w x (v + w x c))
 Subtrees accumulate from the leaves: m_S = sum m,  c_S = sum m c / m_S (likewise v, a).

@@ -1,7 +1,8 @@
 """Jacobians of the centre of mass of the whole robot or of any subtree: cdot = Jc v.
 
-Source: seed 002 (Traversaro & Saccon), sec. 8 (world Jacobian columns J_k = [J_v; J_w], the
-velocity of the body point at x being J_v + J_w x x) and seed 003 "Energy and Momentum". With
+Source: Traversaro & Saccon (2019), sec. 8 (world Jacobian columns J_k = [J_v; J_w], the
+velocity of the body point at x being J_v + J_w x x); Orin, Goswami & Lee (2013) (the linear
+momentum of the robot is m times the velocity of its centre of mass). With
 m_i, c_i the mass and com of the subtree of joint i (world), for the subtree of r:
   column k of a dof of joint i in subtree(r):  (m_i / m_r) (J_k,v + J_k,w x c_i)
   column k of a dof of a strict ancestor of r:  J_k,v + J_k,w x c_r
@@ -9,7 +10,9 @@ m_i, c_i the mass and com of the subtree of joint i (world), for the subtree of 
 (every body of subtree(i) moves rigidly with dof k, and sum_b m_b (v + w x c_b) = m_i (v + w x
 c_i)). r = 0 is the whole robot (Pinocchio's jacobianCenterOfMass; jacobianSubtreeCenterOfMass
 otherwise). Joints are numbered depth first, so subtree(r) is the index range [r, end).
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt, 003_806f3137d4d0f3cb.txt.
+References: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019; Orin, Goswami & Lee, "Centroidal dynamics of a humanoid robot",
+Autonomous Robots, 2013.
 """
 
 from .._jit import jit

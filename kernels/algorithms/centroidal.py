@@ -1,19 +1,20 @@
 """Centroidal momentum h_g = A_g(q) v, its matrix A_g, dA_g/dt, and dh_g/dt.
 
-Source: seed 002 (Traversaro & Saccon), sec. 6 (wrench transformation, eq. 59), sec. 7
-(inertia, eq. 68) and sec. 5.3/6.1 (d/dt of a moving inertia); seed 003 "Energy and Momentum";
-Orin, Goswami & Lee (2013), "Centroidal dynamics of a humanoid robot" (the CCRBA). Momenta are
-forces, LINEAR first: h_g = [m c'; k_g], k_g the angular momentum about the com c, in world
-axes (Pinocchio's convention). With ^0Yc_i the composite inertia of the subtree of joint i in
-the world frame and J_k = ^0X_i S_k its world Jacobian columns:
+Source: Traversaro & Saccon (2019; T&S below), sec. 6 (wrench transformation, eq. 59), sec. 7
+(inertia, eq. 68) and sec. 5.3/6.1 (d/dt of a moving inertia); Featherstone (2008), ch. 2
+(spatial momentum); Orin, Goswami & Lee (2013), "Centroidal dynamics of a humanoid robot" (the
+CCRBA). Momenta are forces, LINEAR first: h_g = [m c'; k_g], k_g the angular momentum about the
+com c, in world axes (Pinocchio's convention). With ^0Yc_i the composite inertia of the subtree
+of joint i in the world frame and J_k = ^0X_i S_k its world Jacobian columns:
   A_g,k at the world origin  = ^0Yc_i J_k;      shifted to c:  [f; tau] -> [f; tau - c x f]
-  d/dt ^0Y = ov x* ^0Y - ^0Y (ov x)  for a body moving with world twist ov (seed 002 eqs. 37, 61)
+  d/dt ^0Y = ov x* ^0Y - ^0Y (ov x)  for a body moving with world twist ov (T&S eqs. 37, 61)
   dA_g,k at the world origin = (d/dt ^0Yc_i) J_k + ^0Yc_i dJ_k/dt,
   shifted to c: [df; dtau - c x df - c' x f]
 and dh_g/dt = sum_i ^0X_i^* (Y_i a_i + v_i x* Y_i v_i), shifted to c (c' x m c' = 0), which is
 A_g a + dA_g v. dJ_k/dt includes dS/dt (kernels/joints/subspace_rate.py), so dA_g is the true
 derivative on every joint type (Pinocchio 4.1's dccrba omits dS/dt).
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt, 003_806f3137d4d0f3cb.txt.
+References: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019; Featherstone, "Rigid Body Dynamics Algorithms", Springer 2008.
 """
 
 from .._jit import jit
@@ -98,7 +99,7 @@ def ccrba(jnt, q, v, ws, Ag, hg, Ig):
             for k in range(v.shape[0]):
                 acc += Ag[r, k] * v[k]
             hg[r] = acc
-    # I_c = I_o - m (|c|^2 I3 - c c^T)  (parallel axes, seed 002 eq. 69)
+    # I_c = I_o - m (|c|^2 I3 - c c^T)  (parallel axes, Traversaro & Saccon eq. 69)
     cc = cx * cx + cy * cy + cz * cz
     Ig[:, :] = 0.0
     Ig[0, 0] = Ig[1, 1] = Ig[2, 2] = m

@@ -1,8 +1,9 @@
 """The Coriolis matrix C(q, v): C v = nle - g and dM/dt - 2C skew-symmetric.
 
-Source: seed 003 "Coriolis and Centrifugal Forces" (the properties); Echeandia & Wensing (2021),
-"Numerical methods to compute the Coriolis matrix and Christoffel symbols for rigid-body
-systems", Algorithm 1; seed 002 eqs. (37), (61) for d/dt of world-frame quantities.
+Source: Siciliano, Sciavicco, Villani & Oriolo (2009), ch. 7 (C from the Christoffel symbols,
+and the skew-symmetry of dM/dt - 2C); Echeandia & Wensing (2021), "Numerical methods to compute
+the Coriolis matrix and Christoffel symbols for rigid-body systems", Algorithm 1; Traversaro &
+Saccon (2019), eqs. (37), (61) for d/dt of world-frame quantities.
 With world Jacobian columns J_i of body i, its world inertia Y_i and twist ov_i:
   C = sum_i J_i^T (Y_i dJ_i/dt + B_i J_i),
   B_i = 1/2 (ov_i x* Y_i - Y_i (ov_i x)) + 1/2 F(Y_i ov_i),   F(h) u := u x* h
@@ -14,7 +15,9 @@ Yc_j, Bc_j and dF_j = Yc_j dJ_j + Bc_j J_j (columns of joint j),
   C[j, i] = (Yc_j J_j)^T dJ_i + J_j^T Bc_j J_i        for i a strict ancestor of j
 Entries between dofs on different branches are zero. dJ/dt includes dS/dt, so this C is exact on
 every joint type (Pinocchio 4.1 drops dS/dt: it differs on spherical_zyx and universal joints).
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt, 003_806f3137d4d0f3cb.txt.
+References: Siciliano, Sciavicco, Villani & Oriolo, "Robotics: Modelling, Planning and Control",
+Springer 2009; Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische
+Universiteit Eindhoven, 2019.
 """
 
 from .._jit import jit

@@ -1,7 +1,8 @@
 """Composite rigid-body algorithm: the joint-space inertia matrix M(q), both triangles.
 
-Source: Featherstone (2008) Table 6.2; seed 003 "Composite Rigid Body Algorithm (CRBA)"; seed
-000 "Inertia application" for expressing an inertia in another frame. Every quantity is in
+Source: Featherstone, "Rigid Body Dynamics Algorithms", Springer 2008, Table 6.2 (the
+composite-rigid-body algorithm); Pinocchio documentation, "SE(3) operations" cheat sheet,
+"Inertia application", for expressing an inertia in another frame. Every quantity is in
 the WORLD frame (Pinocchio's Convention::WORLD), so composite inertias add up as they are and
 the force block F needs no transform on its way to the root:
   forward:  ^0M_i;  S_i = ^0X_i S_i^local;  Yc_i = ^0Y_i (10 dynamic parameters)

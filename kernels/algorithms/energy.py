@@ -1,8 +1,11 @@
 """Kinetic and potential energy.
 
-Source: seed 003, "Energy and Momentum"; seed 000 "Inertia" (Y nu). With LOCAL velocities v_i
-from forward kinematics:  T = 1/2 sum_i v_i . (Y_i v_i) (+ 1/2 sum armature qdot^2, the rotor
-energy, so that T = 1/2 v^T M v with M from crba);  V = - sum_i m_i g . (^0M_i c_i).
+Source: Siciliano, Sciavicco, Villani & Oriolo, "Robotics: Modelling, Planning and Control",
+Springer 2009, ch. 7 (kinetic and potential energy of a manipulator, Lagrange formulation);
+Pinocchio documentation, "SE(3) operations" cheat sheet, "Inertia" (Y nu). With LOCAL
+velocities v_i from forward kinematics:
+  T = 1/2 sum_i v_i . (Y_i v_i) (+ 1/2 sum armature qdot^2, the rotor energy, so that
+      T = 1/2 v^T M v with M from crba);  V = - sum_i m_i g . (^0M_i c_i).
 """
 
 from .._jit import jit

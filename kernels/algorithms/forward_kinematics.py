@@ -1,6 +1,7 @@
 """Forward kinematics: placements, velocities and accelerations of every joint frame.
 
-Source: seed 000, "RNEA / Forward loop" (its first three lines) and "Nota" (store liMi, oMi):
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "RNEA / Forward loop"
+(its first three lines) and "Nota" (store liMi, oMi):
   ^{l(i)}M_i = j.M_0 j.M(q),   ^0M_i = ^0M_{l(i)} ^{l(i)}M_i,
   v_i = ^{l(i)}X_i^-1 v_{l(i)} + v_J,
   a_i = ^{l(i)}X_i^-1 a_{l(i)} + S qddot_i + c_J + v_i x v_J.

@@ -1,6 +1,6 @@
 """Velocity and acceleration of a frame, from the joint motions of forward kinematics.
 
-Source: seed 002 (Traversaro & Saccon), sec. 5.1 (eq. 33, a twist in any frame), sec. 5.2
+Source: Traversaro & Saccon (2019), sec. 5.1 (eq. 33, a twist in any frame), sec. 5.2
 (eq. 35, the mixed frame E[A]) and sec. 5.4 (eqs. 47-54, intrinsic vs apparent acceleration).
 Frame f is fixed to joint j at jM_f = (R_f, p_f); with the LOCAL twist x_j = [v; w] of joint j
 (x = velocity, or spatial acceleration, gravity excluded) and oM_f = (R, p):
@@ -11,7 +11,8 @@ The classical acceleration adds w x v to the linear part of the spatial accelera
 same reference: in LOCAL_WORLD_ALIGNED that is ^A o_E'' (eq. 54), the acceleration of the frame
 origin; in LOCAL the same vector in the frame's axes; in WORLD, Pinocchio's definition (the
 formula applied to world-origin twists, which is not the acceleration of a material point).
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt.
+Reference: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019.
 """
 
 from .._jit import jit

@@ -1,7 +1,7 @@
 """Frame placements: oMf = oMi[parent joint] * (frame placement in that joint).
 
-Source: seed 000, "Composition". Reads oMi from the workspace, so forward kinematics must run
-first (the object API guarantees that).
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Composition". Reads oMi
+from the workspace, so forward kinematics must run first (the object API guarantees that).
 """
 
 from .._jit import jit

@@ -1,9 +1,11 @@
 """Inverse kinematics of one frame by damped least squares (Levenberg-Marquardt).
 
-Source: seed 003 (003_806f3137d4d0f3cb.txt) "Inverse Kinematics": damped least squares
-q_{k+1} = q_k + (J^T J + lambda I)^-1 J^T dx, used in the equivalent task-space form
-dq = J^T (J J^T + mu I)^-1 e (m x m with m = 3 or 6 <= nv); seed 002 (Traversaro & Saccon,
-002_00a850ae13d78cc6.txt) sec. 8 for which Jacobian matches which error:
+Source: Buss, "Introduction to inverse kinematics with Jacobian transpose, pseudoinverse and
+damped least squares methods" (2004), the damped least squares method:
+dq = (J^T J + lambda^2 I)^-1 J^T e, used in its equivalent form dq = J^T (J J^T + mu I)^-1 e with
+mu = lambda^2 (m x m with m = 3 or 6 <= nv); Traversaro & Saccon, "Multibody dynamics notation
+(version 2)", Technische Universiteit Eindhoven, 2019, sec. 8 for which Jacobian matches which
+error:
   POSITION     e = p* - p                  (world),  J: LOCAL_WORLD_ALIGNED linear rows
   ORIENTATION  e = log3(R^T R*)            (frame),  J: LOCAL angular rows
   POSE         e = log6(oMf^-1 oMf*)       (frame),  J: LOCAL, [v; w]

@@ -1,17 +1,19 @@
 """Geometric Jacobians of joints and frames, in the LOCAL, WORLD or LOCAL_WORLD_ALIGNED frame.
 
-Source: seed 002 (Traversaro & Saccon), sec. 8 "The geometric Jacobians", and sec. 5.1-5.2 for
-the frame changes; seed 000 "Motion Application". Column k of the world Jacobian (Pinocchio's
-data.J) is the motion subspace column of dof k seen from the world: for a dof of joint i,
+Source: Traversaro & Saccon (2019; T&S below), sec. 8 "The geometric Jacobians", and sec.
+5.1-5.2 for the frame changes; Pinocchio documentation, "SE(3) operations" cheat sheet, "Motion
+Application". Column k of the world Jacobian (Pinocchio's data.J) is the motion subspace column
+of dof k seen from the world: for a dof of joint i,
   J_k = ^0X_i S_k = [R_i s_v + p_i x (R_i s_w); R_i s_w]        (WORLD, ^A J_{A,E} in sec. 8)
 A frame E with world placement (R, p) rigidly attached to joint j moves with every dof on the
 path from the root to j (its support) and with no other; for those columns
-  LOCAL_WORLD_ALIGNED (E[A], seed 002 eq. 35):  [J_k,v + J_k,w x p; J_k,w]
+  LOCAL_WORLD_ALIGNED (E[A], T&S eq. 35):       [J_k,v + J_k,w x p; J_k,w]
   LOCAL (E, the left-trivialized ^E J_{A,E}):    [R^T (J_k,v + J_k,w x p); R^T J_k,w]
 since J_k,v + J_k,w x p is the velocity of the body point at p. For a moving base these are
 Pinocchio's Jacobians, with the base velocity body-fixed: ^D J_{A,E/B} in the notation of
 eq. (75); other base representations are fastdyn.representations' business.
-Seed files (../shared/seeds/): 000_2483ba8cf490aa9b.txt, 002_00a850ae13d78cc6.txt.
+References: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019; Pinocchio documentation, "SE(3) operations" cheat sheet.
 """
 
 from .._jit import jit

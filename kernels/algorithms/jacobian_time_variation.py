@@ -1,6 +1,6 @@
 """Time derivative of the geometric Jacobians along a motion (q, v): dJ/dt.
 
-Source: seed 002 (Traversaro & Saccon), eq. (37) d/dt ^A X_B = ^A X_B (^B v_{A,B} x), and
+Source: Traversaro & Saccon (2019), eq. (37) d/dt ^A X_B = ^A X_B (^B v_{A,B} x), and
 sec. 5.4 (apparent vs intrinsic acceleration). For the world column J_k = ^0X_i S_k of a dof of
 joint i, with ov_i = ^0X_i v_i the world-frame velocity of body i:
   dJ_k/dt = ov_i x J_k + ^0X_i dS_k/dt
@@ -10,8 +10,9 @@ kernels/joints/subspace_rate.py). For a frame E (world placement (R, p), twist o
   LOCAL_WORLD_ALIGNED: J^{E[A]} = [J_v + J_w x p; J_w]
           =>  dJ^{E[A]} = [dJ_v + dJ_w x p + J_w x pdot; dJ_w],  pdot = ov_v + ov_w x p
 so that dJ v + J a is the time derivative of the frame velocity in that reference: LOCAL and
-WORLD give the spatial acceleration, LOCAL_WORLD_ALIGNED the classical one (seed 002 eq. 52).
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt.
+WORLD give the spatial acceleration, LOCAL_WORLD_ALIGNED the classical one (their eq. 52).
+Reference: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019.
 """
 
 from .._jit import jit

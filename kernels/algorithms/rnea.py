@@ -1,6 +1,7 @@
 """Recursive Newton-Euler: inverse dynamics tau = M(q) a + C(q, v) v + g(q) - J^T f_ext.
 
-Source: seed 000, "RNEA" (Initialization, Forward loop, Backward loop); Featherstone (2008)
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "RNEA" (Initialization,
+Forward loop, Backward loop); Featherstone, "Rigid Body Dynamics Algorithms", Springer 2008,
 Table 5.1. With ^0 a_0 = -g folded into the root (Pinocchio's a_gf):
   forward:  v_i = X_i^-1 v_l(i) + v_J
             a_i = X_i^-1 a_l(i) + S a_q + c_J + v_i x v_J

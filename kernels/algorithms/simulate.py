@@ -1,8 +1,10 @@
 """Semi-implicit (symplectic) Euler on the configuration Lie group.
 
   v_{k+1} = v_k + dt * aba(q_k, v_k, tau_k)
-  q_{k+1} = q_k (+) (dt v_{k+1})        (integrate: exponential map, seed 000 "Joint")
-Never q + v dt: quaternions and (cos, sin) pairs stay on their manifold.
+  q_{k+1} = q_k (+) (dt v_{k+1})        (integrate: exponential map)
+Never q + v dt: quaternions and (cos, sin) pairs stay on their manifold. The integrator is the
+exponential map of the configuration Lie group (Pinocchio documentation, "SE(3) operations"
+cheat sheet, "Joint").
 """
 
 from .._jit import jit

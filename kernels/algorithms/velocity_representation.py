@@ -1,6 +1,6 @@
 """Floating-base velocity representations: body-fixed, mixed B[A] and inertial.
 
-Source: seed 002 (Traversaro & Saccon), sec. 5.1-5.2 (^A X_B, eqs. 27-35), sec. 8 eqs. (75)-(76)
+Source: Traversaro & Saccon (2019), sec. 5.1-5.2 (^A X_B, eqs. 27-35), sec. 8 eqs. (75)-(76)
 (the combined transformation Y) and sec. 9 eqs. (77)-(80) (moving-base equations of motion).
 The base B is joint 1, a free-flyer under the universe; A is the world. fastdyn's (and
 Pinocchio's) generalized velocity is body-fixed: v_B = [^B v_{A,B}; s']. Another representation
@@ -10,10 +10,11 @@ R with base frame F (B[A] for MIXED, A for INERTIAL, B for BODY_FIXED) has
 and, from v_B' = T v_R' + T' v_R in M_B v_B' + h_B = tau_B premultiplied by T^T (eq. 80),
   M_R = T^T M_B T,  h_R = T^T (h_B + M_B T' v_R),  C_R = T^T (C_B T + M_B T'),
   tau_R = T^T tau_B,  J_R = J_B T,  v^T M v and tau . v unchanged.
-T' = diag(d/dt ^B X_F, 0) with d/dt ^B X_F = -(^B v_{F,B} x) ^B X_F (seed 002 eq. 37):
+T' = diag(d/dt ^B X_F, 0) with d/dt ^B X_F = -(^B v_{F,B} x) ^B X_F (their eq. 37):
   MIXED:    ^B v_{B[A],B} = [0; w_B]  =>  T' v_R = [-w_B x v_B; 0]
   INERTIAL: ^B v_{A,B} = v_B          =>  T' v_R = -(v_B x v_B) = 0
-Seed files (../shared/seeds/): 002_00a850ae13d78cc6.txt.
+Reference: Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019.
 """
 
 from .._jit import jit

@@ -1,9 +1,10 @@
 """Configuration space of the whole model as a product of Lie groups, one factor per joint.
 
-Source: seed 000 "Joint": "the joint integrator computes the exponential map associated with
-the joint manifold ... q_t = q_0 exp(t v_q)"; vector spaces get q_t = q_0 + t v_q. Semantics are
-Pinocchio's (pin.integrate, difference, interpolate, dIntegrate, dDifference, normalize,
-isNormalized, neutral): the factor of each joint type is
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint": the joint integrator
+is the exponential map of the joint's configuration manifold, q_t = q_0 exp(t v_q); vector
+spaces get q_t = q_0 + t v_q. Semantics are Pinocchio's (pin.integrate, difference,
+interpolate, dIntegrate, dDifference, normalize, isNormalized, neutral): the factor of each
+joint type is
   R^n   revolute*, prismatic*, helical, universal, translation, spherical_zyx  (q + v)
   SO(2) continuous*  (so2.py)        SO(3) spherical  (so3.py)
   SE(2) planar       (se2.py)        SE(3) freeflyer  (se3.py)

@@ -1,8 +1,9 @@
 """Scalar building blocks of the configuration-space kernels: SO(3) coefficient functions,
 Hamilton quaternions stored (x, y, z, w), and 3x3 matrices as row-major 9-tuples.
 
-Sources: seed 004 (Kindr, 004_a9f2138d2b609461.txt), "Rotation Quaternion" (product, conjugate,
-angle-axis) and "Rotation Vector"; seed 000 "Joint" (the integrator is the exponential map).
+Sources: Bloesch et al., "Kinematics and dynamics for robotics: Kindr cheat sheet", ETH Zurich,
+"Rotation Quaternion" (product, conjugate, angle-axis) and "Rotation Vector"; Pinocchio
+documentation, "SE(3) operations" cheat sheet, "Joint" (the integrator is the exponential map).
 Everything returns tuples so that kernels allocate nothing.
 
 Closed forms, t = |phi|, u^ the skew matrix of u (u^ x = u cross x):
@@ -50,7 +51,8 @@ def log_coeffs(t):
 
 @jit
 def quat_mul(ax, ay, az, aw, bx, by, bz, bw):
-    """a b, Hamilton product (seed 004, "Quaternion multiplication"), Eigen's arithmetic."""
+    """a b, Hamilton product (Kindr cheat sheet, "Quaternion multiplication"), Eigen's
+    arithmetic."""
     return (aw * bx + ax * bw + ay * bz - az * by,
             aw * by + ay * bw + az * bx - ax * bz,
             aw * bz + az * bw + ax * by - ay * bx,
@@ -85,9 +87,10 @@ def quat_exp3(px, py, pz):
 def quat_log3(x, y, z, w):
     """(phi_x, phi_y, phi_z, t): the rotation vector of q, |phi| = t in [0, pi].
 
-    q and -q are the same rotation (seed 004); like Pinocchio's quaternion::log3 this takes the
-    representative with w >= 0, i.e. the shortest path, and scales by t / sin(t/2) computed
-    from q itself (so a slightly non-unit q gives Pinocchio's answer, not a renormalized one).
+    q and -q are the same rotation (Kindr cheat sheet); like Pinocchio's quaternion::log3 this
+    takes the representative with w >= 0, i.e. the shortest path, and scales by t / sin(t/2)
+    computed from q itself (so a slightly non-unit q gives Pinocchio's answer, not a
+    renormalized one).
     """
     if w < 0.0:
         x, y, z, w = -x, -y, -z, -w

@@ -1,7 +1,8 @@
 """SE(2), the configuration space of planar joints: q = [x, y, cos t, sin t], v = body-fixed
 [vx, vy, w] (code PLANAR). Pinocchio's SpecialEuclideanOperation<2>.
 
-Source: seed 000 "Joint": q_t = q_0 exp(t v_q) with the SE(2) exponential
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint": q_t = q_0 exp(t v_q)
+with the SE(2) exponential
   exp(v) = (R(w), V(w) [vx; vy]),  V(w) = [[sin w / w, -(1 - cos w) / w],
                                            [(1 - cos w) / w, sin w / w]],
   log(R, p) = [e p + (w/2) J p; w],  J = [[0, 1], [-1, 0]],  e = (w/2) cot(w/2) = V^-1's diagonal,

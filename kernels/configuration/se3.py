@@ -2,8 +2,9 @@
 v = body-fixed (LOCAL) [v; w], linear first (code FREEFLYER). Pinocchio's
 SpecialEuclideanOperation<3>, whose arithmetic choices are kept (quoted below).
 
-Source: seed 000 "Joint" (q_t = q_0 exp(t v_q)), seed 004 (Kindr) "Rotation Quaternion";
-with t = |w|, c/a/b/cc = cos t, sin t / t, (1 - cos t)/t^2, (t - sin t)/t^3 (lie.py):
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint" (q_t = q_0 exp(t v_q));
+Bloesch et al., "Kinematics and dynamics for robotics: Kindr cheat sheet", ETH Zurich, "Rotation
+Quaternion"; with t = |w|, c/a/b/cc = cos t, sin t / t, (1 - cos t)/t^2, (t - sin t)/t^3 (lie.py):
   exp6([v; w]) = (exp3(w), a v + b w x v + cc (w . v) w) = (exp3(w), v + b w x v + cc w x (w x v))
   log6(R, p)   = [p - (w x p)/2 + d w x (w x p); w],  w = log3(R), d = (1 - e)/t^2 (lie.py)
   integrate(q, v)    = q exp6(v); quaternion sign chosen so that <q_out, q> >= 0, then

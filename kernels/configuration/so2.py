@@ -1,8 +1,8 @@
 """SO(2), the configuration space of continuous (unbounded revolute) joints: q = [cos t, sin t],
 v = [dt/dt] (codes CONTINUOUS_X/Y/Z and CONTINUOUS).
 
-Source: seed 000 "Joint" (q_t = q_0 exp(t v_q)); Pinocchio's SpecialOrthogonalOperation<2>,
-whose semantics these reproduce:
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint" (q_t = q_0 exp(t v_q));
+Pinocchio's SpecialOrthogonalOperation<2>, whose semantics these reproduce:
   integrate:   (c, s) -> R(v) (c, s), then (3 - |q|^2) / 2 scaling (first-order renormalization)
   difference:  angle of R0^T R1 in (-pi, pi]  (the shortest rotation; +pi when opposite)
   interpolate: slerp on the unit circle, Pinocchio's three branches (see ``interpolate``)

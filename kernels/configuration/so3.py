@@ -1,8 +1,9 @@
 """SO(3), the configuration space of spherical joints: q = unit quaternion (x, y, z, w),
 v = body angular velocity (code SPHERICAL). Pinocchio's SpecialOrthogonalOperation<3>.
 
-Source: seed 000 "Joint" (q_t = q_0 exp(t v_q)); seed 004 (Kindr) "Rotation Quaternion"
-(product, conjugate = inverse, angle-axis <-> quaternion):
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint" (q_t = q_0 exp(t v_q));
+Bloesch et al., "Kinematics and dynamics for robotics: Kindr cheat sheet", ETH Zurich, "Rotation
+Quaternion" (product, conjugate = inverse, angle-axis <-> quaternion):
   integrate(q, v)      = firstOrderNormalize(q exp(v))     (no sign flip, as Pinocchio)
   difference(q0, q1)   = log(q0^* q1), the shortest rotation (|result| <= pi: q ~ -q)
   interpolate(q0, q1, u) = integrate(q0, u difference(q0, q1))

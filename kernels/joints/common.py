@@ -1,7 +1,9 @@
 """What every joint writes: liMi = (placement in the parent) * M_J(q), S, v_J = S v, c_J.
 
-Source: seed 000, "Joint" and "RNEA / Forward loop": ^{lambda(i)}M_i = j.M_0 j.M(q);
-j.nu = ^i S(q) v_q; j.c = sum_k dS/dq_k qdot_k (zero for constant-S joints).
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint" and "RNEA / Forward
+loop": ^{lambda(i)}M_i = j.M_0 j.M(q); j.nu = ^i S(q) v_q; j.c = sum_k dS/dq_k qdot_k (zero for
+constant-S joints). Angle-axis rotations: Bloesch et al., "Kinematics and dynamics for robotics:
+Kindr cheat sheet", ETH Zurich.
 """
 
 from .._jit import jit
@@ -25,7 +27,8 @@ def set_placement(jr, w, r00, r01, r02, r10, r11, r12, r20, r21, r22, px, py, pz
 
 @jit
 def axis_rotation(ux, uy, uz, c, s):
-    """Rodrigues: R = c I + s [u]x + (1 - c) u u^T, for a unit axis u (seed 004, angle-axis)."""
+    """Rodrigues: R = c I + s [u]x + (1 - c) u u^T, for a unit axis u (Kindr cheat sheet,
+    angle-axis)."""
     t = 1.0 - c
     return (c + t * ux * ux, t * ux * uy - s * uz, t * ux * uz + s * uy,
             t * ux * uy + s * uz, c + t * uy * uy, t * uy * uz - s * ux,

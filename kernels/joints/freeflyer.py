@@ -1,6 +1,9 @@
 """Free-flyer (q = [x, y, z, qx, qy, qz, qw], v = body-fixed [v; w]) and translation (q = p).
 
-Source: seed 000 "Joint"; seed 002 sec. 9 (body-fixed base velocity); seed 004 quaternion.
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint"; Traversaro & Saccon,
+"Multibody dynamics notation (version 2)", Technische Universiteit Eindhoven, 2019, sec. 9
+(body-fixed base velocity); Bloesch et al., "Kinematics and dynamics for robotics: Kindr cheat
+sheet", ETH Zurich, "Rotation Quaternion".
 Free-flyer: M_J = (R(quat), p), S = I6, v_J = v, c_J = 0.
 Translation: M_J = (I, q), S = [I3; 0], v_J = [qdot; 0], c_J = 0.
 """

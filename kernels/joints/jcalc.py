@@ -1,8 +1,9 @@
 """The one joint dispatcher: jcalc(jnt, i, q, v, w) fills joint i's workspace row w = ws[i].
 
 Writes liMi (w[LI:LI+12]), the motion subspace S (w[S + 6k : S + 6k + 6], k < nv) and, when
-v is not empty, v_J = S v (w[VJ:VJ+6]) and c_J (w[CJ:CJ+6]). Featherstone's ``jcalc``;
-seed 000 "Joint" for what a joint provides.
+v is not empty, v_J = S v (w[VJ:VJ+6]) and c_J (w[CJ:CJ+6]). Featherstone's ``jcalc``
+(Featherstone, "Rigid Body Dynamics Algorithms", Springer 2008); Pinocchio documentation,
+"SE(3) operations" cheat sheet, "Joint", for what a joint provides.
 """
 
 from .._jit import jit

@@ -1,7 +1,8 @@
 """Planar joint: q = [x, y, cos t, sin t], v = body-frame [vx, vy, wz].
 
-Source: seed 000 "Joint"; Pinocchio's JointModelPlanar.  M_J = (Rz(t), (x, y, 0)),
-S = [e_x, e_y, e_wz] constant in the body frame, so c_J = 0.
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint"; Pinocchio's
+JointModelPlanar.  M_J = (Rz(t), (x, y, 0)), S = [e_x, e_y, e_wz] constant in the body frame,
+so c_J = 0.
 """
 
 from .._jit import jit

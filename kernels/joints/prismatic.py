@@ -1,6 +1,7 @@
 """Prismatic joints along a unit axis u (q = [d]) and the helical joint (q = [t], pitch h).
 
-Source: seed 000 "Joint".  Prismatic: M_J = (I, d u), S = [u; 0].
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint".
+Prismatic: M_J = (I, d u), S = [u; 0].
 Helical: M_J = (exp(t [u]x), h t u), S = [h u; u] (Pinocchio's HelicalUnaligned).
 Both have a constant S, so c_J = 0.
 """

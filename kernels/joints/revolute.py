@@ -1,8 +1,9 @@
 """Revolute joints about a unit axis u: bounded (q = [t]) and continuous (q = [cos t, sin t]).
 
-Source: seed 000 "Joint"; seed 004 (Kindr) angle-axis.  M_J = (exp(t [u]x), 0),
-S = [0; u] (constant, so c_J = 0), v_J = S tdot.  Pinocchio's continuous joint reads
-(cos t, sin t) straight from q without normalising; so do we.
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint"; Bloesch et al.,
+"Kinematics and dynamics for robotics: Kindr cheat sheet", ETH Zurich, angle-axis.
+M_J = (exp(t [u]x), 0), S = [0; u] (constant, so c_J = 0), v_J = S tdot.  Pinocchio's
+continuous joint reads (cos t, sin t) straight from q without normalising; so do we.
 """
 
 from math import cos, sin

@@ -1,7 +1,8 @@
 """Spherical joints: quaternion (q = [qx, qy, qz, qw]) and Euler ZYX (q = [z, y, x]).
 
-Source: seed 000 "Joint"; seed 004 (Kindr), "Rotation Quaternion" and Euler angles ZYX with
-their angular-velocity maps.
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint"; Bloesch et al.,
+"Kinematics and dynamics for robotics: Kindr cheat sheet", ETH Zurich, "Rotation Quaternion" and
+Euler angles ZYX with their angular-velocity maps.
 Quaternion: M_J = (R(q), 0), S = [0; I3], v = body angular velocity, c_J = 0.
 ZYX: R = Rz(z) Ry(y) Rx(x); body angular velocity w = S_w(q) qdot with columns
   S_w = [(-sy, cy sx, cy cx), (0, cx, -sx), (1, 0, 0)],

@@ -6,8 +6,8 @@ Coriolis matrix need each column. Only two joint types have a configuration-depe
       s2 = (1, 0, 0), so ds0 = (-cy dy, -sy sx dy + cy cx dx, -sy cx dy - cy sx dx),
       ds1 = (0, -sx dx, -cx dx), ds2 = 0;
   universal: s0 = R2^T a1, ds0 = -t2dot a2 x s0 (kernels/joints/universal.py), ds1 = 0.
-Every other type has a constant S in its own frame (seed 000 "Joint": j.c = 0).
-Seed files (../shared/seeds/): 000_2483ba8cf490aa9b.txt.
+Every other type has a constant S in its own frame (Pinocchio documentation, "SE(3) operations"
+cheat sheet, "Joint": j.c = 0).
 """
 
 from math import cos, sin

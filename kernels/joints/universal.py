@@ -1,6 +1,7 @@
 """Universal joint: q = [t1, t2], R = exp(t1 [a1]x) exp(t2 [a2]x), two unit axes a1, a2.
 
-Source: seed 000 "Joint".  Body angular velocity w = R2^T a1 t1dot + a2 t2dot, so
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Joint".
+Body angular velocity w = R2^T a1 t1dot + a2 t2dot, so
 S = [0 0; R2^T a1, a2] and, since d(R2^T a1)/dt = -t2dot a2 x (R2^T a1),
 c_J = [0; -t1dot t2dot a2 x (R2^T a1)].
 """

@@ -1,10 +1,11 @@
 """Euler angles: ZYX (yaw-pitch-roll, Pinocchio's SphericalZYX q = [z, y, x]), Pinocchio's rpy
 (the same matrix stored [r, p, y]) and Kindr's XYZ (R = Rx Ry Rz), to and from matrices.
 
-Source: seed 004 (Kindr cheat sheet), "Euler Angles ZYX" and "Euler Angles XYZ"; the sheet's
-expanded matrices are garbled in the seed text, so these were re-derived and are checked against
-Pinocchio. At gimbal lock (|cos pitch| <= GIMBAL_TOL) the inverse maps return ok = False and a
-valid representative: the last angle 0, the first taking the whole rotation.
+Source: Bloesch et al., "Kinematics and dynamics for robotics: Kindr cheat sheet", ETH Zurich,
+"Euler Angles ZYX" and "Euler Angles XYZ"; the expanded matrices were derived here again rather
+than transcribed from the sheet, and are checked against Pinocchio. At gimbal lock
+(|cos pitch| <= GIMBAL_TOL) the inverse maps return ok = False and a valid representative: the
+last angle 0, the first taking the whole rotation.
 """
 
 import math
@@ -51,14 +52,14 @@ def _zyx_of(R):
 
 @jit
 def euler_zyx_to_matrix(e, out):
-    """R = Rz(e0) Ry(e1) Rx(e2), e = [yaw, pitch, roll] (seed 004, "Euler Angles ZYX")."""
+    """R = Rz(e0) Ry(e1) Rx(e2), e = [yaw, pitch, roll] (Kindr cheat sheet, "Euler Angles ZYX")."""
     _rz_ry_rx(e[0], e[1], e[2], out)
 
 
 @jit
 def matrix_to_euler_zyx(R, out):
     """e = [yaw, pitch, roll] of R = Rz Ry Rx; returns False at gimbal lock (pitch = +-pi/2,
-    seed 004 "Euler Angles ZYX"), where roll is set to 0 and yaw absorbs it."""
+    Kindr cheat sheet, "Euler Angles ZYX"), where roll is set to 0 and yaw absorbs it."""
     z, y, x, ok = _zyx_of(R)
     out[0] = z
     out[1] = y
@@ -85,7 +86,8 @@ def matrix_to_rpy(R, out):
 
 @jit
 def euler_xyz_to_matrix(e, out):
-    """R = Rx(e0) Ry(e1) Rz(e2), e = [alpha, beta, gamma] (seed 004, "Euler Angles XYZ")."""
+    """R = Rx(e0) Ry(e1) Rz(e2), e = [alpha, beta, gamma] (Kindr cheat sheet, "Euler Angles
+    XYZ")."""
     ca, sa = math.cos(e[0]), math.sin(e[0])
     cb, sb = math.cos(e[1]), math.sin(e[1])
     cg, sg = math.cos(e[2]), math.sin(e[2])
@@ -103,7 +105,7 @@ def euler_xyz_to_matrix(e, out):
 @jit
 def matrix_to_euler_xyz(R, out):
     """e = [alpha, beta, gamma] of R = Rx Ry Rz; returns False at gimbal lock (beta = +-pi/2,
-    seed 004 "Euler Angles XYZ"), where gamma is set to 0 and alpha absorbs it.
+    Kindr cheat sheet, "Euler Angles XYZ"), where gamma is set to 0 and alpha absorbs it.
 
     Same scheme as matrix_to_euler_zyx: alpha first, then beta and gamma exactly given alpha.
     """

@@ -1,6 +1,8 @@
 """Spatial force vectors phi = [f; tau] (linear first): frame changes.
 
-Source: seed 000 (Pinocchio SE(3) cheat sheet), "Force Application"; seed 002 sec. 6.
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Force Application";
+Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische Universiteit
+Eindhoven, 2019, sec. 6.
   ^A X_B^* phi  = [R f; R tau + p x (R f)]
   ^A X_B^-* phi = [R^T f; R^T (tau - p x f)]
 The pairing phi . nu is frame invariant: (^A X_B^* phi) . (^A X_B nu) = phi . nu.

@@ -1,7 +1,9 @@
 """Spatial inertia as 10 dynamic parameters pi = [m, hx, hy, hz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz].
 
 h = m c is the first moment and I the rotational inertia about the frame's origin (Pinocchio's
-order, ../shared/CONVENTIONS.md). Source: seed 000 "Inertia" and "Cross products"; seed 002 sec. 7.
+order, see the README's Conventions section). Source: Pinocchio documentation, "SE(3)
+operations" cheat sheet, "Inertia" and "Cross products"; Traversaro & Saccon, "Multibody
+dynamics notation (version 2)", Technische Universiteit Eindhoven, 2019, sec. 7.
   Y = [[m I3, -[h]x], [[h]x, I]],  Y nu = [m v - h x w; h x v + I w]
   I = I_c - m [c]x^2  (parallel axes);  [a]x[b]x + [b]x[a]x = a b^T + b a^T - 2 (a.b) I3.
 Moving the origin by d (new origin at old-frame point d): h' = h - m d,
@@ -29,7 +31,8 @@ def from_triplet(m, c, Ic, out, o):
 
 @jit
 def apply(Y, y, x, i):
-    """Y nu (seed 000, "Motion-to-force map"), pi read at Y[y:y+10], nu at x[i:i+6]."""
+    """Y nu (Pinocchio cheat sheet, "Inertia", motion-to-force map), pi read at Y[y:y+10], nu
+    at x[i:i+6]."""
     m, hx, hy, hz = Y[y], Y[y + 1], Y[y + 2], Y[y + 3]
     vx, vy, vz, wx, wy, wz = x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4], x[i + 5]
     return (m * vx - (hy * wz - hz * wy),
@@ -42,7 +45,8 @@ def apply(Y, y, x, i):
 
 @jit
 def bias_force(Y, y, x, i):
-    """nu x* (Y nu), the gyroscopic term of the Newton-Euler equation (seed 000 "Cross products")."""
+    """nu x* (Y nu), the gyroscopic term of the Newton-Euler equation (Pinocchio cheat sheet,
+    "Cross products")."""
     f = apply(Y, y, x, i)
     vx, vy, vz, wx, wy, wz = x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4], x[i + 5]
     return (wy * f[2] - wz * f[1],
@@ -70,7 +74,7 @@ def _sym_shift(I0, I1, I2, I3, I4, I5, m, hx, hy, hz, dx, dy, dz):
 def act(M, m, Y, y, out, o):
     """^A Y = ^A X_B^* ^B Y ^B X_A: an inertia given in B (pi at Y[y:]) expressed in A.
 
-    (seed 000, "Inertia application": (m, c, I) -> (m, p + R c, R I R^T))."""
+    (Pinocchio cheat sheet, "Inertia application": (m, c, I) -> (m, p + R c, R I R^T))."""
     mass = Y[y]
     # rotate h and I into A's axes
     hx = M[m] * Y[y + 1] + M[m + 1] * Y[y + 2] + M[m + 2] * Y[y + 3]
@@ -90,7 +94,7 @@ def act(M, m, Y, y, out, o):
 
 @jit
 def act_inv(M, m, Y, y, out, o):
-    """^B Y from ^A Y: the inverse action (seed 000: (m, R^T (c - p), R^T I R))."""
+    """^B Y from ^A Y: the inverse action (Pinocchio cheat sheet: (m, R^T (c - p), R^T I R))."""
     mass = Y[y]
     px, py, pz = M[m + 9], M[m + 10], M[m + 11]
     hx, hy, hz = Y[y + 1], Y[y + 2], Y[y + 3]

@@ -1,8 +1,9 @@
 """6x6 blocks stored row-major in 36 contiguous floats: ABA's articulated-body inertias, and
 the per-subtree B of the Coriolis matrix (coriolis.py).
 
-Source: seed 000, "Inertia" (the 6x6 form of a spatial inertia). ABA works in the world frame,
-so these blocks never change frame (no congruence transform is needed).
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Inertia" (the 6x6 form of a
+spatial inertia). ABA works in the world frame, so these blocks never change frame (no
+congruence transform is needed).
 """
 
 from .._jit import jit

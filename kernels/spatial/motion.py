@@ -1,7 +1,8 @@
 """Spatial motion vectors nu = [v; w] (linear first): frame changes and the cross product.
 
-Source: seed 000 (Pinocchio SE(3) cheat sheet), "Motion Application" and "Cross products";
-seed 002 (Traversaro & Saccon), sec. 5.1 (^A X_B) and sec. 5.3 (the 6D cross product).
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, "Motion Application" and
+"Cross products"; Traversaro & Saccon, "Multibody dynamics notation (version 2)", Technische
+Universiteit Eindhoven, 2019, sec. 5.1 (^A X_B) and sec. 5.3 (the 6D cross product).
   ^A X_B nu    = [R v + p x (R w); R w]
   ^A X_B^-1 nu = [R^T (v - p x w); R^T w]
   nu1 x nu2    = [v1 x w2 + w1 x v2; w1 x w2]
@@ -70,7 +71,7 @@ def act_inv(M, m, x, i):
 
 @jit
 def cross(x, i, y, j):
-    """nu1 x nu2 = [v1 x w2 + w1 x v2; w1 x w2]  (seed 000, "Cross products")."""
+    """nu1 x nu2 = [v1 x w2 + w1 x v2; w1 x w2]  (Pinocchio cheat sheet, "Cross products")."""
     v1x, v1y, v1z, w1x, w1y, w1z = x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4], x[i + 5]
     v2x, v2y, v2z, w2x, w2y, w2z = y[j], y[j + 1], y[j + 2], y[j + 3], y[j + 4], y[j + 5]
     return (v1y * w2z - v1z * w2y + w1y * v2z - w1z * v2y,
@@ -83,7 +84,8 @@ def cross(x, i, y, j):
 
 @jit
 def cross_force(x, i, y, j):
-    """nu x* phi = [w x f; w x tau + v x f]  (seed 000, "Cross products", motion-force)."""
+    """nu x* phi = [w x f; w x tau + v x f]  (Pinocchio cheat sheet, "Cross products",
+    motion-force)."""
     vx, vy, vz, wx, wy, wz = x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4], x[i + 5]
     fx, fy, fz, tx, ty, tz = y[j], y[j + 1], y[j + 2], y[j + 3], y[j + 4], y[j + 5]
     return (wy * fz - wz * fy,

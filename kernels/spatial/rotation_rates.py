@@ -1,9 +1,9 @@
 """Maps between angular velocity and the time derivative of each rotation parametrization,
 and the Jacobians of exp/log on SO(3) and SE(3).
 
-Source: seed 004 (Kindr cheat sheet, 004_a9f2138d2b609461.txt), "Time Derivative of Rotation
-Quaternion / Rotation Vector / Euler Angles ZYX / Euler Angles XYZ <=> Angular Velocity";
-Jexp/Jlog are checked against Pinocchio (pin.Jexp3, Jlog3, Jexp6, Jlog6).
+Source: Bloesch et al., "Kinematics and dynamics for robotics: Kindr cheat sheet", ETH Zurich,
+"Time Derivative of Rotation Quaternion / Rotation Vector / Euler Angles ZYX / Euler Angles XYZ
+<=> Angular Velocity"; Jexp/Jlog are checked against Pinocchio (pin.Jexp3, Jlog3, Jexp6, Jlog6).
 
 Frames. R = ^W R_B (body to world); omega_W = vee(dR R^T) is expressed in the world (the
 sheet's inertial I_omega_IB, fastdyn WORLD) and omega_L = vee(R^T dR) = R^T omega_W in the body
@@ -49,8 +49,8 @@ def jexp3(phi, out):
     """Right Jacobian Jr(phi) = (sin t/t) I - ((1 - cos t)/t^2) phi^ + ((t - sin t)/t^3) phi phi^T,
     exp(phi + d) = exp(phi) exp(Jr d), as pin.Jexp3.
 
-    It is the rotation-vector rate map: omega_L = Jr(phi) dphi (seed 004, "Time Derivative of
-    Rotation Vector"); omega_W = Jr(-phi) dphi = Jr(phi)^T dphi.
+    It is the rotation-vector rate map: omega_L = Jr(phi) dphi (Kindr cheat sheet, "Time
+    Derivative of Rotation Vector"); omega_W = Jr(-phi) dphi = Jr(phi)^T dphi.
     """
     x, y, z = phi[0], phi[1], phi[2]
     _, a, b, d = exp3_coeffs(math.sqrt(x * x + y * y + z * z))
@@ -73,8 +73,8 @@ def _jexp6_coupling(out, vx, vy, vz, x, y, z, t):
     Q_l = rho^/2 + A (rho phi^T + phi rho^T - 2k I - k phi^) + B (2k phi - t^2 rho)^
           - 2 C k (phi phi^T - t^2 I),   Q_r(rho, phi) = Q_l(-rho, -phi).
     A = (t - sin t)/t^3, B = (t^2 + 2 cos t - 2)/(2 t^4), C = (2t - 3 sin t + t cos t)/(2 t^5).
-    Not in the seeds: Barfoot, "State Estimation for Robotics", SE(3) Jacobians; the tests
-    check it against the series sum_k (-ad_nu)^k / (k+1)!.
+    Source: Barfoot, "State Estimation for Robotics", SE(3) Jacobians (not in the Kindr cheat
+    sheet); the tests check it against the series sum_k (-ad_nu)^k / (k+1)!.
     """
     t2 = t * t
     if t < 0.3:
@@ -157,7 +157,7 @@ def jlog6(R, p, out):
 @jit
 def rotvec_rate_to_omega(phi, dphi, world, out):
     """omega = (I +- ((1 - cos t)/t^2) phi^ + ((t - sin t)/t^3) phi^2) dphi, t = |phi|;
-    + for omega_W, - for omega_L (seed 004, "Time Derivative of Rotation Vector")."""
+    + for omega_W, - for omega_L (Kindr cheat sheet, "Time Derivative of Rotation Vector")."""
     x, y, z = phi[0], phi[1], phi[2]
     _, a, b, d = exp3_coeffs(math.sqrt(x * x + y * y + z * z))
     wx, wy, wz = so3_poly_apply(x, y, z, a, b if world else -b, d, dphi[0], dphi[1], dphi[2])
@@ -189,8 +189,9 @@ def omega_to_rotvec_rate(phi, omega, world, out):
 def quat_h_matrix(q, world, out):
     """3x4 map omega = 2 H dq with dq ordered (dx, dy, dz, dw).
 
-    Seed 004, "Time Derivative of Rotation Quaternion": H(p) = [-v, v^ + w I] gives omega_W,
-    Hbar(p) = [-v, -v^ + w I] gives omega_L; the sheet's first (scalar) column is last here.
+    Kindr cheat sheet, "Time Derivative of Rotation Quaternion": H(p) = [-v, v^ + w I] gives
+    omega_W, Hbar(p) = [-v, -v^ + w I] gives omega_L; the sheet's first (scalar) column is last
+    here.
     For a unit q, dq = H^T omega / 2 inverts it.
     """
     x, y, z, w = q[0], q[1], q[2], q[3]
@@ -203,7 +204,8 @@ def quat_h_matrix(q, world, out):
 
 @jit
 def quat_rate_to_omega(q, dq, world, out):
-    """omega = 2 H dq: omega_W = 2 vec(dq q*), omega_L = 2 vec(q* dq) (seed 004, H and Hbar)."""
+    """omega = 2 H dq: omega_W = 2 vec(dq q*), omega_L = 2 vec(q* dq) (Kindr cheat sheet, H and
+    Hbar)."""
     x, y, z, w = q[0], q[1], q[2], q[3]
     sg = 1.0 if world else -1.0
     cx, cy, cz = so3_poly_apply(x, y, z, w, sg, 0.0, dq[0], dq[1], dq[2])
@@ -212,7 +214,7 @@ def quat_rate_to_omega(q, dq, world, out):
 
 @jit
 def omega_to_quat_rate(q, omega, world, out):
-    """dq = H^T omega / 2: dq = (0, omega_W) q / 2 or q (0, omega_L) / 2 (seed 004)."""
+    """dq = H^T omega / 2: dq = (0, omega_W) q / 2 or q (0, omega_L) / 2 (Kindr cheat sheet)."""
     x, y, z, w = q[0], q[1], q[2], q[3]
     sg = -1.0 if world else 1.0  # H^T = [v^T; -v^ + w I] applied to omega
     cx, cy, cz = so3_poly_apply(x, y, z, w, sg, 0.0, omega[0], omega[1], omega[2])
@@ -250,15 +252,15 @@ def _zyx_jac_inv(z, y, x, world):
 
 @jit
 def euler_zyx_jacobian(e, world, out):
-    """out = E(e), omega = E de for e = [yaw, pitch, roll] (seed 004, "Time Derivative of Euler
-    Angles ZYX"): E_W = [[0, -sz, cz cy], [0, cz, sz cy], [1, 0, -sy]],
+    """out = E(e), omega = E de for e = [yaw, pitch, roll] (Kindr cheat sheet, "Time Derivative
+    of Euler Angles ZYX"): E_W = [[0, -sz, cz cy], [0, cz, sz cy], [1, 0, -sy]],
     E_L = [[-sy, 0, 1], [cy sx, cx, 0], [cx cy, -sx, 0]]."""
     _put33(out, _zyx_jac(e[0], e[1], e[2], world))
 
 
 @jit
 def euler_zyx_jacobian_inverse(e, world, out):
-    """out = E(e)^-1, de = E^-1 omega (seed 004); returns False (NaN) at pitch = +-pi/2."""
+    """out = E(e)^-1, de = E^-1 omega (Kindr cheat sheet); returns False (NaN) at pitch = +-pi/2."""
     m, ok = _zyx_jac_inv(e[0], e[1], e[2], world)
     _put33(out, m)
     return ok
@@ -320,7 +322,7 @@ def _xyz_jac_inv(a, b, g, world):
 
 @jit
 def euler_xyz_jacobian(e, world, out):
-    """out = E(e), omega = E de for e = [alpha, beta, gamma], R = Rx Ry Rz (seed 004, "Time
+    """out = E(e), omega = E de for e = [alpha, beta, gamma], R = Rx Ry Rz (Kindr cheat sheet, "Time
     Derivative of Euler Angles XYZ"): E_W = [[1, 0, sb], [0, ca, -cb sa], [0, sa, ca cb]],
     E_L = [[cb cg, sg, 0], [-cb sg, cg, 0], [sb, 0, 1]]."""
     _put33(out, _xyz_jac(e[0], e[1], e[2], world))
@@ -328,7 +330,7 @@ def euler_xyz_jacobian(e, world, out):
 
 @jit
 def euler_xyz_jacobian_inverse(e, world, out):
-    """out = E(e)^-1 (seed 004); returns False (NaN) at beta = +-pi/2."""
+    """out = E(e)^-1 (Kindr cheat sheet); returns False (NaN) at beta = +-pi/2."""
     m, ok = _xyz_jac_inv(e[0], e[1], e[2], world)
     _put33(out, m)
     return ok

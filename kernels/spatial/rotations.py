@@ -1,10 +1,11 @@
 """Rotation parametrizations, their conversions, and exp/log on SO(3) and SE(3); the Euler
 angle conventions listed below are implemented in euler.py.
 
-Source: seed 004 (Kindr cheat sheet, 004_a9f2138d2b609461.txt), "Position & Orientation" and
-"Rotation Quaternion"; exp/log are checked against Pinocchio (pin.exp3, log3, exp6, log6).
+Source: Bloesch et al., "Kinematics and dynamics for robotics: Kindr cheat sheet", ETH Zurich,
+"Position & Orientation" and "Rotation Quaternion"; exp/log are checked against Pinocchio
+(pin.exp3, log3, exp6, log6).
 
-Conventions (CONVENTIONS.md), and how they map onto the sheet:
+Conventions (the README's Conventions section), and how they map onto the sheet:
 - R = ^W R_B maps body coordinates to world coordinates: the sheet's active rotation matrix
   R_IB; its direction cosine matrix C is R^T.
 - Quaternion q = (x, y, z, w), Hamilton, unit. The sheet's p = (p0, p1, p2, p3) has p0 = w;
@@ -18,8 +19,8 @@ Conventions (CONVENTIONS.md), and how they map onto the sheet:
 - SE(3) tangent vectors nu = [v; w], linear part first.
 Euler angles are returned with pitch in [-pi/2, pi/2], the other two in [-pi, pi] (sheet).
 
-Sheet errata: the expanded Euler products are garbled in the seed text; euler.py derives them
-again and the rate maps (rotation_rates.py) agree with the sheet's. The sheet's
+Notes on the sheet: euler.py derives the expanded Euler products again rather than transcribing
+them, and the rate maps (rotation_rates.py) agree with the sheet's. The sheet's
 quaternion-from-matrix formula covers tr(C) > 0 only; all four branches are used here.
 """
 
@@ -89,7 +90,7 @@ def so3_poly_apply(x, y, z, alpha, beta, gamma, vx, vy, vz):
 def quat_mul(ax, ay, az, aw, bx, by, bz, bw):
     """Hamilton product a b as (x, y, z, w).
 
-    Seed 004, "Rotation Quaternion": Q P = (q0 p0 - q.p, q0 p + p0 q + q x p).
+    Kindr cheat sheet, "Rotation Quaternion": Q P = (q0 p0 - q.p, q0 p + p0 q + q x p).
     """
     return (aw * bx + bw * ax + ay * bz - az * by,
             aw * by + bw * ay + az * bx - ax * bz,
@@ -109,7 +110,8 @@ def quat_multiply(a, b, out):
 
 @jit
 def quat_conjugate(q, out):
-    """out = q* = (-x, -y, -z, w), the inverse of a unit quaternion (seed 004, "Conjugate")."""
+    """out = q* = (-x, -y, -z, w), the inverse of a unit quaternion (Kindr cheat sheet,
+    "Conjugate")."""
     out[0] = -q[0]
     out[1] = -q[1]
     out[2] = -q[2]
@@ -149,7 +151,7 @@ def _quat_to_matrix(x, y, z, w, out):
 def quat_to_matrix(q, out):
     """R(q) = I + 2 w v^ + 2 v^2 for a unit q = (v, w).
 
-    Seed 004, "Rotation Quaternion <=> Direction Cosine Matrix" (its C_AB expression).
+    Kindr cheat sheet, "Rotation Quaternion <=> Direction Cosine Matrix" (its C_AB expression).
     """
     _quat_to_matrix(q[0], q[1], q[2], q[3], out)
 
@@ -164,9 +166,9 @@ def quat_wxyz_to_matrix(p, out):
 def matrix_to_quat(R, out):
     """Unit quaternion (x, y, z, w) of R, branching on the largest of tr R, R00, R11, R22.
 
-    Seed 004 gives w = sqrt(1 + tr R)/2, v = vee(R - R^T)/(4w), stable only for tr R > 0;
-    otherwise the largest diagonal element d_i gives q_i = sqrt(1 + 2 d_i - tr R)/2 and the
-    others follow from off-diagonal sums (Shepperd; Eigen's choice too). The sign of q is
+    The Kindr cheat sheet gives w = sqrt(1 + tr R)/2, v = vee(R - R^T)/(4w), stable only for
+    tr R > 0; otherwise the largest diagonal element d_i gives q_i = sqrt(1 + 2 d_i - tr R)/2 and
+    the others follow from off-diagonal sums (Shepperd; Eigen's choice too). The sign of q is
     whatever the branch gives (w >= 0 when tr R > 0).
     """
     tr = R[0, 0] + R[1, 1] + R[2, 2]
@@ -210,7 +212,8 @@ def matrix_to_quat_wxyz(R, out):
 def exp3(phi, out):
     """R = exp(phi^) = cos t I + (sin t / t) phi^ + ((1 - cos t)/t^2) phi phi^T, t = |phi|.
 
-    Rodrigues; seed 004 "Rotation Vector" (axis phi/|phi|, angle |phi|). Taylor near t = 0.
+    Rodrigues; Kindr cheat sheet, "Rotation Vector" (axis phi/|phi|, angle |phi|). Taylor near
+    t = 0.
     """
     x, y, z = phi[0], phi[1], phi[2]
     c, a, b, _ = exp3_coeffs(math.sqrt(x * x + y * y + z * z))
@@ -273,7 +276,7 @@ def log3(R, out):
 def exp3_quat(phi, out):
     """q = (sin(t/2) phi/t, cos(t/2)), t = |phi|, as pin.exp3_quat.
 
-    Seed 004, "Rotation Quaternion <=> Rotation Angle-Axis" with theta = t, n = phi/t.
+    Kindr cheat sheet, "Rotation Quaternion <=> Rotation Angle-Axis" with theta = t, n = phi/t.
     """
     x, y, z = phi[0], phi[1], phi[2]
     t2 = x * x + y * y + z * z
@@ -320,7 +323,8 @@ def angle_axis_to_matrix(angle, axis, out):
 
 @jit
 def angle_axis_to_quat(angle, axis, out):
-    """q = (n sin(t/2), cos(t/2)) (seed 004, "Rotation Quaternion <=> Rotation Angle-Axis")."""
+    """q = (n sin(t/2), cos(t/2)) (Kindr cheat sheet, "Rotation Quaternion <=> Rotation
+    Angle-Axis")."""
     s = math.sin(0.5 * angle)
     out[0] = s * axis[0]
     out[1] = s * axis[1]
@@ -330,7 +334,7 @@ def angle_axis_to_quat(angle, axis, out):
 
 @jit
 def _rotvec_to_angle_axis(phi, t, axis_out):
-    # Seed 004: below machine precision the axis is arbitrary; the sheet picks (1, 0, 0).
+    # Kindr cheat sheet: below machine precision the axis is arbitrary; the sheet picks (1, 0, 0).
     if t < 2.220446049250313e-16:
         axis_out[0] = 1.0
         axis_out[1] = 0.0
@@ -351,7 +355,8 @@ def matrix_to_angle_axis(R, axis_out):
 
 @jit
 def quat_to_angle_axis(q, axis_out):
-    """(theta, n) of q, theta in [0, pi] (seed 004, "Rotation Quaternion <=> Angle-Axis")."""
+    """(theta, n) of q, theta in [0, pi] (Kindr cheat sheet, "Rotation Quaternion <=>
+    Angle-Axis")."""
     t = log3_quat(q, axis_out)
     return _rotvec_to_angle_axis(axis_out, t, axis_out)
 

@@ -1,7 +1,7 @@
 """Placements ^A M_B = (R, p): composition, inverse, action on points.
 
-Source: seed 000 (Pinocchio SE(3) cheat sheet), sections "Rigid transformation" and
-"Composition":  ^A p = R ^B p + p,  ^A M_B ^B M_C = (R1 R2, p1 + R1 p2),
+Source: Pinocchio documentation, "SE(3) operations" cheat sheet, sections "Rigid transformation"
+and "Composition":  ^A p = R ^B p + p,  ^A M_B ^B M_C = (R1 R2, p1 + R1 p2),
 ^A M_B^-1 = (R^T, -R^T p).
 
 A placement is stored as 12 contiguous float64: R row-major (9) then p (3), starting at an
@@ -37,7 +37,7 @@ def set_identity(out, o):
 
 @jit
 def compose(A, a, B, b, out, o):
-    """out = ^A M_B ^B M_C  (seed 000, "Composition"); out may alias neither input."""
+    """out = ^A M_B ^B M_C  (Pinocchio cheat sheet, "Composition"); out may alias neither input."""
     for r in range(3):
         x = A[a + 3 * r]
         y = A[a + 3 * r + 1]
@@ -49,7 +49,8 @@ def compose(A, a, B, b, out, o):
 
 @jit
 def compose_inv(A, a, B, b, out, o):
-    """out = (^A M_B)^-1 ^A M_C = (R1^T R2, R1^T (p2 - p1))  (seed 000, "Composition")."""
+    """out = (^A M_B)^-1 ^A M_C = (R1^T R2, R1^T (p2 - p1))  (Pinocchio cheat sheet,
+    "Composition")."""
     dx = B[b + 9] - A[a + 9]
     dy = B[b + 10] - A[a + 10]
     dz = B[b + 11] - A[a + 11]
@@ -64,7 +65,7 @@ def compose_inv(A, a, B, b, out, o):
 
 @jit
 def inverse(A, a, out, o):
-    """out = (R^T, -R^T p)  (seed 000, "Rigid transformation")."""
+    """out = (R^T, -R^T p)  (Pinocchio cheat sheet, "Rigid transformation")."""
     for r in range(3):
         for c in range(3):
             out[o + 3 * r + c] = A[a + 3 * c + r]
