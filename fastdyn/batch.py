@@ -21,6 +21,8 @@ from .kernels.layout import NW
 from .kinematics import EMPTY
 from .model import Model
 
+__all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate"]
+
 
 def _rows(model: Model, X, n: int, name: str, nrows: int | None = None) -> np.ndarray:
     X = _checks.matrix(X, (-1 if nrows is None else nrows, n), name)

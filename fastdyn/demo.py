@@ -3,7 +3,6 @@ what was computed and how fast, in terms a new user reads in ten seconds."""
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numba
@@ -80,13 +79,3 @@ def run(model_name: str = "quadruped", n_states: int = 10_000, n_rollouts: int =
         model.gravity = g
     print(f"  torque-free, gravity-free rollout: energy {e0:.4f} J -> {e1:.4f} J after "
           f"{steps * dt:g} s (semi-implicit Euler drift {abs(e1 - e0) / max(e0, 1e-12):.1e})")
-
-
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="fastdyn demo", description=__doc__)
-    p.add_argument("--model", default="quadruped", help="bundled model name (fastdyn.models)")
-    p.add_argument("--states", type=int, default=10_000)
-    p.add_argument("--rollouts", type=int, default=64)
-    p.add_argument("--steps", type=int, default=1000)
-    a = p.parse_args(argv)
-    run(a.model, a.states, a.rollouts, a.steps)

@@ -73,8 +73,8 @@ def _homogeneous(R: np.ndarray, p: np.ndarray) -> np.ndarray:
 def joint_pose(model: Model, data: Data, joint: int | str) -> tuple[np.ndarray, np.ndarray]:
     """(R, p) of joint ``joint`` (id or name) in the world, from the last forward_kinematics."""
     _checks.data_for(model, data)
+    j = _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
     require_kinematics(data, 1, "joint_pose")
-    j = _checks.joint_index(model, joint)
     w = data.ws[j]
     return w[OM:OM + 9].reshape(3, 3).copy(), w[OM + 9:OM + 12].copy()
 
@@ -88,8 +88,8 @@ def frame_pose(model: Model, data: Data, frame: int | str) -> tuple[np.ndarray, 
     """(R, p) of frame ``frame`` (id or name) in the world, computed from the joint placements
     of the last forward_kinematics (never a stale oMf)."""
     _checks.data_for(model, data)
+    f = _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
     require_kinematics(data, 1, "frame_pose")
-    f = _checks.frame_index(model, frame)
     fr = model.frm[f]
     Rj, pj = joint_pose(model, data, int(fr["parent_joint"]))
     return Rj @ fr["R"], pj + Rj @ fr["p"]

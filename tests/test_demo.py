@@ -19,11 +19,25 @@ def test_demo_reports_what_it_computed(capsys):
 
 def test_cli_usage_and_unknown_command(capsys):
     assert cli.main([]) == 0
-    assert "usage: fastdyn demo" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "usage: fastdyn" in out and "demo" in out and "clear-cache" in out
     assert cli.main(["simulate"]) == 2
+    assert "invalid choice: 'simulate'" in capsys.readouterr().err
+
+
+def test_cli_version_and_bad_arguments(capsys):
+    import fastdyn
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"fastdyn {fastdyn.__version__}"
+    for argv, said in ((["demo", "--model", "nosuch"], "invalid choice: 'nosuch'"),
+                       (["demo", "--states", "-3"], "expected a positive whole number, got '-3'"),
+                       (["demo", "--steps", "1.5"], "got '1.5'")):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert said in err[-1] and err[-1].startswith("fastdyn demo: error:"), err
 
 
 def test_module_entry_point(tmp_path):
     out = subprocess.run([sys.executable, "-m", "fastdyn", "--help"], capture_output=True,
                          text=True, cwd=tmp_path, timeout=120)
-    assert out.returncode == 0 and "usage: fastdyn demo" in out.stdout
+    assert out.returncode == 0 and "usage: fastdyn" in out.stdout and "demo" in out.stdout

@@ -325,3 +325,20 @@ def test_load_npz_refuses_a_field_of_the_wrong_shape(tmp_path, small):
     np.savez(path, **arrays)
     with pytest.raises(ValueError, match="jnt.p"):
         fd.load_npz(path)
+
+
+def test_a_misspelt_frame_is_named_before_staleness(big):
+    d = big.create_data()
+    q, v, a = _state(big)
+    fd.rnea(big, d, q, v, a)  # leaves no world placements: a frame query would be stale
+    with pytest.raises(KeyError, match="no frame named 'tool00'"):
+        fd.frame_placement(big, d, "tool00")
+    with pytest.raises(RuntimeError, match="forward_kinematics"):
+        fd.frame_placement(big, d, big.frame_names[1])
+
+
+def test_help_of_batch_lists_functions_not_array_docs():
+    import pydoc
+    text = pydoc.render_doc(fd.batch, renderer=pydoc.plaintext)
+    assert "def rnea" in text or "rnea(model" in text
+    assert "NO_FORCES" not in text and "EMPTY" not in text
