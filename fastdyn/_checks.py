@@ -65,6 +65,18 @@ def explain(model, code: int, names: tuple[str, ...], *inputs: np.ndarray) -> No
     raise RuntimeError(f"unknown guard code {code}")
 
 
+def refused(model, code: int, configurations=(), vectors=()) -> None:
+    """Word a compiled entry point's refusal (code != 0): the Python checks rerun on the
+    (name, array) pairs raise, naming the argument and the joint; what they accept is an
+    overflow or a size mismatch, which ``explain`` words."""
+    for name, x in configurations:
+        configuration(model, x, name)
+    for name, x in vectors:
+        vector(x, model.nv, name)
+    pairs = (*configurations, *vectors)
+    explain(model, code, tuple(n for n, _ in pairs), *(x for _, x in pairs))
+
+
 def overflow_message(names: tuple[str, ...], inputs) -> str:
     """Finite inputs, non-finite result: say so, and which input is largest."""
     big = [(float(np.abs(x).max()), n) for n, x in zip(names, inputs) if np.size(x)]

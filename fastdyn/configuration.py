@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
+from ._fastcall import Kernel
+from .kernels.configuration import checked as _checked
 from .kernels.configuration import dispatch
 from .kernels.joints import codes
 
@@ -24,6 +26,11 @@ DEFAULT_LENGTH_RANGE = 1.0  # [m] positions sampled in [-1 m, 1 m]
 _ANGLE_TYPES = frozenset((codes.REVOLUTE_X, codes.REVOLUTE_Y, codes.REVOLUTE_Z, codes.REVOLUTE,
                           codes.SPHERICAL_ZYX, codes.HELICAL, codes.UNIVERSAL))
 _ARGS_INTEGRATE = {"q": 0, "v": 1}
+_EMPTY = np.zeros(0)  # "no acceleration" and "no forces" for the shared input checks
+_NO_FORCES = np.zeros((0, 6))
+_integrate = Kernel(_checked.integrate_checked, vectors=(1, 2))
+_difference = Kernel(_checked.difference_checked, vectors=(1, 2))
+_normalize = Kernel(_checked.normalize_checked, vectors=(1,))
 _ARGS_DIFFERENCE = {"q0": 0, "q1": 1}
 
 
@@ -36,26 +43,42 @@ def neutral(model) -> np.ndarray:
     return out
 
 
+def _arrays(model) -> tuple:
+    """(jnt, nq, nv) of a Model; a TypeError naming what was passed instead."""
+    try:
+        return model.jnt, model.nq, model.nv
+    except AttributeError:
+        _checks.model_arg(model)  # raises
+        raise
+
+
 def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
     """q (+) v dt: every joint moved along the exponential map, q_i exp(v_i dt) (Lie groups) or
     q_i + v_i dt (vector spaces); ``pin.integrate(model, q, v * dt)``. Free-flyer and planar
     velocities are body-fixed (LOCAL), linear part first."""
-    q = _checks.configuration(model, q, "q")
-    v = _checks.vector(v, model.nv, "v")
-    out = np.empty(model.nq)
-    dt = _checks.scalar(dt, "dt")
-    dispatch.integrate(model.jnt, q, v, dt, out)
-    return _checks.finite_result(out, ("q", "v", "dt"), (q, v, dt))
+    jnt, nq, nv = _arrays(model)
+    q = _checks.fast_vector(q, nq, "q")  # finiteness and unit parts: in the compiled call
+    v = _checks.fast_vector(v, nv, "v")
+    if type(dt) is not float or not dt - dt == 0.0:
+        dt = _checks.scalar(dt, "dt")
+    out = np.empty(nq)
+    code = _integrate.call(jnt, q, v, dt, out, _EMPTY, _NO_FORCES, _checks.QUAT_TOL)
+    if code:
+        _checks.refused(model, code, (("q", q),), (("v", v),))
+    return out
 
 
 def difference(model, q0, q1) -> np.ndarray:
     """q1 (-) q0 = log(q0^-1 q1) (nv,), the velocity with integrate(q0, v) = q1; rotations take
     the shortest path (angle <= pi). ``pin.difference``."""
-    q0 = _checks.configuration(model, q0, "q0")
-    q1 = _checks.configuration(model, q1, "q1")
-    out = np.empty(model.nv)
-    dispatch.difference(model.jnt, q0, q1, out)
-    return _checks.finite_result(out, ("q0", "q1"), (q0, q1))
+    jnt, nq, nv = _arrays(model)
+    q0 = _checks.fast_vector(q0, nq, "q0")
+    q1 = _checks.fast_vector(q1, nq, "q1")
+    out = np.empty(nv)
+    code = _difference.call(jnt, q0, q1, out, _EMPTY, _NO_FORCES, _checks.QUAT_TOL)
+    if code:
+        _checks.refused(model, code, (("q0", q0), ("q1", q1)))
+    return out
 
 
 def interpolate(model, q0, q1, u: float) -> np.ndarray:
@@ -94,14 +117,16 @@ def d_difference(model, q0, q1, arg: str) -> np.ndarray:
 def normalize(model, q) -> np.ndarray:
     """A copy of q with every quaternion and (cos, sin) pair scaled to unit norm
     (``pin.normalize``); other coordinates unchanged. A zero quaternion or pair is an error."""
-    _checks.model_arg(model)
-    q = _checks.vector(q, model.nq, "q")
-    for i, o, n in _checks.unit_parts(model):
-        if not np.any(q[o:o + n]):
-            raise ValueError(f"q[{o}:{o + n}] (joint {model.joint_names[i]!r}) is zero "
-                             "and has no direction to normalize to")
-    out = np.empty(model.nq)
-    dispatch.normalize(model.jnt, q, out)
+    jnt, nq, _ = _arrays(model)
+    q = _checks.fast_vector(q, nq, "q")
+    out = np.empty(nq)
+    if _normalize.call(jnt, q, out):  # refused: say why
+        q = _checks.vector(q, nq, "q")
+        for i, o, n in _checks.unit_parts(model):
+            if not np.any(q[o:o + n]):
+                raise ValueError(f"q[{o}:{o + n}] (joint {model.joint_names[i]!r}) is zero "
+                                 "and has no direction to normalize to")
+        raise RuntimeError("normalize refused an input the checks accept")
     return out
 
 

@@ -8,8 +8,8 @@ from . import _checks
 from .kernels.algorithms import center_of_mass as _com
 from .kernels.algorithms import frames as _frames
 from .kernels.algorithms import guard as _guard
+from .kernels.algorithms import placements as _placements
 from ._fastcall import Kernel
-from .kernels.layout import OM
 from .model import Data, Model
 
 # Zero-size stand-ins for "no velocity" and "no external forces". Left writeable (there is
@@ -19,6 +19,8 @@ NO_FORCES = np.zeros((0, 6))
 
 
 _fk_checked = Kernel(_guard.forward_kinematics_checked, vectors=(1, 2, 3))
+_frame_T = Kernel(_placements.frame_T)
+_joint_T = Kernel(_placements.joint_T)
 
 
 def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
@@ -63,41 +65,54 @@ def frames_forward_kinematics(model: Model, data: Data, q) -> np.ndarray:
     return update_frame_placements(model, data)
 
 
-def _homogeneous(R: np.ndarray, p: np.ndarray) -> np.ndarray:
-    T = np.eye(4)
-    T[:3, :3] = R
-    T[:3, 3] = p
+def joint_placement(model: Model, data: Data, joint: int | str) -> np.ndarray:
+    """4x4 homogeneous matrix ^0M_joint (a new array) from the last forward_kinematics."""
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
+        _checks.data_for(model, data)
+    j = joint if type(joint) is int and 0 <= joint < model.njoints else \
+        _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
+    if data.kinematics < 1:
+        require_kinematics(data, 1, "joint_placement")
+    T = np.empty((4, 4))
+    if not _joint_T.call(j, data.ws, T):
+        raise ValueError(f"this Data's arrays do not fit {model!r}; use model.create_data()")
     return T
 
 
 def joint_pose(model: Model, data: Data, joint: int | str) -> tuple[np.ndarray, np.ndarray]:
     """(R, p) of joint ``joint`` (id or name) in the world, from the last forward_kinematics."""
-    _checks.data_for(model, data)
-    j = _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
-    require_kinematics(data, 1, "joint_pose")
-    w = data.ws[j]
-    return w[OM:OM + 9].reshape(3, 3).copy(), w[OM + 9:OM + 12].copy()
+    T = joint_placement(model, data, joint)
+    return T[:3, :3], T[:3, 3]
 
 
-def joint_placement(model: Model, data: Data, joint: int | str) -> np.ndarray:
-    """4x4 homogeneous matrix ^0M_joint."""
-    return _homogeneous(*joint_pose(model, data, joint))
+def frame_placement(model: Model, data: Data, frame: int | str) -> np.ndarray:
+    """4x4 homogeneous matrix ^0M_frame (a new array; data.oMf[frame] is updated too),
+    computed from the joint placements of the last forward_kinematics (never a stale oMf)."""
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
+        _checks.data_for(model, data)
+    f = frame if type(frame) is int and 0 <= frame < model.nframes else \
+        _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
+    if data.kinematics < 1:
+        require_kinematics(data, 1, "frame_placement")
+    T = np.empty((4, 4))
+    if not _frame_T.call(model.frm, f, data.ws, data.oMf, T):
+        raise ValueError(f"this Data's arrays do not fit {model!r}; use model.create_data()")
+    return T
 
 
 def frame_pose(model: Model, data: Data, frame: int | str) -> tuple[np.ndarray, np.ndarray]:
     """(R, p) of frame ``frame`` (id or name) in the world, computed from the joint placements
     of the last forward_kinematics (never a stale oMf)."""
-    _checks.data_for(model, data)
-    f = _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
-    require_kinematics(data, 1, "frame_pose")
-    fr = model.frm[f]
-    Rj, pj = joint_pose(model, data, int(fr["parent_joint"]))
-    return Rj @ fr["R"], pj + Rj @ fr["p"]
-
-
-def frame_placement(model: Model, data: Data, frame: int | str) -> np.ndarray:
-    """4x4 homogeneous matrix ^0M_frame."""
-    return _homogeneous(*frame_pose(model, data, frame))
+    T = frame_placement(model, data, frame)
+    return T[:3, :3], T[:3, 3]
 
 
 def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:

@@ -61,10 +61,18 @@ def _sizes(jnt):
 def check_state(jnt, q, v, a, fext, ws, tol):
     """0, or the code of the first problem found (see the module docstring). ``v`` and ``a``
     may be empty (not given)."""
+    if ws.shape[0] != jnt.shape[0] or ws.shape[1] != NW:
+        return 8 * CODE
+    return check_inputs(jnt, q, v, a, fext, tol)
+
+
+@jit
+def check_inputs(jnt, q, v, a, fext, tol):
+    """check_state without a workspace: sizes, finiteness, unit parts of q."""
     nq, nv = _sizes(jnt)
     n = jnt.shape[0]
-    if (ws.shape[0] != n or ws.shape[1] != NW or q.shape[0] != nq
-            or (v.shape[0] != nv and v.shape[0] != 0) or (a.shape[0] != nv and a.shape[0] != 0)
+    if (q.shape[0] != nq or (v.shape[0] != nv and v.shape[0] != 0)
+            or (a.shape[0] != nv and a.shape[0] != 0)
             or (fext.shape[0] != n and fext.shape[0] != 0) or fext.shape[1] != 6):
         return 8 * CODE
     k = _finite(q)

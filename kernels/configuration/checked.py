@@ -1,0 +1,59 @@
+"""Entry points for the object API's configuration calls: the inputs checked inside the
+compiled call, then the operation, then the result's finiteness (as kernels/algorithms/
+guard.py does for the dynamics; its codes: 0 ran, 7 overflow, 8 sizes, anything else a bad
+input that the Python side words by rerunning its own checks)."""
+
+from .._jit import jit
+from ..algorithms.guard import CODE, _finite, _sizes, check_inputs
+from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
+from .dispatch import difference, integrate, normalize
+
+
+@jit
+def _overflow_or_zero(out):
+    k = _finite(out)
+    return 0 if k < 0 else 7 * CODE + k
+
+
+@jit
+def integrate_checked(jnt, q, v, dt, out, empty, no_forces, tol):
+    code = check_inputs(jnt, q, v, empty, no_forces, tol)
+    if code == 0 and (v.shape[0] != _sizes(jnt)[1] or out.shape[0] != q.shape[0]):
+        code = 8 * CODE
+    if code == 0:
+        integrate(jnt, q, v, dt, out)
+        code = _overflow_or_zero(out)
+    return code
+
+
+@jit
+def difference_checked(jnt, q0, q1, out, empty, no_forces, tol):
+    code = check_inputs(jnt, q0, empty, empty, no_forces, tol)
+    if code == 0:
+        code = check_inputs(jnt, q1, empty, empty, no_forces, tol)
+    if code == 0 and out.shape[0] != _sizes(jnt)[1]:
+        code = 8 * CODE
+    if code == 0:
+        difference(jnt, q0, q1, out)
+        code = _overflow_or_zero(out)
+    return code
+
+
+@jit
+def normalize_checked(jnt, q, out):
+    """q finite, no unit part all zero (it has no direction), then normalize into out."""
+    if q.shape[0] != _sizes(jnt)[0] or out.shape[0] != q.shape[0]:
+        return 8 * CODE
+    k = _finite(q)
+    if k >= 0:
+        return 1 * CODE + k
+    for i in range(1, jnt.shape[0]):
+        g = LIE_GROUP[jnt[i].type]
+        o = jnt[i].idx_q + UNIT_OFFSET[g]
+        s = 0.0
+        for k in range(UNIT_LENGTH[g]):
+            s += q[o + k] * q[o + k]
+        if UNIT_LENGTH[g] > 0 and s == 0.0:
+            return 5 * CODE + i
+    normalize(jnt, q, out)
+    return 0
