@@ -62,6 +62,12 @@ def explain(model, code: int, names: tuple[str, ...], *inputs: np.ndarray) -> No
     if kind == 8:
         raise ValueError(f"this Data's arrays do not fit {model!r} (rebound or reshaped?); "
                          f"use model.create_data()")
+    if kind == 9:
+        from .dynamics import SingularMassMatrixError
+        j = int(model.dof[detail]["joint"])
+        raise SingularMassMatrixError(
+            f"M(q) is not positive definite at dof {detail} (joint {model.joint_names[j]!r}): "
+            f"a moving joint carries no mass or inertia in its subtree")
     raise RuntimeError(f"unknown guard code {code}")
 
 

@@ -20,6 +20,7 @@ from .model import Data, Model
 _rnea_checked = Kernel(_guard.rnea_checked, vectors=(2, 3, 4))
 _aba_checked = Kernel(_guard.aba_checked, vectors=(2, 3, 4))
 _crba_checked = Kernel(_guard.crba_checked, vectors=(1,))
+_minverse_checked = Kernel(_guard.minverse_checked, vectors=(2,))
 
 
 class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
@@ -131,10 +132,20 @@ def cholesky_solve(model: Model, data: Data, b, out: np.ndarray | None = None) -
 
 
 def compute_minverse(model: Model, data: Data, q) -> np.ndarray:
-    """M(q)^-1 (data.Minv) via crba and the tree-sparse factorization."""
-    crba(model, data, q)
-    cholesky(model, data)
-    _chol.inverse(model.dof, data.U, data.D, data.Minv)
+    """M(q)^-1 (data.Minv) via crba and the tree-sparse factorization (data.M, U, D too), in
+    one compiled call."""
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    code = _minverse_checked.call(model.jnt, model.dof, q, data.ws, data.M, data.U, data.D,
+                                  data.Minv, EMPTY, NO_FORCES, QUAT_TOL)
+    data.kinematics = 0 if code else 1  # CRBA works in the world frame: oMi is fresh
+    if code:
+        _checks.explain(model, code, ("q",), q)
     return data.Minv
 
 

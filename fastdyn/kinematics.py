@@ -20,6 +20,7 @@ NO_FORCES = np.zeros((0, 6))
 
 _fk_checked = Kernel(_guard.forward_kinematics_checked, vectors=(1, 2, 3))
 _frame_T = Kernel(_placements.frame_T)
+_com_kernel = Kernel(_com.center_of_mass)  # after the checked forward kinematics
 _joint_T = Kernel(_placements.joint_T)
 
 
@@ -120,5 +121,5 @@ def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:
     of joint i), and their velocities/accelerations in data.vcom / data.acom when v, a given."""
     forward_kinematics(model, data, q, v, a)
     order = 0 if v is None else (1 if a is None else 2)
-    _com.center_of_mass(model.jnt, data.ws, order, data.mass, data.com, data.vcom, data.acom)
+    _com_kernel.call(model.jnt, data.ws, order, data.mass, data.com, data.vcom, data.acom)
     return data.com[0]

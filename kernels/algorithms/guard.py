@@ -9,6 +9,7 @@ into a message naming the argument and the joint:
   6: forward dynamics singular at joint ``detail`` (massless subtree on a moving joint)
   7: the result is not finite although every input is (an overflow: e.g. v = 1e200)
   8: the workspace, an input or an output does not have the model's sizes (nothing written)
+  9: M(q) is not positive definite at dof ``detail`` (its factorization met a pivot <= 0)
 The code is returned as code * 1_000_000 + detail. The sizes are checked here, in compiled
 code, because the kernels run without bounds checks: this is the last guard between a
 mismatched workspace (a Data rebound by hand, a Data of another model) and a write past the
@@ -21,6 +22,7 @@ from .._jit import jit
 from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
 from ..layout import A, IA, NW, OM, V
 from .aba import aba
+from .cholesky import cholesky, inverse
 from .crba import crba
 from .forward_kinematics import forward_kinematics
 from .jacobian import frame_jacobian, joint_jacobians
@@ -207,4 +209,23 @@ def joint_torque_regressor_checked(jnt, gravity, q, v, a, no_forces, ws, Y, scra
     if code == 0:
         code = _overflow(joint_torque_regressor(jnt, gravity, q, v, a, no_forces, ws, Y,
                                                 scratch))
+    return code
+
+
+@jit
+def minverse_checked(jnt, dof, q, ws, M, U, D, Minv, empty, no_forces, tol):
+    """crba_checked, then M = U D U^T and Minv = M^-1 (data.M, U, D, Minv), in one call."""
+    code = crba_checked(jnt, q, ws, M, empty, no_forces, tol)
+    nv = M.shape[0]
+    if code == 0 and (U.shape[0] != nv or U.shape[1] != nv or D.shape[0] != nv
+                      or Minv.shape[0] != nv or Minv.shape[1] != nv or dof.shape[0] != nv):
+        code = 8 * CODE
+    if code == 0:
+        bad = cholesky(dof, M, U, D)
+        if bad >= 0:
+            return 9 * CODE + bad
+        inverse(dof, U, D, Minv)
+        for k in range(nv):  # a pivot near zero overflows its row of the inverse
+            if not (Minv[k, k] - Minv[k, k] == 0.0):
+                return 7 * CODE + k
     return code
