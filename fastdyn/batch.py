@@ -17,7 +17,7 @@ from . import _checks, dynamics, kinematics, simulation
 from ._parallel import launch
 from .dynamics import NO_FORCES
 from .kernels.algorithms import batch as _batch
-from .kernels.layout import NW
+from .kernels.layout import workspace
 from .kinematics import EMPTY
 from .model import Model
 
@@ -43,10 +43,7 @@ def _configurations(model: Model, Q, name: str = "Q") -> np.ndarray:
 
 
 def _workspaces(model: Model) -> np.ndarray:
-    ws3 = np.zeros((numba.get_num_threads(), model.njoints, NW))
-    ws3[:, 0, 0] = ws3[:, 0, 4] = ws3[:, 0, 8] = 1.0
-    ws3[:, 0, 12] = ws3[:, 0, 16] = ws3[:, 0, 20] = 1.0
-    return ws3
+    return workspace(model.jnt, numba.get_num_threads())
 
 
 def _explain_row(model: Model, bad: np.ndarray, call, *rows) -> None:

@@ -27,7 +27,7 @@ from . import _checks
 from ._parallel import launch
 from .kernels.algorithms import ik as _ik
 from .kernels.configuration.dispatch import neutral as _neutral
-from .kernels.layout import LI, NW, OM
+from .kernels.layout import workspace
 from .kinematics import forward_kinematics
 from .model import Data, Model
 
@@ -160,9 +160,7 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
             np.zeros((0, model.nq))
     lower, upper = _limits(model)
     nt = numba.get_num_threads()
-    ws3 = np.zeros((nt, model.njoints, NW))
-    for o in (LI, OM):  # the universe sits at the identity
-        ws3[:, 0, o] = ws3[:, 0, o + 4] = ws3[:, 0, o + 8] = 1.0
+    ws3 = workspace(model.jnt, nt)
     Q = np.empty((n, model.nq))
     conv = np.zeros(n, dtype=np.bool_)
     iters = np.zeros(n, dtype=np.int64)

@@ -293,8 +293,7 @@ class Data:
         self.kinematics = 0  # what ws holds: 0 nothing, 1 placements, 2 + v, 3 + a
         for name, shape in _arrays(model.nq, model.nv, model.njoints, model.nframes).items():
             setattr(self, name, np.zeros(shape))
-        for o in (layout.LI, layout.OM):  # the universe sits at the identity for good
-            self.ws[0, o] = self.ws[0, o + 4] = self.ws[0, o + 8] = 1.0
+        self.ws = layout.workspace(model.njoints)  # the universe sits at the identity for good
         self.U[:] = np.eye(model.nv)
 
     def __setstate__(self, state: dict) -> None:

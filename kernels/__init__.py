@@ -20,7 +20,8 @@ workspace, callable from your own @njit code.
 
 tests/test_user_njit.py runs this loop. Arguments follow one order: model arrays
 (``model.jnt``, ``model.frm``, ``model.dof``, ``model.gravity``), inputs, the workspace
-``data.ws``, outputs last. Inputs are trusted: check
+``data.ws`` (or ``workspace(model.jnt)``: not ``np.zeros``, whose universe row lacks the
+identity placements the kernels read, so every result would be NaN), outputs last. Inputs are trusted: check
 them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fext`` is
 (njoints, 6) LOCAL forces or a (0, 6) array for none; an empty ``v`` (shape (0,)) means
 "placements only" where a kernel accepts it.
@@ -38,7 +39,8 @@ from .algorithms.rnea import rnea
 from .algorithms.simulate import simulate
 from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
+from .layout import workspace
 
 __all__ = ["aba", "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
-           "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference", "integrate", "neutral", "normalize", "jcalc"]
+           "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference", "integrate", "neutral", "normalize", "jcalc", "workspace"]

@@ -98,3 +98,15 @@ NW = 398  # workspace width
 LOCAL = 0  # in the moving frame
 WORLD = 1  # in the world frame, at its origin
 LOCAL_WORLD_ALIGNED = 2  # origin at the moving frame, world axes (Traversaro & Saccon's E[A])
+
+
+def workspace(jnt, threads: int | None = None) -> np.ndarray:
+    """A zeroed workspace for ``jnt`` (the model's joint records, or a joint count): (njoints,
+    NW), or (threads, njoints, NW) for parallel code (one per thread). The universe's row holds
+    identity placements that the kernels read but never write, which is why a plain
+    ``np.zeros`` workspace gives NaN: make workspaces here, or use ``model.create_data().ws``."""
+    n = jnt if isinstance(jnt, (int, np.integer)) else jnt.shape[0]
+    ws = np.zeros((n, NW) if threads is None else (threads, n, NW))
+    for o in (LI, OM):
+        ws[..., 0, o] = ws[..., 0, o + 4] = ws[..., 0, o + 8] = 1.0
+    return ws

@@ -38,3 +38,21 @@ def test_computed_torque_in_user_njit_reaches_the_target():
     # critically damped at 10 rad/s: after 3 s the error is ~ (1 + 30) e^-30 of the start
     assert np.abs(q - q_ref).max() < 1e-6
     assert np.abs(v).max() < 1e-5
+
+
+def test_a_workspace_from_the_kernels_constructor_serves_the_kernels():
+    """fastdyn.kernels.workspace gives what Data.ws holds (a np.zeros one would give NaN)."""
+    import numpy as np
+
+    import fastdyn as fd
+    from fastdyn.kernels import rnea, workspace
+    m = fd.samples.humanoid()
+    q = fd.random_configuration(m, 2)
+    v, a = np.ones(m.nv), np.zeros(m.nv)
+    tau = np.empty(m.nv)
+    ws = workspace(m.jnt)
+    assert np.array_equal(ws, m.create_data().ws)
+    rnea(m.jnt, m.gravity, q, v, a, np.zeros((0, 6)), ws, tau)
+    np.testing.assert_array_equal(tau, fd.rnea(m, m.create_data(), q, v, a))
+    assert workspace(m.jnt, 3).shape == (3, m.njoints, ws.shape[1])
+    assert np.array_equal(workspace(m.jnt, 3)[2], workspace(m.njoints))
