@@ -15,10 +15,10 @@ NO_FORCES = np.zeros((0, 6))
 
 
 @numba.njit
-def aba_states(jnt, gravity, Q, V, TAU, fext, ws, DDQ):
+def aba_states(jnt, prm, Q, V, TAU, fext, ws, DDQ):
     bad = -1
     for r in range(Q.shape[0]):
-        bad = max(bad, aba_kernel(jnt, gravity, Q[r], V[r], TAU[r], fext, ws, DDQ[r]))
+        bad = max(bad, aba_kernel(jnt, prm, Q[r], V[r], TAU[r], fext, ws, DDQ[r]))
     return bad
 
 
@@ -39,7 +39,7 @@ def test_single_fastdyn(benchmark, robot):
 def test_single_fastdyn_kernel(benchmark, robot):
     """The kernel's dispatcher called straight from Python: no input checks."""
     r = robot
-    args = (r.model.jnt, r.model.gravity, r.q, r.v, r.tau, NO_FORCES, r.data.ws, r.data.ddq)
+    args = (r.model.jnt, r.model.prm, r.q, r.v, r.tau, NO_FORCES, r.data.ws, r.data.ddq)
     aba_kernel(*args)
     tag(benchmark, "single", "aba", r, "fastdyn-kernel")
     benchmark(aba_kernel, *args)
@@ -67,7 +67,7 @@ def test_single_pinocchio(benchmark, robot):
 def test_kernel_fastdyn(benchmark, robot):
     r = robot
     out = np.empty_like(r.A)
-    args = (r.model.jnt, r.model.gravity, r.Q, r.V, r.TAU, NO_FORCES, r.data.ws, out)
+    args = (r.model.jnt, r.model.prm, r.Q, r.V, r.TAU, NO_FORCES, r.data.ws, out)
     aba_states(*args)
     tag(benchmark, "kernel", "aba", r, "fastdyn", evals=NSTATES)
     benchmark(aba_states, *args)

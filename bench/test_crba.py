@@ -17,9 +17,9 @@ EMPTY = np.zeros(0)
 
 
 @numba.njit
-def crba_states(jnt, Q, ws, M, empty):
+def crba_states(jnt, prm, Q, ws, M, empty):
     for r in range(Q.shape[0]):
-        crba_kernel(jnt, Q[r], ws, M, empty)
+        crba_kernel(jnt, prm, Q[r], ws, M, empty)
 
 
 @numba.njit
@@ -39,7 +39,7 @@ def test_single_fastdyn(benchmark, robot):
 def test_single_fastdyn_kernel(benchmark, robot):
     """The kernel's dispatcher called straight from Python: no input checks."""
     r = robot
-    args = (r.model.jnt, r.q, r.data.ws, r.data.M, EMPTY)
+    args = (r.model.jnt, r.model.prm, r.q, r.data.ws, r.data.M, EMPTY)
     crba_kernel(*args)
     tag(benchmark, "single", "crba", r, "fastdyn-kernel")
     benchmark(crba_kernel, *args)
@@ -66,7 +66,7 @@ def test_single_pinocchio(benchmark, robot):
 
 def test_kernel_fastdyn(benchmark, robot):
     r = robot
-    args = (r.model.jnt, r.Q, r.data.ws, r.data.M, EMPTY)
+    args = (r.model.jnt, r.model.prm, r.Q, r.data.ws, r.data.M, EMPTY)
     crba_states(*args)
     tag(benchmark, "kernel", "crba", r, "fastdyn", evals=NSTATES)
     benchmark(crba_states, *args)

@@ -18,9 +18,9 @@ jac_kernel = _kernels.joint_jacobians
 
 
 @numba.njit
-def jac_states(jnt, Q, ws, J):
+def jac_states(jnt, prm, Q, ws, J):
     for r in range(Q.shape[0]):
-        jac_kernel(jnt, Q[r], ws, J)
+        jac_kernel(jnt, prm, Q[r], ws, J)
 
 
 @numba.njit
@@ -40,7 +40,7 @@ def test_single_fastdyn(benchmark, robot):
 def test_single_fastdyn_kernel(benchmark, robot):
     """The kernel's dispatcher called straight from Python: no input checks."""
     r = robot
-    args = (r.model.jnt, r.q, r.data.ws, np.zeros((6, r.nv)))
+    args = (r.model.jnt, r.model.prm, r.q, r.data.ws, np.zeros((6, r.nv)))
     jac_kernel(*args)
     tag(benchmark, "single", "jacobians", r, "fastdyn-kernel")
     benchmark(jac_kernel, *args)
@@ -68,7 +68,7 @@ def test_single_pinocchio(benchmark, robot):
 
 def test_kernel_fastdyn(benchmark, robot):
     r = robot
-    args = (r.model.jnt, r.Q, r.data.ws, np.zeros((6, r.nv)))
+    args = (r.model.jnt, r.model.prm, r.Q, r.data.ws, np.zeros((6, r.nv)))
     jac_states(*args)
     tag(benchmark, "kernel", "jacobians", r, "fastdyn", evals=NSTATES)
     benchmark(jac_states, *args)

@@ -15,9 +15,9 @@ EMPTY = np.zeros(0)
 
 
 @numba.njit
-def fk_states(jnt, Q, empty, ws):
+def fk_states(jnt, prm, Q, empty, ws):
     for r in range(Q.shape[0]):
-        fk_kernel(jnt, Q[r], empty, empty, ws)
+        fk_kernel(jnt, prm, Q[r], empty, empty, ws)
 
 
 @numba.njit
@@ -37,7 +37,7 @@ def test_single_fastdyn(benchmark, robot):
 def test_single_fastdyn_kernel(benchmark, robot):
     """The kernel's dispatcher called straight from Python: no input checks."""
     r = robot
-    args = (r.model.jnt, r.q, EMPTY, EMPTY, r.data.ws)
+    args = (r.model.jnt, r.model.prm, r.q, EMPTY, EMPTY, r.data.ws)
     fk_kernel(*args)
     tag(benchmark, "single", "fk", r, "fastdyn-kernel")
     benchmark(fk_kernel, *args)
@@ -64,7 +64,7 @@ def test_single_pinocchio(benchmark, robot):
 
 def test_kernel_fastdyn(benchmark, robot):
     r = robot
-    args = (r.model.jnt, r.Q, EMPTY, r.data.ws)
+    args = (r.model.jnt, r.model.prm, r.Q, EMPTY, r.data.ws)
     fk_states(*args)
     tag(benchmark, "kernel", "fk", r, "fastdyn", evals=NSTATES)
     benchmark(fk_states, *args)

@@ -14,9 +14,9 @@ NO_FORCES = np.zeros((0, 6))
 
 
 @numba.njit
-def rnea_states(jnt, gravity, Q, V, A, fext, ws, TAU):
+def rnea_states(jnt, prm, Q, V, A, fext, ws, TAU):
     for r in range(Q.shape[0]):
-        rnea_kernel(jnt, gravity, Q[r], V[r], A[r], fext, ws, TAU[r])
+        rnea_kernel(jnt, prm, Q[r], V[r], A[r], fext, ws, TAU[r])
 
 
 @numba.njit
@@ -36,7 +36,7 @@ def test_single_fastdyn(benchmark, robot):
 def test_single_fastdyn_kernel(benchmark, robot):
     """The kernel's dispatcher called straight from Python: no input checks."""
     r = robot
-    args = (r.model.jnt, r.model.gravity, r.q, r.v, r.a, NO_FORCES, r.data.ws, r.data.tau)
+    args = (r.model.jnt, r.model.prm, r.q, r.v, r.a, NO_FORCES, r.data.ws, r.data.tau)
     rnea_kernel(*args)
     tag(benchmark, "single", "rnea", r, "fastdyn-kernel")
     benchmark(rnea_kernel, *args)
@@ -65,7 +65,7 @@ def test_single_pinocchio(benchmark, robot):
 def test_kernel_fastdyn(benchmark, robot):
     r = robot
     out = np.empty_like(r.TAU)
-    args = (r.model.jnt, r.model.gravity, r.Q, r.V, r.A, NO_FORCES, r.data.ws, out)
+    args = (r.model.jnt, r.model.prm, r.Q, r.V, r.A, NO_FORCES, r.data.ws, out)
     rnea_states(*args)
     tag(benchmark, "kernel", "rnea", r, "fastdyn", evals=NSTATES)
     benchmark(rnea_states, *args)

@@ -43,7 +43,7 @@ try:
                             frame_acceleration, frame_classical_acceleration, frame_jacobian,
                             frame_jacobian_time_variation, frame_velocity, joint_jacobian)
     from .model import Data, Model
-    from .parameters import sample_parameters
+    from .parameters import parameter_batch, sample_parameters
     from .parsers import URDFError, load_urdf
     from .regressors import (batch_joint_torque_regressor, compute_joint_torque_regressor,
                              compute_kinetic_energy_regressor,
@@ -75,5 +75,5 @@ __all__ = [
     "inverse_kinematics", "inverse_kinematics_batch", "IKResult", "IKBatchResult",
     "dynamic_parameters", "compute_joint_torque_regressor", "compute_kinetic_energy_regressor",
     "compute_potential_energy_regressor", "compute_static_regressor",
-    "batch_joint_torque_regressor", "sample_parameters",
+    "batch_joint_torque_regressor", "sample_parameters", "parameter_batch",
 ]

@@ -6,6 +6,11 @@ workspace; every row equals the single-call result bit for bit. The single-call 
 ``fastdyn`` never launch threads. A row whose result is not finite raises the error the single
 call would (a singular inertia, an overflow), naming the row. Safe to call from several Python
 threads at once and from forked worker processes (fastdyn/_parallel.py says how).
+
+Every function takes ``prm=``: a batch of robots (N, njoints, NP) from
+``fastdyn.parameter_batch`` (or (njoints, NP), one robot for all rows), so that row r is
+computed with robot r's parameters: Monte Carlo over masses and inertias, domain
+randomization of a rollout farm. The topology (joints, sizes) is the model's.
 """
 
 from __future__ import annotations
@@ -42,11 +47,29 @@ def _configurations(model: Model, Q, name: str = "Q") -> np.ndarray:
     return Q
 
 
+def _robots(model: Model, prm, n: int) -> np.ndarray:
+    """The parameter batch the kernels read: (1, njoints, NP) for the model's own parameters,
+    or ``prm`` checked (fastdyn.parameters.check_parameters) with one robot or one per row."""
+    if prm is None:
+        return model.prm[None]
+    from .parameters import check_parameters
+    PRM = check_parameters(model, prm)
+    if PRM.shape[0] not in (1, n):
+        raise ValueError(f"prm holds {PRM.shape[0]} robots for {n} rows: give one robot, or "
+                         f"one per row")
+    return PRM
+
+
 def _workspaces(model: Model) -> np.ndarray:
     return workspace(model.jnt, numba.get_num_threads())
 
 
-def _explain_row(model: Model, bad: np.ndarray, call, *rows) -> None:
+def _robot(model: Model, PRM: np.ndarray, r: int) -> Model:
+    """Row r's robot as a Model (to explain a failed row with the single calls)."""
+    return model if PRM.shape[0] == 1 else model.with_parameters(PRM[r])
+
+
+def _explain_row(model: Model, bad: np.ndarray, call, *rows, PRM=None) -> None:
     """Raise for the first row with ``bad >= 0``, by running the checked single call on it
     (fastdyn.rnea, .aba, ...), which names the cause (a singular inertia, an overflow) as a
     single call would; prefixed with the row."""
@@ -56,7 +79,8 @@ def _explain_row(model: Model, bad: np.ndarray, call, *rows) -> None:
     r = int(hit[0])
     where = f"row {r}" if hit.size == 1 else f"row {r} (of {hit.size} failed)"
     try:
-        call(model, model.create_data(), *(x[r] for x in rows))
+        m = model if PRM is None else _robot(model, PRM, r)
+        call(m, m.create_data(), *(x[r] for x in rows))
     except (ValueError, ArithmeticError) as e:
         raise type(e)(f"{where}: {e}") from None
     raise _checks.NumericalOverflowError(f"{where}: the result is not finite although its "
@@ -68,7 +92,7 @@ def _generated_for(model: Model, generated):
     and the same parameters, which generated code holds as literals (a with_* variant shares
     the token but not the parameters)."""
     if generated is not None and not (generated.model_token == model.token and (
-            generated._model is model or np.array_equal(generated._model.jnt, model.jnt))):
+            generated._model is model or np.array_equal(generated._model.prm[1:], model.prm[1:]))):
         raise ValueError("these generated kernels were made for another model "
                          "(fastdyn.codegen.generate(model) for this one)")
     return generated
@@ -88,26 +112,32 @@ def _finite_rows(X: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(X).all(axis=1), -1, 0)
 
 
-def rnea(model: Model, Q, V, A, generated=None) -> np.ndarray:
+def rnea(model: Model, Q, V, A, generated=None, prm=None) -> np.ndarray:
     """TAU (N, nv): inverse dynamics of every row (Q (N, nq), V and A (N, nv)).
     ``generated``: the model's ``fastdyn.codegen.generate(model)`` kernels, to use instead of
-    the generic ones (same checks on the inputs, about twice the throughput)."""
-    return _dynamics(model, Q, V, A, "A", generated, "rnea", dynamics.rnea)
+    the generic ones (same checks on the inputs, about twice the throughput). ``prm``: one
+    robot per row (see the module docstring)."""
+    return _dynamics(model, Q, V, A, "A", generated, "rnea", dynamics.rnea, prm)
 
 
-def aba(model: Model, Q, V, TAU, generated=None) -> np.ndarray:
-    """DDQ (N, nv): forward dynamics of every row (``generated``: as for ``rnea``)."""
-    return _dynamics(model, Q, V, TAU, "TAU", generated, "aba", dynamics.aba)
+def aba(model: Model, Q, V, TAU, generated=None, prm=None) -> np.ndarray:
+    """DDQ (N, nv): forward dynamics of every row (``generated``, ``prm``: as for ``rnea``)."""
+    return _dynamics(model, Q, V, TAU, "TAU", generated, "aba", dynamics.aba, prm)
 
 
-def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single) -> np.ndarray:
+def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single,
+              prm) -> np.ndarray:
     """rnea or aba (``name``) on every row, with the generic kernels or the generated ones;
     a non-finite row is explained by ``single``, the checked single call, on that row."""
     Q = _configurations(model, Q)
     V = _rows(model, V, model.nv, "V", Q.shape[0])
     X = _rows(model, X, model.nv, xname, Q.shape[0])
     OUT = np.empty((Q.shape[0], model.nv))
+    PRM = _robots(model, prm, Q.shape[0])
     if _generated_for(model, generated) is not None:
+        if prm is not None:
+            raise ValueError("generated kernels hold the model's parameters as constants: "
+                             "prm= needs the generic kernels (generated=None)")
         k = generated.kernels
         launch(getattr(k, name + "_batch"), _rowwise(getattr(k, name)), model.gravity, Q, V, X,
                OUT)
@@ -115,38 +145,44 @@ def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single) -
     else:
         bad = np.empty(Q.shape[0], dtype=np.int64)
         launch(getattr(_batch, name + "_batch"), getattr(_batch, name + "_chunk"), model.jnt,
-               model.gravity, Q, V, X, NO_FORCES, _workspaces(model), OUT, bad)
-    _explain_row(model, bad, single, Q, V, X)
+               PRM, Q, V, X, NO_FORCES, _workspaces(model), OUT, bad)
+    _explain_row(model, bad, single, Q, V, X, PRM=PRM)
     return OUT
 
 
-def crba(model: Model, Q) -> np.ndarray:
-    """MM (N, nv, nv): the mass matrix of every row."""
+def crba(model: Model, Q, prm=None) -> np.ndarray:
+    """MM (N, nv, nv): the mass matrix of every row (``prm``: one robot per row)."""
     Q = _configurations(model, Q)
+    PRM = _robots(model, prm, Q.shape[0])
     MM = np.empty((Q.shape[0], model.nv, model.nv))
     bad = np.empty(Q.shape[0], dtype=np.int64)
-    launch(_batch.crba_batch, _batch.crba_chunk, model.jnt, Q, _workspaces(model), MM, EMPTY,
-           bad)
-    _explain_row(model, bad, dynamics.crba, Q)
+    launch(_batch.crba_batch, _batch.crba_chunk, model.jnt, PRM, Q, _workspaces(model), MM,
+           EMPTY, bad)
+    _explain_row(model, bad, dynamics.crba, Q, PRM=PRM)
     return MM
 
 
-def forward_kinematics(model: Model, Q) -> tuple[np.ndarray, np.ndarray]:
-    """(R (N, njoints, 3, 3), p (N, njoints, 3)): joint placements of every row."""
+def forward_kinematics(model: Model, Q, prm=None) -> tuple[np.ndarray, np.ndarray]:
+    """(R (N, njoints, 3, 3), p (N, njoints, 3)): joint placements of every row (``prm``: one
+    robot per row)."""
     Q = _configurations(model, Q)
+    PRM = _robots(model, prm, Q.shape[0])
     OMI = np.empty((Q.shape[0], model.njoints, 12))
     bad = np.empty(Q.shape[0], dtype=np.int64)
-    launch(_batch.forward_kinematics_batch, _batch.forward_kinematics_chunk, model.jnt, Q,
+    launch(_batch.forward_kinematics_batch, _batch.forward_kinematics_chunk, model.jnt, PRM, Q,
            _workspaces(model), OMI, EMPTY, bad)
-    _explain_row(model, bad, kinematics.forward_kinematics, Q)
+    _explain_row(model, bad, kinematics.forward_kinematics, Q, PRM=PRM)
     return OMI[:, :, :9].reshape(Q.shape[0], model.njoints, 3, 3), OMI[:, :, 9:]
 
 
-def simulate(model: Model, Q0, V0, TORQUES, dt: float) -> tuple[np.ndarray, np.ndarray]:
+def simulate(model: Model, Q0, V0, TORQUES, dt: float,
+             prm=None) -> tuple[np.ndarray, np.ndarray]:
     """Rollouts: (QS (N, T + 1, nq), VS (N, T + 1, nv)) from each row of Q0, V0 under
-    TORQUES (N, T, nv), by semi-implicit Euler on the Lie group (see fastdyn.simulate)."""
+    TORQUES (N, T, nv), by semi-implicit Euler on the Lie group (see fastdyn.simulate);
+    ``prm``: one robot per rollout."""
     Q0 = _configurations(model, Q0, "Q0")
     n = Q0.shape[0]
+    PRM = _robots(model, prm, n)
     V0 = _rows(model, V0, model.nv, "V0", n)
     TORQUES = _checks.matrix(TORQUES, (n, -1, model.nv), "TORQUES")
     dt = _checks.scalar(dt, "dt", positive=True)
@@ -156,12 +192,12 @@ def simulate(model: Model, Q0, V0, TORQUES, dt: float) -> tuple[np.ndarray, np.n
     ws3 = _workspaces(model)
     scratch = np.empty((ws3.shape[0], model.nv))
     bad = np.empty(n, dtype=np.int64)
-    launch(_batch.simulate_batch, _batch.simulate_chunk, model.jnt, model.gravity, Q0, V0,
+    launch(_batch.simulate_batch, _batch.simulate_chunk, model.jnt, PRM, Q0, V0,
            TORQUES, float(dt), NO_FORCES, ws3, QS, VS, scratch, bad)
     rows = np.flatnonzero(bad >= 0)
     if rows.size:
         r = int(rows[0])
         k = int(bad[r])
-        simulation.explain_step(model, QS[r, k], VS[r, k], TORQUES[r, k], k, dt,
+        simulation.explain_step(_robot(model, PRM, r), QS[r, k], VS[r, k], TORQUES[r, k], k, dt,
                                 f"rollout {r} (of {rows.size} that failed)")
     return QS, VS

@@ -53,7 +53,8 @@ def check_inertia(mass: float, com, inertia, what: str,
         raise ValueError(f"{what}: mass, com and inertia must be finite")
     if max(abs(m), float(np.abs(c).max()), float(np.abs(I).max())) > 1e150:
         # their products (m c c^T, the eigenvalues) would overflow a double
-        raise ValueError(f"{what}: mass, com or inertia beyond 1e150 (overflow): not a body")
+        raise ValueError(f"{what}: mass, com or inertia beyond 1e150, so large that the body's "
+                         f"inertia (m c c^T, its eigenvalues) overflows a double: not a body")
     if m < 0:
         raise ValueError(f"{what}: negative mass {m}")
     scale = max(1.0, float(np.abs(I).max()))
@@ -80,19 +81,6 @@ def dynamic_parameters(m: float, c: np.ndarray, Ic: np.ndarray) -> np.ndarray:
                      I[1, 2], I[2, 2]])
 
 
-def merge_inertia(m1, c1, I1, m2, c2, I2):
-    """The one body made of two, all quantities in the same frame (parallel-axis theorem)."""
-    m = m1 + m2
-    if m == 0.0:
-        return 0.0, np.zeros(3), I1 + I2
-    c = (m1 * c1 + m2 * c2) / m
-    out = I1 + I2
-    for mk, ck in ((m1, c1), (m2, c2)):
-        d = ck - c
-        out = out + mk * (np.dot(d, d) * np.eye(3) - np.outer(d, d))
-    return m, c, out
-
-
 class ModelBuilder:
     """Build a Model in code: ``add_joint``, ``add_body``, ``add_frame``, ``append_model``.
 
@@ -104,7 +92,8 @@ class ModelBuilder:
     def __init__(self, name: str = "model", gravity: Sequence[float] = (0.0, 0.0, -9.81)):
         self.name = name
         self.gravity = np.array(gravity, dtype=np.float64)
-        self._rows: list[np.void] = []
+        self._rows: list[np.ndarray] = []  # topology records, JOINT_DTYPE
+        self._prm: list[np.ndarray] = []  # parameter rows (NP,), kernels/layout.py
         self._joint_names: list[str] = []
         self._frames: list[np.void] = []
         self._frame_names: list[str] = []
@@ -113,8 +102,9 @@ class ModelBuilder:
         u = np.zeros((), layout.JOINT_DTYPE)
         u["parent"] = -1
         u["type"] = codes.UNIVERSE
-        u["R"] = np.eye(3)
         self._rows.append(u)
+        self._prm.append(np.zeros(layout.NP))
+        layout.named(self._prm[0])["R"] = np.eye(3)
         self._joint_names.append("universe")
         self.add_frame("universe", 0, None, layout.FIXED_JOINT_FRAME, parent_frame=0)
 
@@ -168,31 +158,33 @@ class ModelBuilder:
         last = self._rows[-1]
         r["idx_q"] = last["idx_q"] + last["nq"]
         r["idx_v"] = last["idx_v"] + last["nv"]
-        r["R"], r["p"] = R, p
+        row = np.zeros(layout.NP)
+        pr = layout.named(row)  # writes go into row
+        pr["R"], pr["p"] = R, p
         if t in codes.ALIGNED_AXIS:
-            r["axis"] = _AXES[codes.ALIGNED_AXIS[t]]
+            pr["axis"] = _AXES[codes.ALIGNED_AXIS[t]]
         elif t in (codes.REVOLUTE, codes.CONTINUOUS, codes.PRISMATIC, codes.HELICAL,
                    codes.UNIVERSAL):
-            r["axis"] = _unit(axis, what, "axis")
+            pr["axis"] = _unit(axis, what, "axis")
         if t == codes.UNIVERSAL:
-            r["axis2"] = _unit(axis2, what, "axis2")
+            pr["axis2"] = _unit(axis2, what, "axis2")
         if not np.isfinite(pitch):
             raise ValueError(f"{what}: pitch must be finite")
-        r["pitch"] = pitch
+        pr["pitch"] = pitch
         nq, nv = int(r["nq"]), int(r["nv"])
-        r["q_lower"][:nq] = _per(lower, nq, -np.inf, what, "lower")
-        r["q_upper"][:nq] = _per(upper, nq, np.inf, what, "upper")
-        if np.any(r["q_lower"][:nq] > r["q_upper"][:nq]):
+        pr["q_lower"][:nq] = _per(lower, nq, -np.inf, what, "lower")
+        pr["q_upper"][:nq] = _per(upper, nq, np.inf, what, "upper")
+        if np.any(pr["q_lower"][:nq] > pr["q_upper"][:nq]):
             raise ValueError(f"{what}: lower position limit above upper limit")
-        r["v_max"][:nv] = _per(velocity, nv, np.inf, what, "velocity")
-        r["effort_max"][:nv] = _per(effort, nv, np.inf, what, "effort")
+        pr["v_max"][:nv] = _per(velocity, nv, np.inf, what, "velocity")
+        pr["effort_max"][:nv] = _per(effort, nv, np.inf, what, "effort")
         for field, val in (("armature", armature), ("damping", damping), ("friction", friction)):
             vals = _per(val, nv, 0.0, what, field)
             if np.any(vals < 0):
                 raise ValueError(f"{what}: {field} must be >= 0, got {vals}")
-            r[field][:nv] = vals
-        r["pi"] = np.zeros(10)
+            pr[field][:nv] = vals
         self._rows.append(r)
+        self._prm.append(row)
         self._joint_names.append(name)
         j = len(self._rows) - 1
         if frame:
@@ -212,11 +204,12 @@ class ModelBuilder:
         m, c, Ic = check_inertia(mass, com, np.zeros((3, 3)) if inertia is None else inertia, what,
                                  physical)
         R, p = as_placement(placement, what)
-        r = self._rows[j]
-        m2, c2, I2 = merge_inertia(float(r["mass"]), r["com"].copy(), r["inertia"].copy(),
-                                   m, p + R @ c, R @ Ic @ R.T)
-        r["mass"], r["com"], r["inertia"] = m2, c2, I2
-        r["pi"] = dynamic_parameters(m2, c2, I2)
+        # inertias in one frame add as dynamic parameters (Pinocchio's appendBodyToJoint)
+        pi = self._prm[j][layout.P_PI:layout.P_PI + 10]
+        pi += dynamic_parameters(m, p + R @ c, R @ Ic @ R.T)
+        if not np.all(np.isfinite(pi)):
+            raise ValueError(f"{what}: an overflow: the joint's bodies together exceed a "
+                             f"double")
         if name is not None:
             self.add_frame(name, j, (R, p), layout.BODY_FRAME)
 
@@ -259,21 +252,21 @@ class ModelBuilder:
         remap = {0: par}
         for i in range(1, other.njoints):
             r = other.jnt[i]
-            R, p = r["R"], r["p"]
+            pr = other.params[i]
+            R, p = pr["R"], pr["p"]
             if r["parent"] == 0:
                 R, p = R0 @ R, p0 + R0 @ p
             nq, nv = int(r["nq"]), int(r["nv"])
             j = self.add_joint(prefix + other.joint_names[i], int(r["type"]),
-                               remap[int(r["parent"])], (R, p), axis=r["axis"].copy(),
-                               axis2=r["axis2"].copy() if r["type"] == codes.UNIVERSAL else None,
-                               pitch=float(r["pitch"]), lower=r["q_lower"][:nq],
-                               upper=r["q_upper"][:nq], velocity=r["v_max"][:nv],
-                               effort=r["effort_max"][:nv], armature=r["armature"][:nv],
-                               damping=r["damping"][:nv], friction=r["friction"][:nv],
+                               remap[int(r["parent"])], (R, p), axis=pr["axis"].copy(),
+                               axis2=pr["axis2"].copy() if r["type"] == codes.UNIVERSAL else None,
+                               pitch=float(pr["pitch"]), lower=pr["q_lower"][:nq],
+                               upper=pr["q_upper"][:nq], velocity=pr["v_max"][:nv],
+                               effort=pr["effort_max"][:nv], armature=pr["armature"][:nv],
+                               damping=pr["damping"][:nv], friction=pr["friction"][:nv],
                                frame=False)
             remap[i] = j
-            if r["mass"] > 0 or np.any(r["inertia"]):
-                self.add_body(j, float(r["mass"]), r["com"], r["inertia"], physical=False)
+            self._prm[j][layout.P_PI:layout.P_PI + 10] = pr["pi"]  # the same joint frame
         offset = len(self._frames)
         for k in range(1, other.nframes):
             f = other.frm[k]
@@ -288,8 +281,13 @@ class ModelBuilder:
 
     def build(self) -> Model:
         jnt = np.array(self._rows, dtype=layout.JOINT_DTYPE)
+        prm = np.array(self._prm)
+        g = np.asarray(self.gravity, dtype=np.float64)
+        if g.shape != (3,) or not np.all(np.isfinite(g)):
+            raise ValueError(f"gravity must be 3 finite numbers, got {self.gravity!r}")
+        layout.named(prm)["gravity"][0] = g
         frm = np.array(self._frames, dtype=layout.FRAME_DTYPE)
-        return Model(jnt, frm, self._joint_names, self._frame_names, self.gravity, self.name,
+        return Model(jnt, prm, frm, self._joint_names, self._frame_names, self.name,
                      self._mimic)
 
 
@@ -320,9 +318,17 @@ def _per(val, n: int, default: float, what: str, field: str) -> np.ndarray:
     return a
 
 
-def check_arrays(jnt: np.ndarray, frm: np.ndarray, joint_names, frame_names) -> None:
+def check_arrays(jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray, joint_names,
+                 frame_names) -> None:
     """The invariants the kernels rely on; raises ValueError naming the joint or frame."""
     n = jnt.shape[0]
+    params = layout.named(prm)
+    g = params["gravity"]
+    if not np.all(np.isfinite(g[0])):
+        raise ValueError(f"gravity must be finite, got {g[0]}")
+    if n > 1 and np.any(g[1:] != 0.0):
+        raise ValueError("gravity lives in the universe's parameter row only; the gravity "
+                         "columns of every other row must be zero")
     if n < 1 or jnt[0]["type"] != codes.UNIVERSE or jnt[0]["parent"] != -1:
         raise ValueError("joint 0 must be the universe (type 0, parent -1)")
     u = jnt[0]
@@ -346,7 +352,8 @@ def check_arrays(jnt: np.ndarray, frm: np.ndarray, joint_names, frame_names) -> 
             raise ValueError(f"joint {name!r}: idx_q/nq/idx_v/nv inconsistent with its type")
         q += int(r["nq"])
         v += int(r["nv"])
-        for field in ("R", "p", "axis", "axis2", "com", "inertia", "pi", "mass", "pitch"):
+        r = params[i]  # its parameters
+        for field in ("R", "p", "axis", "axis2", "pi", "pitch"):
             if not np.all(np.isfinite(r[field])):
                 raise ValueError(f"joint {name!r}: non-finite {field}")
         if not _rotation(r["R"]):
@@ -358,14 +365,12 @@ def check_arrays(jnt: np.ndarray, frm: np.ndarray, joint_names, frame_names) -> 
         for field in ("armature", "damping", "friction"):
             if not (np.all(np.isfinite(r[field])) and np.all(r[field] >= 0.0)):
                 raise ValueError(f"joint {name!r}: {field} must be finite and >= 0, got "
-                                 f"{r[field][:int(r['nv'])]}")
+                                 f"{r[field][:int(jnt[i]['nv'])]}")
         if abs(np.linalg.norm(r["axis"]) - 1.0) > 1e-9 and t != codes.FREEFLYER and t not in (
                 codes.SPHERICAL, codes.SPHERICAL_ZYX, codes.PLANAR, codes.TRANSLATION):
             raise ValueError(f"joint {name!r}: axis is not a unit vector")
-        if not np.allclose(r["pi"], dynamic_parameters(r["mass"], r["com"], r["inertia"]),
-                           rtol=1e-9, atol=1e-12):
-            raise ValueError(f"joint {name!r}: dynamic parameters disagree with (mass, com, "
-                             f"inertia)")
+        if r["pi"][0] < 0.0:
+            raise ValueError(f"joint {name!r}: negative mass {r['pi'][0]}")
     for k in range(frm.shape[0]):
         f = frm[k]
         if not 0 <= f["parent_joint"] < n or not 0 <= f["parent_frame"] < max(frm.shape[0], 1):

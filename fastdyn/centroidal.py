@@ -58,7 +58,8 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q,
     q, _, _ = _inputs(model, data, q)
     r = _checks.joint_index(model, joint)
     Jc = _buffer(data, "Jcom_subtree", (3, model.nv))
-    _jc.jacobian_subtree_center_of_mass(model.jnt, q, r, data.ws, data.mass, data.com, Jc)
+    _jc.jacobian_subtree_center_of_mass(model.jnt, model.prm, q, r, data.ws, data.mass, data.com,
+                                        Jc)
     data.kinematics = 1
     _massive(model, data.mass[r], f"jacobian_subtree_center_of_mass (subtree of joint "
                                   f"{model.joint_names[r]!r})")
@@ -70,7 +71,8 @@ def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
     data.com[0] is the com, data.com[i] / data.mass[i] those of every subtree."""
     q, _, _ = _inputs(model, data, q)
     Jc = _buffer(data, "Jcom", (3, model.nv))
-    _jc.jacobian_subtree_center_of_mass(model.jnt, q, 0, data.ws, data.mass, data.com, Jc)
+    _jc.jacobian_subtree_center_of_mass(model.jnt, model.prm, q, 0, data.ws, data.mass, data.com,
+                                        Jc)
     data.kinematics = 1
     _massive(model, data.mass[0], "jacobian_center_of_mass")
     return _finite(model, Jc, q)
@@ -78,7 +80,7 @@ def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
 
 def _ccrba(model: Model, data: Data, q, v, what: str) -> np.ndarray:
     Ag = _buffer(data, "Ag", (6, model.nv))
-    m = _cen.ccrba(model.jnt, q, v, data.ws, Ag, _buffer(data, "hg", (6,)),
+    m = _cen.ccrba(model.jnt, model.prm, q, v, data.ws, Ag, _buffer(data, "hg", (6,)),
                    _buffer(data, "Ig", (6, 6)))
     data.kinematics = 1
     _massive(model, m, what)
@@ -107,7 +109,7 @@ def dccrba(model: Model, data: Data, q, v) -> np.ndarray:
     spherical_zyx and universal joints, where only this one is the time derivative)."""
     q, v, _ = _inputs(model, data, q, v)
     dAg = _buffer(data, "dAg", (6, model.nv))
-    _cen.dccrba(model.jnt, q, v, data.ws, _buffer(data, "Ag", (6, model.nv)), dAg,
+    _cen.dccrba(model.jnt, model.prm, q, v, data.ws, _buffer(data, "Ag", (6, model.nv)), dAg,
                 _buffer(data, "hg", (6,)))
     data.kinematics = 2
     _massive(model, float(data.ws[0, OYC]), "dccrba")
@@ -119,7 +121,8 @@ def compute_centroidal_momentum(model: Model, data: Data, q, v) -> np.ndarray:
     pass without forming A_g."""
     q, v, _ = _inputs(model, data, q, v)
     hg = _buffer(data, "hg", (6,))
-    m = _cen.centroidal_momentum(model.jnt, q, v, EMPTY, data.ws, hg, _buffer(data, "dhg", (6,)))
+    m = _cen.centroidal_momentum(model.jnt, model.prm, q, v, EMPTY, data.ws, hg,
+                                 _buffer(data, "dhg", (6,)))
     data.kinematics = 2
     _massive(model, m, "compute_centroidal_momentum")
     return _finite(model, hg, q, v)
@@ -131,7 +134,8 @@ def compute_centroidal_momentum_time_variation(model: Model, data: Data, q, v,
     wrenches about the com (Pinocchio's computeCentroidalMomentumTimeVariation)."""
     q, v, a = _inputs(model, data, q, v, a)
     dhg = _buffer(data, "dhg", (6,))
-    m = _cen.centroidal_momentum(model.jnt, q, v, a, data.ws, _buffer(data, "hg", (6,)), dhg)
+    m = _cen.centroidal_momentum(model.jnt, model.prm, q, v, a, data.ws,
+                                 _buffer(data, "hg", (6,)), dhg)
     data.kinematics = 3
     _massive(model, m, "compute_centroidal_momentum_time_variation")
     _finite(model, data.hg, q, v, a)

@@ -19,8 +19,8 @@ from .model import Data, Model
 
 _rnea_checked = Kernel(_guard.rnea_checked, vectors=(2, 3, 4))
 _aba_checked = Kernel(_guard.aba_checked, vectors=(2, 3, 4))
-_crba_checked = Kernel(_guard.crba_checked, vectors=(1,))
-_minverse_checked = Kernel(_guard.minverse_checked, vectors=(2,))
+_crba_checked = Kernel(_guard.crba_checked, vectors=(2,))
+_minverse_checked = Kernel(_guard.minverse_checked, vectors=(3,))
 
 
 class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
@@ -40,7 +40,7 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     if not same:
         _checks.data_for(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
-    code = _rnea_checked.call(model.jnt, model._gravity, q, v, a,
+    code = _rnea_checked.call(model.jnt, model.prm, q, v, a,
                          NO_FORCES if fext is None else _fext(model, fext), data.ws, data.tau,
                          QUAT_TOL)
     data.kinematics = 0  # liMi, v, f are fresh; oMi is not (RNEA works in local frames)
@@ -63,7 +63,7 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: str) -> np.ndarray:
     fext = _fext(model, fext)
     z = data._zero_v
     out = getattr(data, out)
-    code = _rnea_checked.call(model.jnt, model._gravity, q, z if v is None else v, z, fext,
+    code = _rnea_checked.call(model.jnt, model.prm, q, z if v is None else v, z, fext,
                               data.ws, out, QUAT_TOL)
     data.kinematics = 0
     if code:
@@ -98,7 +98,7 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
     if not same:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    code = _crba_checked.call(model.jnt, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
+    code = _crba_checked.call(model.jnt, model.prm, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
     data.kinematics = 0 if code else 1  # CRBA works in the world frame: oMi is fresh
     if code:
         _checks.explain(model, code, ("q",), q)
@@ -141,8 +141,8 @@ def compute_minverse(model: Model, data: Data, q) -> np.ndarray:
     if not same:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    code = _minverse_checked.call(model.jnt, model.dof, q, data.ws, data.M, data.U, data.D,
-                                  data.Minv, EMPTY, NO_FORCES, QUAT_TOL)
+    code = _minverse_checked.call(model.jnt, model.prm, model.dof, q, data.ws, data.M, data.U,
+                                  data.D, data.Minv, EMPTY, NO_FORCES, QUAT_TOL)
     data.kinematics = 0 if code else 1  # CRBA works in the world frame: oMi is fresh
     if code:
         _checks.explain(model, code, ("q",), q)
@@ -158,7 +158,7 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     if not same:
         _checks.data_for(model, data)
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
-    code = _aba_checked.call(model.jnt, model._gravity, q, v, tau,
+    code = _aba_checked.call(model.jnt, model.prm, q, v, tau,
                         NO_FORCES if fext is None else _fext(model, fext), data.ws, data.ddq,
                         QUAT_TOL)
     data.kinematics = 0 if code else 1  # ABA works in the world frame: oMi is fresh
@@ -172,20 +172,20 @@ def kinetic_energy(model: Model, data: Data, q, v) -> float:
     _checks.data_for(model, data)
     v = _checks.vector(v, model.nv, "v")  # converted once: the energy kernel reads it too
     forward_kinematics(model, data, q, v)
-    data.energy[0] = _energy.kinetic_energy(model.jnt, v, data.ws)
+    data.energy[0] = _energy.kinetic_energy(model.jnt, model.prm, v, data.ws)
     return _finite_energy(data.energy[0], "q, v", q, v)
 
 
 def potential_energy(model: Model, data: Data, q) -> float:
     """-sum_i m_i g . c_i (data.energy[1]); zero at the world origin's height."""
     forward_kinematics(model, data, q)
-    data.energy[1] = _energy.potential_energy(model.jnt, model.gravity, data.ws)
+    data.energy[1] = _energy.potential_energy(model.jnt, model.prm, data.ws)
     return _finite_energy(data.energy[1], "q", q)
 
 
 def mechanical_energy(model: Model, data: Data, q, v) -> float:
     return kinetic_energy(model, data, q, v) + _finite_energy(
-        _energy.potential_energy(model.jnt, model.gravity, data.ws), "q", q)
+        _energy.potential_energy(model.jnt, model.prm, data.ws), "q", q)
 
 
 def _finite_energy(e: float, names: str, *inputs) -> float:

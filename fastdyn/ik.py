@@ -127,8 +127,8 @@ def inverse_kinematics(model: Model, data: Data, frame: int | str, target, q0=No
     lower, upper = _limits(model)
     q = np.empty(model.nq)
     J = np.zeros((6, model.nv))
-    conv, it, res = _ik.solve(model.jnt, model.frm, f, mode, tgt, _start(model, q0), lower,
-                              upper, tol, max_iter, seed, data.ws, data.oMf, J, q)
+    conv, it, res = _ik.solve(model.jnt, model.prm, model.frm, f, mode, tgt, _start(model, q0),
+                              lower, upper, tol, max_iter, seed, data.ws, data.oMf, J, q)
     _finite_answer(q, res, tgt)
     forward_kinematics(model, data, q)  # leave data consistent with the answer
     return IKResult(q, bool(conv), int(it), float(res))
@@ -165,8 +165,8 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
     conv = np.zeros(n, dtype=np.bool_)
     iters = np.zeros(n, dtype=np.int64)
     res = np.zeros(n)
-    launch(_ik.solve_batch, _ik.solve_chunk, model.jnt, model.frm, f, mode, tg, Q0, lower,
-           upper, tol, max_iter, seed, ws3, np.zeros((nt, model.nframes, 12)),
+    launch(_ik.solve_batch, _ik.solve_chunk, model.jnt, model.prm, model.frm, f, mode, tg, Q0,
+           lower, upper, tol, max_iter, seed, ws3, np.zeros((nt, model.nframes, 12)),
            np.zeros((nt, 6, model.nv)), Q, conv, iters, res)
     _finite_answer(Q, res, tg)
     return IKBatchResult(Q, conv, iters, res)

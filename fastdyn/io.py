@@ -1,8 +1,10 @@
 """Save a Model to a NumPy ``.npz`` file and load it back: arrays, names, gravity, mimic.
 
-No pickle is involved (``np.load(..., allow_pickle=False)``): the file holds the joint and
-frame record arrays field by field, names as unicode arrays and a format version, so a file
-can be read without trusting it and survives changes of the record layout's field order.
+No pickle is involved (``np.load(..., allow_pickle=False)``): the file holds the topology
+and frame records and the parameter table field by field (``jnt.parent``, ``prm.pi``, ...),
+names as unicode arrays and a format version, so a file can be read without trusting it and
+survives changes of the layouts' field order or column offsets. Format 1 (before the
+topology + parameters split: every field under ``jnt.``) still loads.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 from .kernels import layout
 from .model import Model
 
-FORMAT = 1
+FORMAT = 2
 _RECORDS = (("jnt", layout.JOINT_DTYPE), ("frm", layout.FRAME_DTYPE))
 
 
@@ -44,6 +46,9 @@ def save_npz(model: Model, path) -> None:
         rec = getattr(model, key)
         for f in dtype.names:
             arrays[f"{key}.{f}"] = np.ascontiguousarray(rec[f])
+    for f in layout.PARAM_DTYPE.names:
+        if f != "gravity":  # saved once, above
+            arrays[f"prm.{f}"] = np.ascontiguousarray(model.params[f])
     items = sorted(model.mimic.items())
     arrays["mimic_joint"] = np.array([j for j, _ in items], dtype=str)
     arrays["mimic_mimicked"] = np.array([m[0] for _, m in items], dtype=str)
@@ -65,16 +70,23 @@ def load_npz(path) -> Model:
         raise ValueError(f"{path}: not a fastdyn model file (a single .npy array)")
     with z:
         keys = set(z.files)
-        if "format" not in keys or int(z["format"]) != FORMAT:
-            raise ValueError(f"{path}: not a fastdyn model file (format {FORMAT} expected)")
+        version = int(z["format"]) if "format" in keys and z["format"].shape == () else 0
+        if version not in (1, FORMAT):
+            raise ValueError(f"{path}: not a fastdyn model file (format 1 or {FORMAT} "
+                             f"expected)")
         recs = {}
-        for key, dtype in _RECORDS:
-            if f"{key}.type" not in keys:
-                raise ValueError(f"{path}: field {key + '.type'!r} missing")
-            n = len(z[f"{key}.type"])
+        fields = [f for f in layout.PARAM_DTYPE.names if f != "gravity"]
+        prm_key = "prm" if version == FORMAT else "jnt"  # format 1 kept them with the joints
+        both = np.dtype([(f, layout.PARAM_DTYPE.fields[f][0]) for f in fields])
+        for key, dtype in _RECORDS + (("prm", both),):
+            src = prm_key if key == "prm" else key
+            first = f"{'jnt' if key == 'prm' else key}.type"
+            if first not in keys:
+                raise ValueError(f"{path}: field {first!r} missing")
+            n = len(z[first])
             rec = np.zeros(n, dtype)
             for f in dtype.names:
-                name = f"{key}.{f}"
+                name = f"{src}.{f}"
                 if name not in keys:
                     raise ValueError(f"{path}: field {name!r} missing")
                 x = z[name]
@@ -85,5 +97,13 @@ def load_npz(path) -> Model:
             recs[key] = rec
         mimic = {str(j): (str(m), float(c[0]), float(c[1])) for j, m, c in
                  zip(z["mimic_joint"], z["mimic_mimicked"], z["mimic_coeffs"])}
-        return Model(recs["jnt"], recs["frm"], [str(s) for s in z["joint_names"]],
-                     [str(s) for s in z["frame_names"]], z["gravity"], str(z["name"]), mimic)
+        if z["gravity"].shape != (3,) or z["gravity"].dtype.kind != "f":
+            raise ValueError(f"{path}: gravity must be 3 floats, got {z['gravity'].shape} "
+                             f"{z['gravity'].dtype}")
+        prm = np.zeros((recs["jnt"].shape[0], layout.NP))
+        named = layout.named(prm)
+        for f in fields:
+            named[f] = recs["prm"][f]
+        named["gravity"][0] = z["gravity"]
+        return Model(recs["jnt"], prm, recs["frm"], [str(s) for s in z["joint_names"]],
+                     [str(s) for s in z["frame_names"]], str(z["name"]), mimic)

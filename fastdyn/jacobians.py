@@ -34,8 +34,8 @@ __all__ = ["compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
            "frame_velocity", "frame_acceleration", "frame_classical_acceleration"]
 
 
-_joint_jacobians = Kernel(_guard.joint_jacobians_checked, vectors=(1,))
-_frame_jacobian = Kernel(_guard.frame_jacobian_checked, vectors=(2,))
+_joint_jacobians = Kernel(_guard.joint_jacobians_checked, vectors=(2,))
+_frame_jacobian = Kernel(_guard.frame_jacobian_checked, vectors=(3,))
 
 
 def _buffer(data: Data, name: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -63,7 +63,8 @@ def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     if not same:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    code = _joint_jacobians.call(model.jnt, q, data.ws, data.J, EMPTY, NO_FORCES, _checks.QUAT_TOL)
+    code = _joint_jacobians.call(model.jnt, model.prm, q, data.ws, data.J, EMPTY, NO_FORCES,
+                                 _checks.QUAT_TOL)
     if code:
         data.kinematics = 0
         _checks.explain(model, code, ("q",), q)
@@ -80,7 +81,7 @@ def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int
     j = _checks.joint_index(model, joint)
     ref = reference_code(reference)
     J = _out(data, "J_frame", (6, model.nv), out)
-    _jac.joint_jacobian(model.jnt, q, j, ref, data.ws, J)
+    _jac.joint_jacobian(model.jnt, model.prm, q, j, ref, data.ws, J)
     data.kinematics = 1
     return J
 
@@ -99,8 +100,8 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
     f = _checks.frame_index(model, frame)
     ref = reference_code(reference)
     J = data.J_frame if out is None else _out(data, "J_frame", (6, model.nv), out)
-    code = _frame_jacobian.call(model.jnt, model.frm, q, f, ref, data.ws, data.oMf, J, EMPTY,
-                           NO_FORCES, _checks.QUAT_TOL)
+    code = _frame_jacobian.call(model.jnt, model.prm, model.frm, q, f, ref, data.ws, data.oMf, J,
+                                EMPTY, NO_FORCES, _checks.QUAT_TOL)
     if code:
         data.kinematics = 0
         _checks.explain(model, code, ("q",), q)
@@ -118,7 +119,7 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q, v) -> np
     v = _checks.vector(v, model.nv, "v")
     J = _buffer(data, "J", (6, model.nv))
     dJ = _buffer(data, "dJ", (6, model.nv))
-    _jtv.joint_jacobians_time_variation(model.jnt, q, v, data.ws, J, dJ)
+    _jtv.joint_jacobians_time_variation(model.jnt, model.prm, q, v, data.ws, J, dJ)
     data.kinematics = 2
     return dJ
 
@@ -137,8 +138,8 @@ def frame_jacobian_time_variation(model: Model, data: Data, q, v, frame: int | s
     ref = reference_code(reference)
     J = _buffer(data, "J_frame", (6, model.nv))
     dJ = _out(data, "dJ_frame", (6, model.nv), out)
-    _jtv.frame_jacobian_time_variation(model.jnt, model.frm, q, v, f, ref, data.ws, data.oMf,
-                                       J, dJ)
+    _jtv.frame_jacobian_time_variation(model.jnt, model.prm, model.frm, q, v, f, ref, data.ws,
+                                       data.oMf, J, dJ)
     data.kinematics = 2
     return dJ
 

@@ -18,7 +18,7 @@ EMPTY = np.zeros(0)
 NO_FORCES = np.zeros((0, 6))
 
 
-_fk_checked = Kernel(_guard.forward_kinematics_checked, vectors=(1, 2, 3))
+_fk_checked = Kernel(_guard.forward_kinematics_checked, vectors=(2, 3, 4))
 _frame_T = Kernel(_placements.frame_T)
 _com_kernel = Kernel(_com.center_of_mass)  # after the checked forward kinematics
 _joint_T = Kernel(_placements.joint_T)
@@ -38,7 +38,7 @@ def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
     if a is not None and v is None:
         raise ValueError("forward_kinematics: accelerations need velocities; pass v too")
     aa = EMPTY if a is None else _checks.fast_vector(a, model.nv, "a")
-    code = _fk_checked.call(model.jnt, q, vv, aa, data.ws, NO_FORCES, _checks.QUAT_TOL)
+    code = _fk_checked.call(model.jnt, model.prm, q, vv, aa, data.ws, NO_FORCES, _checks.QUAT_TOL)
     if code:
         data.kinematics = 0
         _checks.explain(model, code, ("q", "v", "a"), q, vv, aa)
@@ -121,5 +121,6 @@ def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:
     of joint i), and their velocities/accelerations in data.vcom / data.acom when v, a given."""
     forward_kinematics(model, data, q, v, a)
     order = 0 if v is None else (1 if a is None else 2)
-    _com_kernel.call(model.jnt, data.ws, order, data.mass, data.com, data.vcom, data.acom)
+    _com_kernel.call(model.jnt, model.prm, data.ws, order, data.mass, data.com, data.vcom,
+                     data.acom)
     return data.com[0]

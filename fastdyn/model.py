@@ -1,4 +1,4 @@
-"""The immutable Model (flat record arrays + names) and the per-thread Data workspace."""
+"""The immutable Model (a topology, a parameter table, names) and the per-thread Data."""
 
 from __future__ import annotations
 
@@ -11,28 +11,41 @@ from .kernels.joints import codes
 
 
 class Model:
-    """A kinematic tree flattened into record arrays (see ``fastdyn.kernels.layout``).
+    """A kinematic tree as a static topology and a table of parameters (see
+    ``fastdyn.kernels.layout``).
 
-    ``jnt`` (njoints,): one row per joint, row 0 the universe; ``frm`` (nframes,): frames;
-    ``dof`` (nv,): one row per degree of freedom. The arrays are read-only; ``gravity`` is the
-    one field users may change (in place, so existing Data stay valid). Build with
-    ``fastdyn.ModelBuilder``, a parser, or ``fastdyn.samples``; share one Model across threads,
-    and give each thread its own ``create_data()``.
+    Topology, what a study never changes: ``jnt`` (njoints,) one row per joint (parent, type,
+    idx_q, nq, idx_v, nv), row 0 the universe; ``dof`` (nv,) one row per degree of freedom;
+    ``frm`` (nframes,) the frames. Parameters, what a study may vary: ``prm`` (njoints,
+    layout.NP) float64, one row per joint (placement, axes, pitch, the 10 inertial parameters
+    ``pi``, limits, armature, damping, friction; gravity in the universe row), also readable by
+    name as ``params`` (``model.params["pi"]``). ``mass``, ``com`` and ``inertia`` are derived
+    from ``pi``, which is the one inertia the model stores.
+
+    The arrays are read-only; ``gravity`` is the one parameter users may assign in place (so
+    existing Data stay valid); ``with_*`` methods give variants and ``with_parameters`` a
+    whole new table. Build with ``fastdyn.ModelBuilder``, a parser, or ``fastdyn.samples``;
+    share one Model across threads, and give each thread its own ``create_data()``.
     """
 
-    def __init__(self, jnt: np.ndarray, frm: np.ndarray, joint_names: list[str],
-                 frame_names: list[str], gravity=(0.0, 0.0, -9.81), name: str = "model",
+    def __init__(self, jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray,
+                 joint_names: list[str], frame_names: list[str], name: str = "model",
                  mimic: dict | None = None):
         self.jnt = _frozen(jnt, layout.JOINT_DTYPE)
+        prm = np.asarray(prm)
+        if prm.dtype != np.float64 or prm.shape != (self.jnt.shape[0], layout.NP):
+            raise ValueError(f"parameters must be float64 ({self.jnt.shape[0]}, {layout.NP}) "
+                             f"(one row per joint, kernels/layout.py), got {prm.dtype} "
+                             f"{prm.shape}")
+        self.prm = _frozen(prm, np.dtype(np.float64))
+        self.params = layout.named(self.prm)  # the same memory, by field name
+        self._gravity = self.prm[0, layout.P_GRAVITY:layout.P_GRAVITY + 3]
         self.frm = _frozen(frm, layout.FRAME_DTYPE)
         self.dof = _frozen(_dof_table(self.jnt), layout.DOF_DTYPE)
         self.joint_names = tuple(joint_names)
         self.frame_names = tuple(frame_names)
         self.name = name
         self.mimic = dict(mimic or {})  # joint name -> (mimicked joint, multiplier, offset)
-        self._gravity = np.zeros(3)
-        self._gravity.flags.writeable = False
-        self.gravity = gravity
         # Identifies this model's joints, and so the shapes of its Data. Random (uuid4), not a
         # per-process counter: a counter restarts in every worker process, where a pickled
         # Data of one robot then matched another robot's model and the kernels wrote past its
@@ -59,10 +72,11 @@ class Model:
     # --- sizes (plain attributes set in __init__: a property costs ~100 ns per call) ---
     @property
     def gravity(self) -> np.ndarray:
-        """World gravity (3,), default [0, 0, -9.81]; assign to change it (``model.gravity =
-        (0, 0, -1.62)``). The array is read-only so that every change passes the setter's
-        check: a NaN written in place reached the kernels unchecked. The setter writes into
-        the same array, so Data and generated kernels made earlier see the new value."""
+        """World gravity (3,), default [0, 0, -9.81]: a read-only view of the universe row of
+        ``prm``. Assign to change it (``model.gravity = (0, 0, -1.62)``): the array is
+        read-only so that every change passes the setter's check (a NaN written in place
+        reached the kernels unchecked). The setter writes into ``prm`` itself, so Data and
+        generated kernels made earlier see the new value."""
         return self._gravity
 
     @gravity.setter
@@ -73,9 +87,43 @@ class Model:
             raise TypeError(f"gravity must be 3 finite numbers, got {g!r}") from None
         if g.shape != (3,) or not np.all(np.isfinite(g)):
             raise ValueError(f"gravity must be 3 finite numbers, got {g!r}")
-        self._gravity.flags.writeable = True
-        self._gravity[:] = g
-        self._gravity.flags.writeable = False
+        self.prm.flags.writeable = True
+        try:
+            self.prm[0, layout.P_GRAVITY:layout.P_GRAVITY + 3] = g
+        finally:
+            self.prm.flags.writeable = False
+
+    # --- the inertia, derived from pi (read-only arrays, one row per joint) ----------------
+    @property
+    def mass(self) -> np.ndarray:
+        """Mass of the body each joint carries [kg], (njoints,): a view of pi[0]."""
+        return self.params["pi"][:, 0]
+
+    @property
+    def com(self) -> np.ndarray:
+        """Centre of mass of each body in its joint frame [m], (njoints, 3): h / m from pi
+        (zero for a massless body)."""
+        pi = self.params["pi"]
+        m = pi[:, 0]
+        out = np.divide(pi[:, 1:4], m[:, None], out=np.zeros((self.njoints, 3)),
+                        where=m[:, None] > 0.0)
+        out.flags.writeable = False
+        return out
+
+    @property
+    def inertia(self) -> np.ndarray:
+        """Rotational inertia of each body about its centre of mass, joint axes [kg m^2],
+        (njoints, 3, 3): I_c = I_o - m (|c|^2 1 - c c^T) from pi (parallel axes)."""
+        pi = self.params["pi"]
+        I = np.empty((self.njoints, 3, 3))
+        for k, (r, s) in enumerate(((0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)), start=4):
+            I[:, r, s] = I[:, s, r] = pi[:, k]
+        c = self.com
+        m = pi[:, 0]
+        cc = np.einsum("ni,nj->nij", c, c)
+        I -= m[:, None, None] * (np.einsum("nii->n", cc)[:, None, None] * np.eye(3) - cc)
+        I.flags.writeable = False
+        return I
 
     # --- names -----------------------------------------------------------------------------
     def joint_id(self, name: str) -> int:
@@ -105,14 +153,14 @@ class Model:
     # --- per-coordinate views, Pinocchio's names ------------------------------------------
     def _per_q(self, field: str) -> np.ndarray:
         out = np.empty(self.nq)
-        for r in self.jnt[1:]:
-            out[r["idx_q"]:r["idx_q"] + r["nq"]] = r[field][:r["nq"]]
+        for r, p in zip(self.jnt[1:], self.params[1:]):
+            out[r["idx_q"]:r["idx_q"] + r["nq"]] = p[field][:r["nq"]]
         return out
 
     def _per_v(self, field: str) -> np.ndarray:
         out = np.empty(self.nv)
-        for r in self.jnt[1:]:
-            out[r["idx_v"]:r["idx_v"] + r["nv"]] = r[field][:r["nv"]]
+        for r, p in zip(self.jnt[1:], self.params[1:]):
+            out[r["idx_v"]:r["idx_v"] + r["nv"]] = p[field][:r["nv"]]
         return out
 
     @property
@@ -148,7 +196,7 @@ class Model:
         """Raise ValueError if the arrays break an invariant the kernels rely on."""
         from .builder import check_arrays  # the builder owns the rules
 
-        check_arrays(self.jnt, self.frm, self.joint_names, self.frame_names)
+        check_arrays(self.jnt, self.prm, self.frm, self.joint_names, self.frame_names)
 
     def create_data(self) -> "Data":
         return Data(self)
@@ -186,19 +234,61 @@ class Model:
         from .parameters import with_gravity
         return with_gravity(self, gravity)
 
+    def with_parameters(self, prm: np.ndarray) -> "Model":
+        """This topology with another parameter table (njoints, NP), checked as a new model
+        is (``fastdyn.parameters.with_parameters``)."""
+        from .parameters import with_parameters
+        return with_parameters(self, prm)
+
     def __getstate__(self):
-        return dict(jnt=np.array(self.jnt), frm=np.array(self.frm), joint_names=self.joint_names,
-                    frame_names=self.frame_names, gravity=self._gravity.copy(), name=self.name,
+        return dict(jnt=np.array(self.jnt), prm=np.array(self.prm), frm=np.array(self.frm),
+                    joint_names=self.joint_names, frame_names=self.frame_names, name=self.name,
                     mimic=self.mimic, token=self.token)
 
     def __setstate__(self, st):
-        self.__init__(st["jnt"], st["frm"], list(st["joint_names"]), list(st["frame_names"]),
-                      st["gravity"], st["name"], st["mimic"])  # checks the arrays again
+        if "prm" not in st:  # pickled before the topology + parameters split
+            st = dict(st)
+            st["jnt"], st["prm"] = split_records(st["jnt"], st["gravity"])
+        self.__init__(st["jnt"], st["prm"], st["frm"], list(st["joint_names"]),
+                      list(st["frame_names"]), st["name"], st["mimic"])  # checks them again
         self.token = str(st.get("token", self.token))  # (a pickle from before tokens travelled)
 
     def __repr__(self) -> str:
         return (f"Model({self.name!r}: njoints={self.njoints}, nq={self.nq}, nv={self.nv}, "
                 f"nframes={self.nframes})")
+
+
+def joint_records(model: "Model") -> np.ndarray:
+    """Every joint's topology, parameters and derived mass, com and inertia (about the com) in
+    one structured array (a copy): for Python code that reads a joint whole by name, such as
+    fastdyn.codegen. The kernels read ``jnt`` and ``prm``."""
+    fields = [(f, *model.jnt.dtype.fields[f][:1]) for f in model.jnt.dtype.names]
+    fields += [(f, model.params.dtype.fields[f][0]) for f in model.params.dtype.names]
+    fields += [("mass", np.float64), ("com", np.float64, (3,)), ("inertia", np.float64, (3, 3))]
+    out = np.zeros(model.njoints, np.dtype(fields))
+    for f in model.jnt.dtype.names:
+        out[f] = model.jnt[f]
+    for f in model.params.dtype.names:
+        out[f] = model.params[f]
+    out["mass"], out["com"], out["inertia"] = model.mass, model.com, model.inertia
+    return out
+
+
+def split_records(records: np.ndarray, gravity) -> tuple[np.ndarray, np.ndarray]:
+    """(jnt, prm) from joint records that hold both (any structured array with the fields of
+    JOINT_DTYPE and PARAM_DTYPE, such as fastdyn's model files and pickles from before the
+    split), with ``gravity`` into the universe row."""
+    n = records.shape[0]
+    jnt = np.zeros(n, layout.JOINT_DTYPE)
+    for f in layout.JOINT_DTYPE.names:
+        jnt[f] = records[f]
+    prm = np.zeros((n, layout.NP))
+    named = layout.named(prm)
+    for f in layout.PARAM_DTYPE.names:
+        if f in records.dtype.names:
+            named[f] = records[f]
+    named["gravity"][0] = gravity
+    return jnt, prm
 
 
 def _frozen(a: np.ndarray, dtype: np.dtype) -> np.ndarray:

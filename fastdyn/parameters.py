@@ -27,20 +27,40 @@ import numpy as np
 
 from . import _checks
 from .builder import as_placement, check_inertia, dynamic_parameters
+from .kernels import layout
+from .kernels.joints import codes
 from .model import Model
 
-__all__ = ["sample_parameters", "is_physically_consistent", "with_inertia", "with_placement",
-           "with_armature", "with_damping", "with_friction", "with_limits", "with_gravity"]
+__all__ = ["sample_parameters", "parameter_batch", "is_physically_consistent", "with_inertia",
+           "with_placement", "with_armature", "with_damping", "with_friction", "with_limits",
+           "with_gravity", "with_parameters"]
 
 
-def _copy(model: Model, jnt: np.ndarray, gravity=None) -> Model:
-    """A Model of ``jnt`` with everything else of ``model`` (topology, frames, names, mimic)
-    and its token: the joints and sizes are the same, so its Data fits."""
+def _copy(model: Model, prm: np.ndarray) -> Model:
+    """A Model of parameters ``prm`` with everything else of ``model`` (topology, frames,
+    names, mimic) and its token: the joints and sizes are the same, so its Data fits."""
     _checks.model_arg(model)
-    new = Model(jnt, model.frm, list(model.joint_names), list(model.frame_names),
-                model.gravity if gravity is None else gravity, model.name, model.mimic)
+    new = Model(model.jnt, prm, model.frm, list(model.joint_names), list(model.frame_names),
+                model.name, model.mimic)
     new.token = model.token
     return new
+
+
+def _edit(model: Model) -> tuple[np.ndarray, np.ndarray]:
+    """A writable copy of the model's parameters and its named view."""
+    prm = np.array(model.prm)
+    return prm, layout.named(prm)
+
+
+def with_parameters(model: Model, prm) -> Model:
+    """The model's topology with the parameter table ``prm`` (njoints, NP), e.g. one row of a
+    batch from ``parameter_batch``; every invariant a new model must meet is checked."""
+    _checks.model_arg(model)
+    x = _checks.real(prm, "prm", f"a ({model.njoints}, {layout.NP}) parameter table")
+    if x.shape != model.prm.shape:
+        raise ValueError(f"prm must have shape {model.prm.shape} (one row per joint, "
+                         f"kernels/layout.py), got {x.shape}")
+    return _copy(model, x)
 
 
 def _joint(model: Model, joint) -> int:
@@ -57,18 +77,16 @@ def with_inertia(model: Model, joint: int | str, mass: float | None = None, com=
     ValueError if the result is not a physically consistent body."""
     _checks.model_arg(model)
     j = _joint(model, joint)
-    r = model.jnt[j]
-    m = float(r["mass"]) if mass is None else _checks.scalar(mass, "mass")
-    c = r["com"] if com is None else _checks.vector(com, 3, "com")
-    I = r["inertia"] if inertia is None else _checks.matrix(inertia, (3, 3), "inertia")
+    m = float(model.mass[j]) if mass is None else _checks.scalar(mass, "mass")
+    c = model.com[j] if com is None else _checks.vector(com, 3, "com")
+    I = model.inertia[j] if inertia is None else _checks.matrix(inertia, (3, 3), "inertia")
     what = f"with_inertia: joint {model.joint_names[j]!r}"
     if not m > 0.0:
         raise ValueError(f"{what}: mass must be positive, got {m}")
     m, c, I = check_inertia(m, c, I, what)
-    jnt = np.array(model.jnt)
-    jnt[j]["mass"], jnt[j]["com"], jnt[j]["inertia"] = m, c, I
-    jnt[j]["pi"] = dynamic_parameters(m, c, I)
-    return _copy(model, jnt)
+    prm, named = _edit(model)
+    named[j]["pi"] = dynamic_parameters(m, c, I)
+    return _copy(model, prm)
 
 
 def with_placement(model: Model, joint: int | str, placement) -> Model:
@@ -76,9 +94,9 @@ def with_placement(model: Model, joint: int | str, placement) -> Model:
     (the placement at q = neutral)."""
     j = _joint(model, joint)
     R, p = as_placement(placement, f"with_placement: joint {model.joint_names[j]!r}")
-    jnt = np.array(model.jnt)
-    jnt[j]["R"], jnt[j]["p"] = R, p
-    return _copy(model, jnt)
+    prm, named = _edit(model)
+    named[j]["R"], named[j]["p"] = R, p
+    return _copy(model, prm)
 
 
 def _per_dof(model: Model, joint, values, field: str, lo: float = 0.0) -> Model:
@@ -89,9 +107,9 @@ def _per_dof(model: Model, joint, values, field: str, lo: float = 0.0) -> Model:
     if not (np.all(np.isfinite(x)) and np.all(x >= lo)):
         raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be finite and >= "
                          f"{lo}, got {x}")
-    jnt = np.array(model.jnt)
-    jnt[j][field][:nv] = x
-    return _copy(model, jnt)
+    prm, named = _edit(model)
+    named[j][field][:nv] = x
+    return _copy(model, prm)
 
 
 def with_armature(model: Model, joint: int | str, armature) -> Model:
@@ -116,7 +134,7 @@ def with_limits(model: Model, joint: int | str, lower=None, upper=None, velocity
     j = _joint(model, joint)
     r = model.jnt[j]
     nq, nv = int(r["nq"]), int(r["nv"])
-    jnt = np.array(model.jnt)
+    prm, named = _edit(model)
     for field, x, n in (("q_lower", lower, nq), ("q_upper", upper, nq), ("v_max", velocity, nv),
                         ("effort_max", effort, nv)):
         if x is None:
@@ -128,17 +146,22 @@ def with_limits(model: Model, joint: int | str, lower=None, upper=None, velocity
                              f"(not NaN), got {x!r}")
         if field in ("v_max", "effort_max") and (a < 0).any():
             raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be >= 0")
-        jnt[j][field][:n] = a
-    lo, hi = jnt[j]["q_lower"][:nq], jnt[j]["q_upper"][:nq]
+        named[j][field][:n] = a
+    lo, hi = named[j]["q_lower"][:nq], named[j]["q_upper"][:nq]
     if (lo > hi).any():
         raise ValueError(f"joint {model.joint_names[j]!r}: lower > upper ({lo} > {hi})")
-    return _copy(model, jnt)
+    return _copy(model, prm)
 
 
 def with_gravity(model: Model, gravity) -> Model:
     """The model under another gravity (3,), e.g. (0, 0, -1.62) on the Moon."""
     _checks.model_arg(model)
-    return _copy(model, np.array(model.jnt), _checks.vector(gravity, 3, "gravity"))
+    g = _checks.vector(gravity, 3, "gravity")
+    if not np.all(np.isfinite(g)):
+        raise ValueError(f"gravity must be 3 finite numbers, got {g}")
+    prm, named = _edit(model)
+    named[0]["gravity"] = g
+    return _copy(model, prm)
 
 
 def is_physically_consistent(pi, tol: float = 0.0) -> np.ndarray:
@@ -200,19 +223,18 @@ def sample_parameters(model: Model, n: int, seed: int | np.random.Generator | No
     n = _checks.integer(n, "n (the number of samples)", minimum=1)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
         None if seed is None else _checks.integer(seed, "seed", minimum=0))
-    body = model.jnt[1:]
-    nb = body.shape[0]
+    nb = model.njoints - 1
     names = model.joint_names[1:]
     sm, sc, si = (_spread(x, k, nb, names) for x, k in ((mass, "mass"), (com, "com"),
                                                          (inertia, "inertia")))
-    m0 = body["mass"]
-    Ic0 = body["inertia"]
+    m0 = model.mass[1:]
+    Ic0 = model.inertia[1:]
     S0 = 0.5 * np.einsum("bii->b", Ic0)[:, None, None] * np.eye(3) - Ic0  # second moments
     s0, R = np.linalg.eigh(S0)
     s0 = np.maximum(s0, 0.0)
     massive = m0 > 0.0
     m = np.where(massive, m0 * np.exp(sm * rng.standard_normal((n, nb))), m0)
-    c = body["com"] + np.where(massive, sc, 0.0)[:, None] * rng.standard_normal((n, nb, 3))
+    c = model.com[1:] + np.where(massive, sc, 0.0)[:, None] * rng.standard_normal((n, nb, 3))
     s = s0 * np.exp(np.where(massive, si, 0.0)[:, None] * rng.standard_normal((n, nb, 3)))
     # Entry (r, t) of I_o = I_c + m (|c|^2 1 - c c^T), I_c = tr(S) 1 - S, S = R diag(s) R^T,
     # on (n, nb) arrays: 3x3 intermediates for 10^5 bodies cost more than the whole sampler.
@@ -226,3 +248,101 @@ def sample_parameters(model: Model, n: int, seed: int | np.random.Generator | No
         diag = float(r == t)
         out[..., k] = diag * trace - S_rt + m * (diag * c2 - c[..., r] * c[..., t])
     return _checks.finite_result(out, ("mass", "com", "inertia"), (sm, sc, si))
+
+
+def parameter_batch(model: Model, pi=None, gravity=None) -> np.ndarray:
+    """A batch of robots for ``fastdyn.batch`` (``prm=``): (N, njoints, NP) float64, row s the
+    model's parameter table with robot s's inertial parameters ``pi`` (N, njoints - 1, 10) as
+    ``sample_parameters`` returns them, and/or gravity (N, 3). Anything else can be edited by
+    name before use: ``fastdyn.kernels.layout.named(batch)[:, j]["damping"][:, 0] = ...``."""
+    _checks.model_arg(model)
+    n = None
+    if pi is not None:
+        pi = _checks.real(pi, "pi", "inertial parameters (N, njoints - 1, 10)")
+        if pi.ndim != 3 or pi.shape[1:] != (model.njoints - 1, 10):
+            raise ValueError(f"pi must have shape (N, {model.njoints - 1}, 10) (one row per "
+                             f"moving joint), got {pi.shape}")
+        n = pi.shape[0]
+    if gravity is not None:
+        gravity = _checks.real(gravity, "gravity", "(N, 3) gravity vectors")
+        if gravity.ndim != 2 or gravity.shape[1] != 3 or (n is not None and
+                                                          gravity.shape[0] != n):
+            raise ValueError(f"gravity must have shape ({n if n is not None else 'N'}, 3), got "
+                             f"{gravity.shape}")
+        n = gravity.shape[0]
+    if n is None:
+        raise ValueError("parameter_batch needs pi or gravity (one row per robot)")
+    if n < 1:
+        raise ValueError("parameter_batch: zero robots")
+    out = np.empty((n,) + model.prm.shape)
+    out[:] = model.prm
+    if pi is not None:
+        out[:, 1:, layout.P_PI:layout.P_PI + 10] = pi
+    if gravity is not None:
+        out[:, 0, layout.P_GRAVITY:layout.P_GRAVITY + 3] = gravity
+    return check_parameters(model, out)
+
+
+def check_parameters(model: Model, prm) -> np.ndarray:
+    """``prm`` as a batch (Np, njoints, NP) that the kernels may read for ``model``'s topology,
+    or ValueError naming the robot, joint and field: finite placements, axes and inertias;
+    rotation matrices; a unit axis (the type's own for axis-aligned joints, whose kernels
+    never read it); mass, armature, damping and friction >= 0; limits not NaN; gravity finite
+    and only in the universe row. A (njoints, NP) table is one robot."""
+    x = _checks.real(prm, "prm", f"parameters (N, {model.njoints}, {layout.NP})")
+    if x.ndim == 2:
+        x = x[None]
+    if x.ndim != 3 or x.shape[1:] != model.prm.shape or x.shape[0] < 1:
+        raise ValueError(f"prm must have shape (N, {model.njoints}, {layout.NP}) or "
+                         f"({model.njoints}, {layout.NP}) for model {model.name!r}, got "
+                         f"{np.shape(prm)}")
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    p = layout.named(x)[:, 1:]  # moving joints
+    names = model.joint_names[1:]
+
+    def fail(bad: np.ndarray, what: str):
+        s, j = np.argwhere(bad)[0]
+        raise ValueError(f"prm: robot {s}, joint {names[j]!r}: {what}")
+
+    for field in ("R", "p", "axis", "axis2", "pitch", "pi", "armature", "damping", "friction"):
+        v = p[field]
+        bad = ~np.isfinite(v).reshape(v.shape[:2] + (-1,)).all(axis=-1)
+        if bad.any():
+            fail(bad, f"{field} is not finite")
+    for field in ("q_lower", "q_upper", "v_max", "effort_max"):
+        bad = np.isnan(p[field]).any(axis=-1)
+        if bad.any():
+            fail(bad, f"{field} contains NaN")
+    for field in ("armature", "damping", "friction"):
+        bad = (p[field] < 0.0).any(axis=-1)
+        if bad.any():
+            fail(bad, f"{field} must be >= 0")
+    bad = p["pi"][..., 0] < 0.0
+    if bad.any():
+        fail(bad, "negative mass")
+    R = p["R"]
+    err = np.abs(np.einsum("sjab,sjcb->sjac", R, R) - np.eye(3)).max(axis=(-2, -1))
+    bad = (err > 1e-9) | (np.linalg.det(R) <= 0.0)
+    if bad.any():
+        fail(bad, "R is not a rotation matrix (orthonormal, determinant +1)")
+    axis = p["axis"]
+    nominal = model.params["axis"][1:]
+    fixed = np.isin(model.jnt["type"][1:], list(codes.ALIGNED_AXIS))
+    bad = fixed & (axis != nominal).any(axis=-1)
+    if bad.any():
+        fail(bad, "axis differs from the one its joint type fixes (an axis-aligned joint's "
+                  "kernels never read it: change the model's joint type instead)")
+    uses = np.isin(model.jnt["type"][1:], list(codes.AXIS_TYPES))
+    bad = uses & (np.abs(np.linalg.norm(axis, axis=-1) - 1.0) > 1e-9)
+    if bad.any():
+        fail(bad, "axis is not a unit vector")
+    g = layout.named(x)["gravity"]
+    if not np.isfinite(g[:, 0]).all():
+        raise ValueError(f"prm: robot {int(np.argwhere(~np.isfinite(g[:, 0]).all(-1))[0, 0])}: "
+                         f"gravity is not finite")
+    if (g[:, 1:] != 0.0).any():
+        raise ValueError("prm: gravity lives in the universe row only; the gravity columns of "
+                         "every other row must be zero")
+    x = x.view()  # read-only as the model's own table: one compiled type for both
+    x.flags.writeable = False
+    return x

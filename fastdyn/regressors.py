@@ -43,7 +43,7 @@ def dynamic_parameters(model: Model) -> np.ndarray:
     """The inertial parameters of bodies 1..njoints-1 stacked, (10 (njoints - 1),): the pi of
     ``Y @ pi``, in Pinocchio's order (a copy)."""
     _checks.model_arg(model)
-    return np.ascontiguousarray(model.jnt["pi"][1:]).reshape(-1)
+    return np.ascontiguousarray(model.params["pi"][1:]).reshape(-1)
 
 
 def _columns(model: Model) -> int:
@@ -61,7 +61,7 @@ def compute_joint_torque_regressor(model: Model, data: Data, q, v, a) -> np.ndar
         _checks.data_for(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     Y = _buffer(data, "jointTorqueRegressor", (model.nv, _columns(model)))
-    code = _torque_checked.call(model.jnt, model._gravity, q, v, a, NO_FORCES, data.ws, Y,
+    code = _torque_checked.call(model.jnt, model.prm, q, v, a, NO_FORCES, data.ws, Y,
                                 data._scratch_v, QUAT_TOL)
     data.kinematics = 0  # RNEA's local quantities, not oMi
     if code:
@@ -87,7 +87,7 @@ def compute_potential_energy_regressor(model: Model, data: Data, q) -> np.ndarra
     (data.potentialEnergyRegressor; Pinocchio's computePotentialEnergyRegressor)."""
     forward_kinematics(model, data, q)  # checked: q and the placements are finite
     y = _buffer(data, "potentialEnergyRegressor", (_columns(model),))
-    if _potential.call(model.jnt, model._gravity, data.ws, y) >= 0:  # g . p can overflow
+    if _potential.call(model.jnt, model.prm, data.ws, y) >= 0:  # g . p can overflow
         raise _checks.NumericalOverflowError(_checks.overflow_message(("q",), (q,)))
     return y
 
@@ -98,7 +98,7 @@ def compute_static_regressor(model: Model, data: Data, q) -> np.ndarray:
     placement over the model's total mass (data.staticRegressor)."""
     from .kinematics import forward_kinematics
     forward_kinematics(model, data, q)
-    total = float(model.jnt["mass"][1:].sum())
+    total = float(model.mass[1:].sum())
     if not total > 0.0:
         raise ValueError(f"compute_static_regressor: {model.name!r} has no mass; the centre "
                          f"of mass is undefined")
@@ -109,18 +109,20 @@ def compute_static_regressor(model: Model, data: Data, q) -> np.ndarray:
     return S
 
 
-def batch_joint_torque_regressor(model: Model, Q, V, A) -> np.ndarray:
+def batch_joint_torque_regressor(model: Model, Q, V, A, prm=None) -> np.ndarray:
     """YS (N, nv, 10 (njoints - 1)): the joint torque regressor of every row, in parallel (as
     ``fastdyn.batch``; row r equals the single call bit for bit). Memory: N nv 10 (njoints - 1)
-    doubles (UR5, N = 1000: 2.9 MB; Talos: 100 MB)."""
-    from .batch import _configurations, _explain_row, _rows, _workspaces
+    doubles (UR5, N = 1000: 2.9 MB; Talos: 100 MB). ``prm``: one robot per row, as
+    ``fastdyn.batch`` (only the placements matter: Y does not depend on pi)."""
+    from .batch import _configurations, _explain_row, _robots, _rows, _workspaces
     Q = _configurations(model, Q)
     V = _rows(model, V, model.nv, "V", Q.shape[0])
     A = _rows(model, A, model.nv, "A", Q.shape[0])
     YS = np.empty((Q.shape[0], model.nv, _columns(model)))
     ws3 = _workspaces(model)
     bad = np.empty(Q.shape[0], dtype=np.int64)
-    launch(_batch.regressor_batch, _batch.regressor_chunk, model.jnt, model.gravity, Q, V, A,
+    PRM = _robots(model, prm, Q.shape[0])
+    launch(_batch.regressor_batch, _batch.regressor_chunk, model.jnt, PRM, Q, V, A,
            NO_FORCES, ws3, YS, np.empty((ws3.shape[0], model.nv)), bad)
-    _explain_row(model, bad, compute_joint_torque_regressor, Q, V, A)
+    _explain_row(model, bad, compute_joint_torque_regressor, Q, V, A, PRM=PRM)
     return YS

@@ -50,10 +50,10 @@ def coriolis_matrix(model: Model, data: Data, q, v, representation: str = BODY_F
     v = _checks.vector(v, model.nv, "v")
     C = _buffer(data, "C", (model.nv, model.nv))
     if representation == BODY_FIXED:
-        _cor.coriolis_matrix(model.jnt, q, v, data.ws, C)
+        _cor.coriolis_matrix(model.jnt, model.prm, q, v, data.ws, C)
     else:
         rep = _code(model, representation)
-        _vr.coriolis(model.jnt, q, v, rep, data.ws, _xx(data), data.M, C, data.qv)
+        _vr.coriolis(model.jnt, model.prm, q, v, rep, data.ws, _xx(data), data.M, C, data.qv)
     data.kinematics = 2  # velocities of the body-fixed v (= T v_R)
     return _checks.finite_result(C, ("q", "v"), (q, v))
 
@@ -106,7 +106,7 @@ def mass_matrix(model: Model, data: Data, q, representation: str) -> np.ndarray:
     _checks.data_for(model, data)
     q = _checks.configuration(model, q)
     rep = _code(model, representation)
-    _vr.dynamics(model.jnt, model.gravity, q, EMPTY, rep, data.ws, _xx(data), data.M,
+    _vr.dynamics(model.jnt, model.prm, q, EMPTY, rep, data.ws, _xx(data), data.M,
                  data.nle, data.qv, NO_FORCES)
     data.kinematics = 1
     return _checks.finite_result(data.M, ("q",), (q,))
@@ -120,7 +120,7 @@ def bias(model: Model, data: Data, q, v, representation: str, fext=None) -> np.n
     q = _checks.configuration(model, q)
     v = _checks.vector(v, model.nv, "v")
     rep = _code(model, representation)
-    _vr.dynamics(model.jnt, model.gravity, q, v, rep, data.ws, _xx(data), data.M, data.nle,
+    _vr.dynamics(model.jnt, model.prm, q, v, rep, data.ws, _xx(data), data.M, data.nle,
                  data.qv, _fext(model, fext))
     data.kinematics = 2
     _checks.finite_result(data.M, ("q", "v"), (q, v))

@@ -22,7 +22,7 @@ def simulate(model: Model, q0, v0, torques, dt: float) -> tuple[np.ndarray, np.n
     qs = np.empty((steps + 1, model.nq))
     vs = np.empty((steps + 1, model.nv))
     data = model.create_data()
-    bad = _sim.simulate(model.jnt, model.gravity, q0, v0, torques, float(dt), NO_FORCES, data.ws,
+    bad = _sim.simulate(model.jnt, model.prm, q0, v0, torques, float(dt), NO_FORCES, data.ws,
                         qs, vs, np.empty(model.nv))
     if bad >= 0:
         explain_step(model, qs[bad], vs[bad], torques[bad], bad, dt, "simulate")

@@ -1,25 +1,26 @@
-"""fastdyn's Numba kernels: plain @njit functions over the model's record arrays and a Data
-workspace, callable from your own @njit code.
+"""fastdyn's Numba kernels: plain @njit functions over the model's topology ``jnt``, its
+parameter table ``prm`` and a Data workspace, callable from your own @njit code.
 
     from fastdyn.kernels import aba, integrate, rnea
 
     @numba.njit
-    def computed_torque(jnt, gravity, q, v, q_ref, dt, steps, fext, ws, a_des, tau, ddq, q_next):
+    def computed_torque(jnt, prm, q, v, q_ref, dt, steps, fext, ws, a_des, tau, ddq, q_next):
         for _ in range(steps):
             for k in range(q.shape[0]):       # a revolute arm: q and v share indices
                 a_des[k] = 100.0 * (q_ref[k] - q[k]) - 20.0 * v[k]
-            rnea(jnt, gravity, q, v, a_des, fext, ws, tau)   # tau <- inverse dynamics
-            aba(jnt, gravity, q, v, tau, fext, ws, ddq)      # ddq <- forward dynamics
+            rnea(jnt, prm, q, v, a_des, fext, ws, tau)   # tau <- inverse dynamics
+            aba(jnt, prm, q, v, tau, fext, ws, ddq)      # ddq <- forward dynamics
             for k in range(v.shape[0]):
                 v[k] += dt * ddq[k]
             integrate(jnt, q, v, dt, q_next)                 # Lie-group step
             q[:] = q_next
 
-    computed_torque(model.jnt, model.gravity, q, v, q_ref, 1e-3, 1000, np.zeros((0, 6)),
+    computed_torque(model.jnt, model.prm, q, v, q_ref, 1e-3, 1000, np.zeros((0, 6)),
                     data.ws, np.empty(model.nv), data.tau, data.ddq, np.empty(model.nq))
 
 tests/test_user_njit.py runs this loop. Arguments follow one order: model arrays
-(``model.jnt``, ``model.frm``, ``model.dof``, ``model.gravity``), inputs, the workspace
+(``model.jnt`` the topology, ``model.prm`` the parameters (njoints, NP) with gravity in
+its universe row, ``model.frm``, ``model.dof``), inputs, the workspace
 ``data.ws`` (or ``workspace(model.jnt)``: not ``np.zeros``, whose universe row lacks the
 identity placements the kernels read, so every result would be NaN), outputs last. Inputs are trusted: check
 them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fext`` is
@@ -43,4 +44,5 @@ from .layout import workspace
 
 __all__ = ["aba", "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
-           "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference", "integrate", "neutral", "normalize", "jcalc", "workspace"]
+           "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference",
+           "integrate", "neutral", "normalize", "jcalc", "workspace"]

@@ -1,6 +1,7 @@
-"""Record layouts of the flat model and column offsets of the per-joint workspace.
+"""Record layouts of the flat model and column offsets of its parameters and workspace.
 
-The model is three NumPy structured arrays, one row per joint, frame and degree of freedom;
+The model is a topology (structured arrays, one row per joint, frame and degree of freedom)
+and a float64 parameter table (one row per joint);
 Data is one 2-D float64 workspace ``ws`` (one row per joint) plus q/v-sized arrays. Every
 kernel reads rows of these; the offsets below are compile-time constants (never reassigned).
 """
@@ -10,7 +11,11 @@ import numpy as np
 MAX_NQ = 7  # free-flyer: [x, y, z, qx, qy, qz, qw]
 MAX_NV = 6
 
-# One row per joint; row 0 is the universe (parent -1). parent < i for every i > 0.
+# A model is a static topology and a table of parameters (Featherstone's "model" split the way
+# jaxsim and MJX split theirs): what never changes within a study (the tree and the coordinate
+# layout) in ``jnt``; every number a study may vary, one row per joint, in ``prm``.
+
+# Topology: one row per joint; row 0 is the universe (parent -1). parent < i for every i > 0.
 JOINT_DTYPE = np.dtype(
     [
         ("parent", np.int64),  # index of the parent joint, -1 for the universe ()
@@ -19,28 +24,56 @@ JOINT_DTYPE = np.dtype(
         ("nq", np.int64),  # number of configuration coordinates ()
         ("idx_v", np.int64),  # first index of this joint in v, a, tau ()
         ("nv", np.int64),  # number of degrees of freedom ()
-        ("R", np.float64, (3, 3)),  # rotation of the joint frame in its parent's frame at q0 (3x3)
-        ("p", np.float64, (3,)),  # origin of the joint frame in its parent's frame (3)
-        ("axis", np.float64, (3,)),  # unit axis in the joint frame; universal: first axis (3)
-        ("axis2", np.float64, (3,)),  # universal joint: second unit axis (3)
-        ("pitch", np.float64),  # helical joint: translation per radian [m/rad] ()
-        ("mass", np.float64),  # mass of the body the joint carries [kg] ()
-        ("com", np.float64, (3,)),  # centre of mass of that body in the joint frame (3)
-        ("inertia", np.float64, (3, 3)),  # rotational inertia about the com, joint axes (3x3)
-        ("pi", np.float64, (10,)),  # the same inertia as 10 dynamic parameters, see below (10)
-        ("q_lower", np.float64, (MAX_NQ,)),  # lower position limits, first nq used (7)
-        ("q_upper", np.float64, (MAX_NQ,)),  # upper position limits, first nq used (7)
-        ("v_max", np.float64, (MAX_NV,)),  # velocity limits, first nv used (6)
-        ("effort_max", np.float64, (MAX_NV,)),  # effort limits, first nv used (6)
-        ("armature", np.float64, (MAX_NV,)),  # rotor inertia added to M's diagonal (6)
-        ("damping", np.float64, (MAX_NV,)),  # viscous damping [N m s/rad] (6)
-        ("friction", np.float64, (MAX_NV,)),  # dry friction [N m] (6)
     ],
     align=True,
 )
-# "pi" is derived from (mass, com, inertia) by the builder and kept in Pinocchio's order
-# [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] with I about the joint origin (see the
-# README's Conventions section): kernels read these ten numbers, people read the triplet.
+
+# Parameters: prm (njoints, NP) float64, C-contiguous, one row per joint; kernels read
+# prm[i, P_x + k]. A batch of robots is (N, njoints, NP): row s is one robot. Columns, with
+# the number of entries and unit:
+P_R = 0  # rotation of the joint frame in its parent's frame at q0, row-major (9)
+P_P = 9  # origin of the joint frame in its parent's frame [m] (3)
+P_AXIS = 12  # unit axis in the joint frame; universal: first axis (3)
+P_AXIS2 = 15  # universal joint: second unit axis (3)
+P_PITCH = 18  # helical joint: translation per radian [m/rad] (1)
+P_PI = 19  # the body's inertia as 10 dynamic parameters, see below [kg, kg m, kg m^2] (10)
+P_Q_LOWER = 29  # lower position limits, first nq used (7)
+P_Q_UPPER = 36  # upper position limits, first nq used (7)
+P_V_MAX = 43  # velocity limits, first nv used [rad/s or m/s] (6)
+P_EFFORT_MAX = 49  # effort limits, first nv used [N m or N] (6)
+P_ARMATURE = 55  # rotor inertia added to M's diagonal [kg m^2 or kg] (6)
+P_DAMPING = 61  # viscous damping [N m s/rad or N s/m] (6)
+P_FRICTION = 67  # dry friction [N m or N] (6)
+P_GRAVITY = 73  # universe row only: world gravity [m/s^2] (3); zero in every other row
+NP = 76  # parameter row width
+# "pi" is the one inertia representation, Pinocchio's order [m, m cx, m cy, m cz, Ixx, Ixy,
+# Iyy, Ixz, Iyz, Izz] with I about the joint origin (see the README's Conventions section);
+# mass, com and the inertia about the com are derived from it (Model.mass, .com, .inertia).
+
+# The same row with names, for people and NumPy (prm.view(PARAM_DTYPE)[..., 0]["pi"]): one
+# storage, two ways to read it.
+PARAM_DTYPE = np.dtype(
+    {
+        "names": ["R", "p", "axis", "axis2", "pitch", "pi", "q_lower", "q_upper", "v_max",
+                  "effort_max", "armature", "damping", "friction", "gravity"],
+        "formats": [(np.float64, (3, 3)), (np.float64, (3,)), (np.float64, (3,)),
+                    (np.float64, (3,)), np.float64, (np.float64, (10,)),
+                    (np.float64, (MAX_NQ,)), (np.float64, (MAX_NQ,)), (np.float64, (MAX_NV,)),
+                    (np.float64, (MAX_NV,)), (np.float64, (MAX_NV,)), (np.float64, (MAX_NV,)),
+                    (np.float64, (MAX_NV,)), (np.float64, (3,))],
+        "offsets": [8 * o for o in (P_R, P_P, P_AXIS, P_AXIS2, P_PITCH, P_PI, P_Q_LOWER,
+                                    P_Q_UPPER, P_V_MAX, P_EFFORT_MAX, P_ARMATURE, P_DAMPING,
+                                    P_FRICTION, P_GRAVITY)],
+        "itemsize": 8 * NP,
+    }
+)
+
+
+def named(prm: np.ndarray) -> np.ndarray:
+    """The parameter table (..., NP) as records with the names of PARAM_DTYPE, (...,): a view
+    (writes go through, read-only stays read-only)."""
+    return np.ascontiguousarray(prm).view(PARAM_DTYPE)[..., 0]
+
 
 # Frame types, as Pinocchio's FrameType.
 OP_FRAME, JOINT_FRAME, FIXED_JOINT_FRAME, BODY_FRAME, SENSOR_FRAME = 1, 2, 4, 8, 16

@@ -46,6 +46,7 @@ import numpy as np
 import fastdyn as fd
 from fastdyn import batch as fdb
 from fastdyn import representations as fdr
+from fastdyn.kernels.layout import P_Q_LOWER
 from fastdyn.kernels.joints import codes
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -295,7 +296,7 @@ def _observe_fk(result, values):
 
 def _fingerprint(m):
     """A Model as numbers: sizes, names and every field of its joint and frame tables."""
-    parts = [np.array([m.nq, m.nv, m.njoints, m.nframes], dtype=float), m.gravity]
+    parts = [np.array([m.nq, m.nv, m.njoints, m.nframes], dtype=float), m.prm.ravel()]
     for table in (m.jnt, m.frm):
         for f in table.dtype.names:
             parts.append(np.asarray(table[f], dtype=float).ravel())
@@ -414,6 +415,10 @@ CALLS: list[Call] = [
           A("seed", "seed", lambda c, _: int(c.rng.integers(0, 1000))),
           A("mass", "nonnegative", lambda c, _: 0.1), A("com", "nonnegative", lambda c, _: 0.01),
           A("inertia", "nonnegative", lambda c, _: 0.1)], model_only=True),
+    Call("parameter_batch", fd.parameter_batch,
+         [MODEL(), A("pi", "V3", lambda c, _: fd.sample_parameters(c.model, 3, seed=0))],
+         observe=lambda out, _: out[..., :P_Q_LOWER],  # limits may be +-inf: not compared
+         model_only=True),
     Call("compute_joint_torque_regressor", fd.compute_joint_torque_regressor,
          [MODEL(), DATA(), Q(), V(), V("a")]),
     Call("compute_kinetic_energy_regressor", fd.compute_kinetic_energy_regressor,

@@ -9,9 +9,9 @@ import pinocchio as pin
 from fastdyn.kernels.joints import codes
 
 
-def _joint_model(r):
+def _joint_model(r, pr):
     t = int(r["type"])
-    ax = np.array(r["axis"])
+    ax = np.array(pr["axis"])
     simple = {codes.REVOLUTE_X: pin.JointModelRX, codes.REVOLUTE_Y: pin.JointModelRY,
               codes.REVOLUTE_Z: pin.JointModelRZ, codes.CONTINUOUS_X: pin.JointModelRUBX,
               codes.CONTINUOUS_Y: pin.JointModelRUBY, codes.CONTINUOUS_Z: pin.JointModelRUBZ,
@@ -33,9 +33,9 @@ def _joint_model(r):
     if t == codes.PRISMATIC:
         return pin.JointModelPrismaticUnaligned(ax)
     if t == codes.HELICAL:
-        return pin.JointModelHelicalUnaligned(ax, float(r["pitch"]))
+        return pin.JointModelHelicalUnaligned(ax, float(pr["pitch"]))
     if t == codes.UNIVERSAL:
-        return pin.JointModelUniversal(ax, np.array(r["axis2"]))
+        return pin.JointModelUniversal(ax, np.array(pr["axis2"]))
     raise ValueError(f"no Pinocchio joint for type {t}")
 
 
@@ -43,11 +43,11 @@ def to_pinocchio(model):
     pm = pin.Model()
     pm.name = model.name
     for i in range(1, model.njoints):
-        r = model.jnt[i]
-        placement = pin.SE3(np.array(r["R"]), np.array(r["p"]))
-        jid = pm.addJoint(int(r["parent"]), _joint_model(r), placement, model.joint_names[i])
+        r, pr = model.jnt[i], model.params[i]
+        placement = pin.SE3(np.array(pr["R"]), np.array(pr["p"]))
+        jid = pm.addJoint(int(r["parent"]), _joint_model(r, pr), placement, model.joint_names[i])
         assert jid == i
-        Y = pin.Inertia(float(r["mass"]), np.array(r["com"]), np.array(r["inertia"]))
+        Y = pin.Inertia(float(model.mass[i]), model.com[i].copy(), model.inertia[i].copy())
         pm.appendBodyToJoint(jid, Y, pin.SE3.Identity())
     nv = model.nv
     pm.armature = model.armature.copy() if nv else pm.armature

@@ -20,7 +20,7 @@ def test_layout_is_pinocchios():
         assert m.jnt[i]["idx_q"] == pm.joints[i].idx_q and m.jnt[i]["idx_v"] == pm.joints[i].idx_v
         assert m.jnt[i]["parent"] == pm.parents[i] < i
     assert m.jnt.flags.c_contiguous and not m.jnt.flags.writeable
-    assert m.jnt["R"].dtype == np.float64 and m.jnt["parent"].dtype == np.int64
+    assert m.params["R"].dtype == np.float64 and m.jnt["parent"].dtype == np.int64
 
 
 def test_names_and_ids():
@@ -36,7 +36,7 @@ def test_dynamic_parameters_match_pinocchio():
     m = fd.samples.humanoid()
     pm = to_pinocchio(m)
     for i in range(1, m.njoints):
-        close(m.jnt[i]["pi"], pm.inertias[i].toDynamicParameters(), 1e-12)
+        close(m.params[i]["pi"], pm.inertias[i].toDynamicParameters(), 1e-12)
 
 
 @pytest.mark.parametrize("call, match", [
@@ -70,7 +70,7 @@ def test_non_unit_axis_is_normalized_with_a_warning():
     with pytest.warns(UserWarning, match="normalized"):
         j = b.add_joint("j", "revolute", axis=(0, 0, 2))
     b.add_body(j, 1.0, inertia=np.eye(3))
-    assert np.array_equal(b.build().jnt[1]["axis"], [0, 0, 1])
+    assert np.array_equal(b.build().params[1]["axis"], [0, 0, 1])
 
 
 def test_gravity_is_a_model_field():
@@ -87,7 +87,7 @@ def test_pickle_roundtrip_gives_the_same_numbers():
     m = fd.samples.humanoid()
     m2 = pickle.loads(pickle.dumps(m))
     assert m2.joint_names == m.joint_names and m2.frame_names == m.frame_names
-    assert np.array_equal(m2.jnt, m.jnt) and np.array_equal(m2.frm, m.frm)
+    assert np.array_equal(m2.jnt, m.jnt) and np.array_equal(m2.prm, m.prm) and np.array_equal(m2.frm, m.frm)
     # The token travels with the pickle, so a Data made before pickling works with the copy
     # (same arrays, same sizes); a Data of any other model is still refused.
     assert m2.token == m.token

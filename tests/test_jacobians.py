@@ -172,9 +172,9 @@ def test_kernels_callable_from_user_njit():
     from fastdyn.kernels.algorithms import jacobian
 
     @numba.njit
-    def sweep(jnt, frm, Q, f, ws, oMf, J, out, tip):
+    def sweep(jnt, prm, frm, Q, f, ws, oMf, J, out, tip):
         for r in range(Q.shape[0]):
-            jacobian.frame_jacobian(jnt, frm, Q[r], f, LOCAL_WORLD_ALIGNED, ws, oMf, J)
+            jacobian.frame_jacobian(jnt, prm, frm, Q[r], f, LOCAL_WORLD_ALIGNED, ws, oMf, J)
             out[r] = J
             tip[r] = oMf[f, 9:]
 
@@ -183,7 +183,7 @@ def test_kernels_callable_from_user_njit():
     f = m.frame_id("tool0")
     Q = np.random.default_rng(5).uniform(-1, 1, (4, m.nq))
     out, tip = np.zeros((4, 6, m.nv)), np.zeros((4, 3))
-    sweep(m.jnt, m.frm, Q, f, d.ws, d.oMf, np.zeros((6, m.nv)), out, tip)
+    sweep(m.jnt, m.prm, m.frm, Q, f, d.ws, d.oMf, np.zeros((6, m.nv)), out, tip)
     for r in range(4):
         close(out[r], frame_jacobian(m, d, Q[r], f, LOCAL_WORLD_ALIGNED))
         close(tip[r], fd.frame_placement(m, d, f)[:3, 3])

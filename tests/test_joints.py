@@ -35,7 +35,7 @@ def test_joint_calc_matches_pinocchio(single):
         v = rng.normal(size=pm.nv)
         pin.forwardKinematics(pm, pd, q, v)
         for i in range(1, m.njoints):
-            jcalc(m.jnt, i, q, v, w)
+            jcalc(m.jnt, m.prm, i, q, v, w)
             jd = pd.joints[i]
             nv = int(m.jnt[i]["nv"])
             close(w[LI:LI + 9].reshape(3, 3), pd.liMi[i].rotation, 1e-12)
@@ -68,7 +68,7 @@ def test_the_joint_contract_matches_the_joint_calcs(name):
     columns = []
     for s in range(3):
         q = cfg.random_configuration(m, s)
-        jcalc(m.jnt, 1, q, rng.normal(size=m.nv), w)
+        jcalc(m.jnt, m.prm, 1, q, rng.normal(size=m.nv), w)
         columns.append(w[S:S + 6 * m.nv].copy())
     moves = not all(np.allclose(c, columns[0], atol=1e-12) for c in columns)
     assert moves == codes.S_MOVES[t]

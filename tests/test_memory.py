@@ -19,15 +19,15 @@ SCRIPT = textwrap.dedent("""
                                  cholesky_solve, center_of_mass)
 
     @numba.njit
-    def run(jnt, dof, g, q, v, a, fext, ws, tau, M, U, D, mass, com, vcom, acom, qn, e, n):
+    def run(jnt, prm, dof, q, v, a, fext, ws, tau, M, U, D, mass, com, vcom, acom, qn, e, n):
         for _ in range(n):
-            rnea(jnt, g, q, v, a, fext, ws, tau)
-            aba(jnt, g, q, v, tau, fext, ws, a)
-            crba(jnt, q, ws, M, e)
+            rnea(jnt, prm, q, v, a, fext, ws, tau)
+            aba(jnt, prm, q, v, tau, fext, ws, a)
+            crba(jnt, prm, q, ws, M, e)
             cholesky(dof, M, U, D)
             cholesky_solve(dof, U, D, tau)
-            forward_kinematics(jnt, q, v, a, ws)
-            center_of_mass(jnt, ws, 2, mass, com, vcom, acom)
+            forward_kinematics(jnt, prm, q, v, a, ws)
+            center_of_mass(jnt, prm, ws, 2, mass, com, vcom, acom)
             integrate(jnt, q, v, 1e-3, qn)
 
     m = fd.samples.random_tree(20, seed=4, root="freeflyer")
@@ -35,7 +35,7 @@ SCRIPT = textwrap.dedent("""
     q = fd.random_configuration(m, 0)
     v = np.ones(m.nv)
     a = np.ones(m.nv)
-    args = (m.jnt, m.dof, m.gravity, q, v, a, np.zeros((0, 6)), d.ws, d.tau, d.M, d.U, d.D,
+    args = (m.jnt, m.prm, m.dof, q, v, a, np.zeros((0, 6)), d.ws, d.tau, d.M, d.U, d.D,
             d.mass, d.com, d.vcom, d.acom, np.empty(m.nq), np.zeros(0))
     def allocations(n):
         before = rtsys.get_allocation_stats()

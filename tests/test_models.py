@@ -169,6 +169,7 @@ def assert_same_model(a, b):
     np.testing.assert_array_equal(a.gravity, b.gravity)
     for f in a.jnt.dtype.names:
         np.testing.assert_array_equal(a.jnt[f], b.jnt[f], err_msg=f)
+    np.testing.assert_array_equal(a.prm, b.prm)
     for f in a.frm.dtype.names:
         np.testing.assert_array_equal(a.frm[f], b.frm[f], err_msg=f)
     assert b.jnt.dtype == a.jnt.dtype and not b.jnt.flags.writeable
@@ -182,8 +183,8 @@ def _same_rnea(a, b):
         q[3:7] /= np.linalg.norm(q[3:7])
     v, acc = rng.normal(size=a.nv), rng.normal(size=a.nv)
     ta, tb = np.zeros(a.nv), np.zeros(a.nv)
-    rnea(a.jnt, a.gravity, q, v, acc, np.zeros((0, 6)), a.create_data().ws, ta)
-    rnea(b.jnt, b.gravity, q, v, acc, np.zeros((0, 6)), b.create_data().ws, tb)
+    rnea(a.jnt, a.prm, q, v, acc, np.zeros((0, 6)), a.create_data().ws, ta)
+    rnea(b.jnt, b.prm, q, v, acc, np.zeros((0, 6)), b.create_data().ws, tb)
     np.testing.assert_array_equal(ta, tb)
 
 
@@ -222,5 +223,5 @@ def test_bundled_rnea_matches_pinocchio_parse(bundled):
     rng = np.random.default_rng(7)
     q, v, a = random_state(pm, rng)
     tau = np.zeros(m.nv)
-    rnea(m.jnt, m.gravity, q, v, a, np.zeros((0, 6)), m.create_data().ws, tau)
+    rnea(m.jnt, m.prm, q, v, a, np.zeros((0, 6)), m.create_data().ws, tau)
     close(tau, pin.rnea(pm, pm.createData(), q, v, a))

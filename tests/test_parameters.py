@@ -30,7 +30,7 @@ def test_with_inertia_matches_pinocchio_edited_the_same_way(arm):
     pm.inertias[j] = pin.Inertia(mass, com, I)
     q, v, a = _state(arm)
     close(fd.rnea(m2, m2.create_data(), q, v, a), pin.rnea(pm, pm.createData(), q, v, a))
-    assert arm.jnt[j]["mass"] != mass  # the original is untouched
+    assert arm.mass[j] != mass  # the original is untouched
 
 
 def test_variants_share_the_topology_and_its_data(arm):
@@ -48,7 +48,7 @@ def test_other_edits(arm):
     T = np.eye(4)
     T[:3, 3] = (0.1, 0.2, 0.3)
     m2 = arm.with_placement(2, T).with_armature(1, 0.5).with_friction(3, [0.2])
-    assert np.array_equal(m2.jnt[2]["p"], [0.1, 0.2, 0.3]) and m2.armature[0] == 0.5
+    assert np.array_equal(m2.params[2]["p"], [0.1, 0.2, 0.3]) and m2.armature[0] == 0.5
     assert m2.friction[2] == 0.2
     m3 = arm.with_limits(1, lower=-1.0, upper=[2.0], velocity=3.0, effort=np.inf)
     assert (m3.lower_position_limit[0], m3.upper_position_limit[0],
@@ -105,7 +105,7 @@ def test_samples_are_consistent_reproducible_and_spread_as_asked():
     np.testing.assert_array_equal(S, fd.sample_parameters(m, 20_000, seed=5, mass=0.1,
                                                           com=0.01, inertia=0.2))
     assert not np.array_equal(S[:10], fd.sample_parameters(m, 10, seed=6, mass=0.1))
-    massive = m.jnt["mass"][1:] > 0
+    massive = m.mass[1:] > 0
     for b in np.flatnonzero(massive)[:8]:
         assert all(_pseudo_inertia_psd(p) for p in S[:200, b])
     assert fd.parameters.is_physically_consistent(S[:, massive]).all()

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
+from fastdyn.kernels.layout import P_PI
 from conftest import close, pin, random_state
 
 
@@ -39,7 +40,7 @@ def test_static_regressor_matches_pinocchio(pair):
     q, _, _ = random_state(pm, np.random.default_rng(9))
     S = fd.compute_static_regressor(m, m.create_data(), q)
     close(S, pin.computeStaticRegressor(pm, pm.createData(), q))
-    mc = np.concatenate([[r["mass"], *(r["mass"] * r["com"])] for r in m.jnt[1:]])
+    mc = np.concatenate([[mj, *(mj * cj)] for mj, cj in zip(m.mass[1:], m.com[1:])])
     close(S @ mc, fd.center_of_mass(m, m.create_data(), q))
 
 
@@ -74,12 +75,9 @@ def test_monte_carlo_by_one_product():
                    for s in scales])
     TAU = np.einsum("tvp,np->ntv", YS, PI) + m.armature * A
     for k, s in enumerate(scales):
-        jnt = m.jnt.copy()
-        for j in range(1, m.njoints):
-            jnt[j]["mass"] *= s[j - 1]
-            jnt[j]["inertia"] *= s[j - 1]
-            jnt[j]["pi"] *= s[j - 1]
-        mk = fd.Model(jnt, m.frm, list(m.joint_names), list(m.frame_names), m.gravity)
+        prm = m.prm.copy()
+        prm[1:, P_PI:P_PI + 10] *= s[:, None]
+        mk = m.with_parameters(prm)
         close(TAU[k], fd.batch.rnea(mk, Q, V, A))
 
 

@@ -300,12 +300,12 @@ def _tampered_npz(model, path, key, change):
     ("jnt.nq", lambda x: x.__setitem__(0, 3), "universe"),
     ("jnt.idx_v", lambda x: x.__setitem__(0, 1), "universe"),
     ("frm.R", lambda x: x.__setitem__((1, 0, 0), 2.0), "rotation"),
-    ("jnt.R", lambda x: x.__setitem__(1, np.diag([1.0, 1.0, -1.0])), "rotation"),
-    ("jnt.damping", lambda x: x.__setitem__((1, 0), np.nan), "damping"),
-    ("jnt.q_upper", lambda x: x.__setitem__((1, 0), np.nan), "q_upper"),
-    ("jnt.effort_max", lambda x: x.__setitem__((1, 0), np.nan), "effort_max"),
+    ("prm.R", lambda x: x.__setitem__(1, np.diag([1.0, 1.0, -1.0])), "rotation"),
+    ("prm.damping", lambda x: x.__setitem__((1, 0), np.nan), "damping"),
+    ("prm.q_upper", lambda x: x.__setitem__((1, 0), np.nan), "q_upper"),
+    ("prm.effort_max", lambda x: x.__setitem__((1, 0), np.nan), "effort_max"),
     ("gravity", lambda x: x.__setitem__(0, np.nan), "gravity"),
-    ("jnt.p", lambda x: None, None),  # untouched: loads
+    ("prm.p", lambda x: None, None),  # untouched: loads
 ])
 def test_load_npz_checks_what_the_kernels_trust(tmp_path, small, key, change, message):
     path = _tampered_npz(small, tmp_path / "m.npz", key, change)
@@ -321,9 +321,9 @@ def test_load_npz_refuses_a_field_of_the_wrong_shape(tmp_path, small):
     fd.save_npz(small, path)
     with np.load(path) as z:
         arrays = {k: z[k] for k in z.files}
-    arrays["jnt.p"] = arrays["jnt.p"][:, :2]
+    arrays["prm.p"] = arrays["prm.p"][:, :2]
     np.savez(path, **arrays)
-    with pytest.raises(ValueError, match="jnt.p"):
+    with pytest.raises(ValueError, match="prm.p"):
         fd.load_npz(path)
 
 

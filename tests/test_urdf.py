@@ -70,7 +70,7 @@ def assert_same_structure(m, pm):
     assert list(m.joint_names) == list(pm.names)
     q0 = pin.neutral(pm)
     for i in range(1, pm.njoints):
-        r, name = m.jnt[i], pm.names[i]
+        r, pr, name = m.jnt[i], m.params[i], pm.names[i]
         assert r["parent"] == pm.parents[i], name
         assert (r["idx_q"], r["idx_v"]) == (pm.idx_qs[i], pm.idx_vs[i]), name
         assert r["type"] == _PIN_TYPES[pm.joints[i].shortname()], name
@@ -79,11 +79,11 @@ def assert_same_structure(m, pm):
             pm.joints[i].calc(jd, q0)
             S = np.array(jd.S).ravel()
             axis = S[:3] if r["type"] in range(codes.PRISMATIC_X, codes.PRISMATIC + 1) else S[3:]
-            np.testing.assert_allclose(r["axis"], axis, atol=1e-15, err_msg=name)
+            np.testing.assert_allclose(pr["axis"], axis, atol=1e-15, err_msg=name)
         M = pm.jointPlacements[i]
-        np.testing.assert_allclose(r["R"], M.rotation, atol=1e-12, err_msg=name)
-        np.testing.assert_allclose(r["p"], M.translation, atol=1e-12, err_msg=name)
-        np.testing.assert_allclose(r["pi"], pm.inertias[i].toDynamicParameters(), rtol=1e-10,
+        np.testing.assert_allclose(pr["R"], M.rotation, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(pr["p"], M.translation, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(pr["pi"], pm.inertias[i].toDynamicParameters(), rtol=1e-10,
                                    atol=1e-12, err_msg=name)
     for mine, theirs in ((m.lower_position_limit, pm.lowerPositionLimit),
                          (m.upper_position_limit, pm.upperPositionLimit),
@@ -107,9 +107,9 @@ def assert_same_dynamics(m, pm, seed=0, n=3):
     tau = np.zeros(m.nv)
     for _ in range(n):
         q, v, a = random_state(pm, rng)
-        rnea(m.jnt, m.gravity, q, v, a, np.zeros((0, 6)), data.ws, tau)
+        rnea(m.jnt, m.prm, q, v, a, np.zeros((0, 6)), data.ws, tau)
         close(tau, pin.rnea(pm, pd, q, v, a))
-        forward_kinematics(m.jnt, q, np.zeros(0), np.zeros(0), data.ws)
+        forward_kinematics(m.jnt, m.prm, q, np.zeros(0), np.zeros(0), data.ws)
         pin.forwardKinematics(pm, pd, q)
         pin.updateFramePlacements(pm, pd)
         for i in range(pm.njoints):
@@ -246,12 +246,12 @@ def test_negative_axis_keeps_the_urdf_sign():
     m, pm = load_urdf(all_kinds_urdf()), pin.buildModelFromXML(all_kinds_urdf())
     j = m.joint_id("alpha_rneg")
     assert m.joint_type(j) == "revolute"
-    np.testing.assert_array_equal(m.jnt[j]["axis"], [0.0, 0.0, -1.0])
+    np.testing.assert_array_equal(m.params[j]["axis"], [0.0, 0.0, -1.0])
     data = m.create_data()
     q = pin.neutral(pm)
     q[m.jnt[j]["idx_q"]] = 0.3
-    forward_kinematics(m.jnt, q, np.zeros(0), np.zeros(0), data.ws)
-    liR = m.jnt[j]["R"].T @ data.liMi_R[j]
+    forward_kinematics(m.jnt, m.prm, q, np.zeros(0), np.zeros(0), data.ws)
+    liR = m.params[j]["R"].T @ data.liMi_R[j]
     c, s = np.cos(0.3), np.sin(0.3)
     close(liR, [[c, s, 0], [-s, c, 0], [0, 0, 1]])  # a rotation by -0.3 about +Z
 

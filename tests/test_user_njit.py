@@ -32,7 +32,7 @@ def test_computed_torque_in_user_njit_reaches_the_target():
     v = np.zeros(model.nv)
     q_ref = np.linspace(-0.5, 0.5, model.nq)
     nv = model.nv
-    computed_torque_rollout(model.jnt, model.gravity, q, v, q_ref, 100.0, 20.0, 1e-3, 3000,
+    computed_torque_rollout(model.jnt, model.prm, q, v, q_ref, 100.0, 20.0, 1e-3, 3000,
                             np.zeros((0, 6)), data.ws, np.empty(nv), data.tau, data.ddq,
                             np.empty(model.nq))
     # critically damped at 10 rad/s: after 3 s the error is ~ (1 + 30) e^-30 of the start
@@ -52,7 +52,7 @@ def test_a_workspace_from_the_kernels_constructor_serves_the_kernels():
     tau = np.empty(m.nv)
     ws = workspace(m.jnt)
     assert np.array_equal(ws, m.create_data().ws)
-    rnea(m.jnt, m.gravity, q, v, a, np.zeros((0, 6)), ws, tau)
+    rnea(m.jnt, m.prm, q, v, a, np.zeros((0, 6)), ws, tau)
     np.testing.assert_array_equal(tau, fd.rnea(m, m.create_data(), q, v, a))
     assert workspace(m.jnt, 3).shape == (3, m.njoints, ws.shape[1])
     assert np.array_equal(workspace(m.jnt, 3)[2], workspace(m.njoints))

@@ -38,7 +38,7 @@ import sys
 import tempfile
 
 from ..kernels._jit import private_dir, user_temp_dir
-from ..model import Model
+from ..model import Model, joint_records
 from . import aba, checked, crba, joints, kinematics, rnea
 from .generated import ALGORITHMS, Generated
 
@@ -80,7 +80,7 @@ def aba_batch(gravity, Q, V, TAU, DDQ):
 
 def source(model: Model, algorithms=ALGORITHMS) -> str:
     """The generated module's text (also what names its file)."""
-    jnt = model.jnt
+    jnt = joint_records(model)  # topology, parameters and the derived inertia, by name
     for i in range(1, model.njoints):
         try:
             joints.kind(int(jnt[i]["type"]))

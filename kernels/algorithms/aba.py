@@ -23,24 +23,25 @@ positive definite (a massless subtree on a moving joint makes M singular), or -1
 from .._jit import jit
 from ..joints.codes import S_MOVES
 from ..joints.jcalc import jcalc
-from ..layout import C, CJ, DI, IA, LI, OAG, OJ, OM, OV, PA, S, TMP, U, UU
+from ..layout import (C, CJ, DI, IA, LI, OAG, OJ, OM, OV, P_ARMATURE, P_GRAVITY, P_PI, PA, S,
+                      TMP, U, UU)
 from ..spatial import force, inertia, matrix6, motion, se3
 from .dense import invert_spd
 from .world_origin import restore_origin, shift_origin
 
 
 @jit
-def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
+def aba(jnt, prm, q, v, tau, fext, ws, ddq):
     n = jnt.shape[0]
     has_f = fext.shape[0] > 0
     for k in range(6):
         ws[0, OV + k] = 0.0
-    rx, ry, rz = shift_origin(jnt, q, v, ws)
+    rx, ry, rz = shift_origin(jnt, prm, q, v, ws)
     for i in range(1, n):
         w = ws[i]
         jr = jnt[i]
         wp = ws[jr.parent]
-        jcalc(jnt, i, q, v, w)
+        jcalc(jnt, prm, i, q, v, w)
         se3.compose(wp, OM, w, LI, w, OM)
         iv = jr.idx_v
         for k in range(6):
@@ -59,7 +60,7 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
             cj = motion.act(w, OM, w, CJ)
             for k in range(6):
                 w[C + k] += cj[k]
-        inertia.act(w, OM, jr.pi, 0, w, TMP)  # body inertia in the world, 10 parameters
+        inertia.act(w, OM, prm[i], P_PI, w, TMP)  # body inertia in the world, 10 parameters
         matrix6.from_inertia(w, TMP, w, IA)
         b = inertia.bias_force(w, TMP, w, OV)
         if has_f:
@@ -73,12 +74,13 @@ def aba(jnt, gravity, q, v, tau, fext, ws, ddq):
     for i in range(n - 1, 0, -1):
         w = ws[i]
         if jnt[i].nv == 1:
-            ok = _backward_1(jnt[i], tau, w, ws[jnt[i].parent])
+            ok = _backward_1(jnt[i], prm[i], tau, w, ws[jnt[i].parent])
         else:
-            ok = _backward_n(jnt[i], tau, w, ws[jnt[i].parent])
+            ok = _backward_n(jnt[i], prm[i], tau, w, ws[jnt[i].parent])
         if not ok and bad < 0:
             bad = i
-    motion.put6(ws[0], OAG, (-gravity[0], -gravity[1], -gravity[2], 0.0, 0.0, 0.0))
+    g = prm[0]
+    motion.put6(ws[0], OAG, (-g[P_GRAVITY], -g[P_GRAVITY + 1], -g[P_GRAVITY + 2], 0.0, 0.0, 0.0))
     for i in range(1, n):
         w = ws[i]
         jr = jnt[i]
@@ -127,11 +129,11 @@ def _give_symmetric(w, wp, r, c, x):
 
 
 @jit
-def _backward_1(jr, tau, w, wp):
+def _backward_1(jr, pr, tau, w, wp):
     """Pass 2 for a one-dof joint: U = IA s, D = s.U + armature, u = tau - s.pA; the
     articulated inertia Ia = IA - U U^T / D and pa = pA + Ia c + U u / D go to the parent."""
     u = matrix6.mul_vec(w, IA, w, OJ)
-    d = jr.armature[0]
+    d = pr[P_ARMATURE]
     uu = tau[jr.idx_v]
     for k in range(6):
         w[U + k] = u[k]
@@ -157,7 +159,7 @@ def _backward_1(jr, tau, w, wp):
 
 
 @jit
-def _backward_n(jr, tau, w, wp):
+def _backward_n(jr, pr, tau, w, wp):
     """Pass 2 for a joint with nv > 1 (see the module docstring)."""
     nvi = jr.nv
     iv = jr.idx_v
@@ -171,7 +173,7 @@ def _backward_n(jr, tau, w, wp):
             for k in range(6):
                 acc += w[OJ + 6 * r + k] * w[U + 6 * d + k]
             w[DI + nvi * r + d] = acc
-        w[DI + nvi * r + r] += jr.armature[r]
+        w[DI + nvi * r + r] += pr[P_ARMATURE + r]
         acc = tau[iv + r]
         for k in range(6):
             acc -= w[OJ + 6 * r + k] * w[PA + k]

@@ -4,6 +4,10 @@ Each thread owns one workspace (ws3[t], a shared one would be a silent race) and
 very same single-state kernel, so every row is bit-for-bit the serial result. Rows are split
 in contiguous chunks (not interleaved) so a thread walks memory forward.
 
+Parameters come as a batch PRM (Np, njoints, NP) with Np = 1 (one robot for every row) or
+Np = N (row r is robot r's: domain randomization, Monte Carlo over parameters); the rows of
+one robot must stay together in memory, so a robot is one (njoints, NP) block.
+
 Every ``*_batch`` kernel is a ``prange`` over ``*_chunk(t, nt, ...)``, which runs chunk t of
 nt serially with workspace ws3[t]; ``*_chunk(0, 1, ...)`` is the whole batch on one thread
 without entering numba's threading layer (what fastdyn.batch does in a process forked after
@@ -31,44 +35,50 @@ def chunk(n, nthreads, t):
 
 
 @jit
-def rnea_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, TAU, bad):
+def robot(PRM, r):
+    """Which robot row r uses: r, or 0 for every row when the batch has one robot."""
+    return r if PRM.shape[0] > 1 else 0
+
+
+@jit
+def rnea_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, TAU, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        rnea(jnt, gravity, Q[r], V[r], A[r], fext, ws3[t], TAU[r])
+        rnea(jnt, PRM[robot(PRM, r)], Q[r], V[r], A[r], fext, ws3[t], TAU[r])
         bad[r] = _finite(TAU[r])
 
 
 @jit(parallel=True)
-def rnea_batch(jnt, gravity, Q, V, A, fext, ws3, TAU, bad):
+def rnea_batch(jnt, PRM, Q, V, A, fext, ws3, TAU, bad):
     """TAU[r] = rnea(Q[r], V[r], A[r]); bad[r] = -1, or the first non-finite entry of TAU[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        rnea_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, TAU, bad)
+        rnea_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, TAU, bad)
 
 
 @jit
-def aba_chunk(t, nt, jnt, gravity, Q, V, TAU, fext, ws3, DDQ, bad):
+def aba_chunk(t, nt, jnt, PRM, Q, V, TAU, fext, ws3, DDQ, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        bad[r] = aba(jnt, gravity, Q[r], V[r], TAU[r], fext, ws3[t], DDQ[r])
+        bad[r] = aba(jnt, PRM[robot(PRM, r)], Q[r], V[r], TAU[r], fext, ws3[t], DDQ[r])
         if bad[r] < 0 and _finite(DDQ[r]) >= 0:
             bad[r] = 0
 
 
 @jit(parallel=True)
-def aba_batch(jnt, gravity, Q, V, TAU, fext, ws3, DDQ, bad):
+def aba_batch(jnt, PRM, Q, V, TAU, fext, ws3, DDQ, bad):
     """DDQ[r] = aba(Q[r], V[r], TAU[r]); bad[r] = -1, or the joint whose D is not positive
     definite, or 0 (the universe) where DDQ[r] is not finite for another reason."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        aba_chunk(t, nt, jnt, gravity, Q, V, TAU, fext, ws3, DDQ, bad)
+        aba_chunk(t, nt, jnt, PRM, Q, V, TAU, fext, ws3, DDQ, bad)
 
 
 @jit
-def crba_chunk(t, nt, jnt, Q, ws3, MM, empty, bad):
+def crba_chunk(t, nt, jnt, PRM, Q, ws3, MM, empty, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        crba(jnt, Q[r], ws3[t], MM[r], empty)
+        crba(jnt, PRM[robot(PRM, r)], Q[r], ws3[t], MM[r], empty)
         bad[r] = -1
         for k in range(MM.shape[1]):  # a non-finite entry puts a non-finite one on the diagonal
             if not (MM[r, k, k] - MM[r, k, k] == 0.0):
@@ -77,19 +87,19 @@ def crba_chunk(t, nt, jnt, Q, ws3, MM, empty, bad):
 
 
 @jit(parallel=True)
-def crba_batch(jnt, Q, ws3, MM, empty, bad):
+def crba_batch(jnt, PRM, Q, ws3, MM, empty, bad):
     """MM[r] = crba(Q[r]); bad[r] = -1, or the first non-finite diagonal entry of MM[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        crba_chunk(t, nt, jnt, Q, ws3, MM, empty, bad)
+        crba_chunk(t, nt, jnt, PRM, Q, ws3, MM, empty, bad)
 
 
 @jit
-def forward_kinematics_chunk(t, nt, jnt, Q, ws3, OMI, empty, bad):
+def forward_kinematics_chunk(t, nt, jnt, PRM, Q, ws3, OMI, empty, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     ws = ws3[t]
     for r in range(lo, hi):
-        forward_kinematics(jnt, Q[r], empty, empty, ws)
+        forward_kinematics(jnt, PRM[robot(PRM, r)], Q[r], empty, empty, ws)
         bad[r] = -1
         for i in range(jnt.shape[0]):
             for k in range(12):
@@ -99,42 +109,42 @@ def forward_kinematics_chunk(t, nt, jnt, Q, ws3, OMI, empty, bad):
 
 
 @jit(parallel=True)
-def forward_kinematics_batch(jnt, Q, ws3, OMI, empty, bad):
+def forward_kinematics_batch(jnt, PRM, Q, ws3, OMI, empty, bad):
     """OMI (N, njoints, 12): oMi of every row (R row-major, then p); bad[r] = -1, or the
     first joint whose placement in row r is not finite."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        forward_kinematics_chunk(t, nt, jnt, Q, ws3, OMI, empty, bad)
+        forward_kinematics_chunk(t, nt, jnt, PRM, Q, ws3, OMI, empty, bad)
 
 
 @jit
-def simulate_chunk(t, nt, jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
+def simulate_chunk(t, nt, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
     """Rollouts: row r from (Q0[r], V0[r]) under TORQUES[r] (T, nv) into QS[r], VS[r]."""
     lo, hi = chunk(Q0.shape[0], nt, t)
     for r in range(lo, hi):
-        bad[r] = simulate(jnt, gravity, Q0[r], V0[r], TORQUES[r], dt, fext, ws3[t], QS[r],
-                          VS[r], scratch[t])
+        bad[r] = simulate(jnt, PRM[robot(PRM, r)], Q0[r], V0[r], TORQUES[r], dt, fext, ws3[t],
+                          QS[r], VS[r], scratch[t])
 
 
 @jit(parallel=True)
-def simulate_batch(jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
+def simulate_batch(jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
     nt = ws3.shape[0]
     for t in prange(nt):
-        simulate_chunk(t, nt, jnt, gravity, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad)
+        simulate_chunk(t, nt, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad)
 
 
 @jit
-def regressor_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, YS, scratch, bad):
+def regressor_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, YS, scratch, bad):
     """YS[r] = the joint torque regressor at (Q[r], V[r], A[r]) (regressor.py); bad[r] = -1,
     or its first column with a non-finite entry."""
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        bad[r] = joint_torque_regressor(jnt, gravity, Q[r], V[r], A[r], fext, ws3[t], YS[r],
-                                        scratch[t])
+        bad[r] = joint_torque_regressor(jnt, PRM[robot(PRM, r)], Q[r], V[r], A[r], fext, ws3[t],
+                                        YS[r], scratch[t])
 
 
 @jit(parallel=True)
-def regressor_batch(jnt, gravity, Q, V, A, fext, ws3, YS, scratch, bad):
+def regressor_batch(jnt, PRM, Q, V, A, fext, ws3, YS, scratch, bad):
     nt = ws3.shape[0]
     for t in prange(nt):
-        regressor_chunk(t, nt, jnt, gravity, Q, V, A, fext, ws3, YS, scratch, bad)
+        regressor_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, YS, scratch, bad)

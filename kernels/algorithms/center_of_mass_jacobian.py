@@ -16,14 +16,14 @@ Autonomous Robots, 2013.
 """
 
 from .._jit import jit
-from ..layout import OJ, OM
-from ..spatial import motion, se3
+from ..layout import OJ, OM, P_PI
+from ..spatial import inertia, motion
 from .forward_kinematics import forward_kinematics
 from .jacobian import world_columns
 
 
 @jit
-def subtree_coms(jnt, ws, mass, com):
+def subtree_coms(jnt, prm, ws, mass, com):
     """mass[i], com[i] (world) of the subtree of every joint i (row 0: the whole robot)."""
     n = jnt.shape[0]
     for i in range(n):
@@ -33,10 +33,10 @@ def subtree_coms(jnt, ws, mass, com):
         com[i, 2] = 0.0
     for i in range(n - 1, 0, -1):
         jr = jnt[i]
-        c = se3.act_point(ws[i], OM, jr.com[0], jr.com[1], jr.com[2])
-        mass[i] += jr.mass
+        c = inertia.world_first_moment(ws[i], OM, prm[i], P_PI)
+        mass[i] += prm[i, P_PI]
         for k in range(3):
-            com[i, k] += jr.mass * c[k]
+            com[i, k] += c[k]
         par = jr.parent
         mass[par] += mass[i]
         for k in range(3):
@@ -57,11 +57,11 @@ def subtree_end(jnt, r):
 
 
 @jit
-def jacobian_subtree_center_of_mass(jnt, q, r, ws, mass, com, Jc):
+def jacobian_subtree_center_of_mass(jnt, prm, q, r, ws, mass, com, Jc):
     """Placements, subtree masses and coms (mass, com), then Jc (3, nv) of the com of the
     subtree of joint r (r = 0: the whole robot)."""
-    forward_kinematics(jnt, q, q[:0], q[:0], ws)
-    subtree_coms(jnt, ws, mass, com)
+    forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
+    subtree_coms(jnt, prm, ws, mass, com)
     Jc[:, :] = 0.0
     for i in range(max(r, 1), subtree_end(jnt, r)):
         world_columns(jnt, i, ws)

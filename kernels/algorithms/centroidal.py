@@ -18,8 +18,8 @@ Eindhoven, 2019; Featherstone, "Rigid Body Dynamics Algorithms", Springer 2008.
 """
 
 from .._jit import jit
-from ..layout import A, OB, ODJ, OJ, OM, OV, OYC, TMP, V
-from ..spatial import force, inertia, motion, se3
+from ..layout import A, OB, ODJ, OJ, OM, OV, OYC, P_PI, TMP, V
+from ..spatial import force, inertia, motion
 from .forward_kinematics import forward_kinematics
 from .jacobian import world_columns
 from .jacobian_time_variation import world_columns_rate
@@ -54,13 +54,13 @@ def add_variation(ws, i, s, o):
 
 
 @jit
-def world_inertias(jnt, ws, composite):
+def world_inertias(jnt, prm, ws, composite):
     """ws[i, OYC] = ^0Y_i, the inertia of body i in the world frame; summed over subtrees
     (row 0: the whole robot) when ``composite``."""
     for k in range(10):
         ws[0, OYC + k] = 0.0
     for i in range(1, jnt.shape[0]):
-        inertia.act(ws[i], OM, jnt[i].pi, 0, ws[i], OYC)
+        inertia.act(ws[i], OM, prm[i], P_PI, ws[i], OYC)
     if composite:
         for i in range(jnt.shape[0] - 1, 0, -1):
             par = jnt[i].parent
@@ -76,12 +76,12 @@ def _at_com(f, cx, cy, cz):
 
 
 @jit
-def ccrba(jnt, q, v, ws, Ag, hg, Ig):
+def ccrba(jnt, prm, q, v, ws, Ag, hg, Ig):
     """Placements, then A_g (6, nv); h_g = A_g v (6,) when v is not empty; the centroidal
     inertia Ig (6, 6) = [[m I3, 0], [0, I_c]] in world axes (Pinocchio's ccrba /
     computeCentroidalMap). Returns the total mass; com = ws[0, OYC+1:OYC+4] / mass."""
-    forward_kinematics(jnt, q, q[:0], q[:0], ws)
-    world_inertias(jnt, ws, True)
+    forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
+    world_inertias(jnt, prm, ws, True)
     w0 = ws[0]
     m = w0[OYC]
     cx, cy, cz = w0[OYC + 1] / m, w0[OYC + 2] / m, w0[OYC + 3] / m
@@ -113,11 +113,11 @@ def ccrba(jnt, q, v, ws, Ag, hg, Ig):
 
 
 @jit
-def dccrba(jnt, q, v, ws, Ag, dAg, hg):
+def dccrba(jnt, prm, q, v, ws, Ag, dAg, hg):
     """A_g, dA_g/dt (6, nv) and h_g = A_g v along (q, v) (Pinocchio's dccrba /
     computeCentroidalMapTimeVariation, plus dS/dt)."""
-    world_columns_rate(jnt, q, v, ws)
-    world_inertias(jnt, ws, False)
+    world_columns_rate(jnt, prm, q, v, ws)
+    world_inertias(jnt, prm, ws, False)
     n = jnt.shape[0]
     for k in range(36):
         ws[0, OB + k] = 0.0
@@ -168,11 +168,11 @@ def dccrba(jnt, q, v, ws, Ag, dAg, hg):
 
 
 @jit
-def centroidal_momentum(jnt, q, v, a, ws, hg, dhg):
+def centroidal_momentum(jnt, prm, q, v, a, ws, hg, dhg):
     """h_g (6,) along (q, v), and dh_g/dt (6,) when a is not empty (Pinocchio's
     computeCentroidalMomentum / computeCentroidalMomentumTimeVariation; gravity excluded).
     Returns the total mass."""
-    forward_kinematics(jnt, q, v, a, ws)
+    forward_kinematics(jnt, prm, q, v, a, ws)
     has_a = a.shape[0] > 0
     m = 0.0
     sx = sy = sz = 0.0
@@ -180,20 +180,19 @@ def centroidal_momentum(jnt, q, v, a, ws, hg, dhg):
         hg[r] = 0.0
         dhg[r] = 0.0
     for i in range(1, jnt.shape[0]):
-        jr = jnt[i]
         w = ws[i]
-        c = se3.act_point(w, OM, jr.com[0], jr.com[1], jr.com[2])
-        m += jr.mass
-        sx += jr.mass * c[0]
-        sy += jr.mass * c[1]
-        sz += jr.mass * c[2]
-        motion.put6(w, TMP, inertia.apply(jr.pi, 0, w, V))
+        c = inertia.world_first_moment(w, OM, prm[i], P_PI)
+        m += prm[i, P_PI]
+        sx += c[0]
+        sy += c[1]
+        sz += c[2]
+        motion.put6(w, TMP, inertia.apply(prm[i], P_PI, w, V))
         h = force.act(w, OM, w, TMP)
         for r in range(6):
             hg[r] += h[r]
         if has_a:
-            ya = inertia.apply(jr.pi, 0, w, A)
-            b = inertia.bias_force(jr.pi, 0, w, V)
+            ya = inertia.apply(prm[i], P_PI, w, A)
+            b = inertia.bias_force(prm[i], P_PI, w, V)
             motion.put6(w, TMP, (ya[0] + b[0], ya[1] + b[1], ya[2] + b[2], ya[3] + b[3],
                                  ya[4] + b[4], ya[5] + b[5]))
             f = force.act(w, OM, w, TMP)

@@ -54,11 +54,11 @@ def _dot6(x, i, y, j):
 
 
 @jit
-def coriolis_matrix(jnt, q, v, ws, C):
+def coriolis_matrix(jnt, prm, q, v, ws, C):
     """C (nv, nv) written in full (Pinocchio's computeCoriolisMatrix, plus dS/dt)."""
     n = jnt.shape[0]
-    world_columns_rate(jnt, q, v, ws)
-    world_inertias(jnt, ws, False)
+    world_columns_rate(jnt, prm, q, v, ws)
+    world_inertias(jnt, prm, ws, False)
     for i in range(1, n):
         _b_matrix(ws, i)
     C[:, :] = 0.0

@@ -16,27 +16,27 @@ precision. Fills oMi on the way.
 
 from .._jit import jit
 from ..joints.jcalc import jcalc
-from ..layout import LI, OJ, OM, OYC, S, U
+from ..layout import LI, OJ, OM, OYC, P_ARMATURE, P_PI, S, U
 from ..spatial import inertia, motion, se3
 from .world_origin import restore_origin, shift_origin
 
 
 @jit
-def crba(jnt, q, ws, M, empty):
+def crba(jnt, prm, q, ws, M, empty):
     """M (nv, nv) written in full; ``empty`` is a zero-length float64 array (no velocity)."""
     n = jnt.shape[0]
     M[:, :] = 0.0  # entries of dofs on different branches stay zero
-    rx, ry, rz = shift_origin(jnt, q, empty, ws)
+    rx, ry, rz = shift_origin(jnt, prm, q, empty, ws)
     for i in range(1, n):
         w = ws[i]
         jr = jnt[i]
-        jcalc(jnt, i, q, empty, w)
+        jcalc(jnt, prm, i, q, empty, w)
         se3.compose(ws[jr.parent], OM, w, LI, w, OM)
         for d in range(jr.nv):
             s = motion.act(w, OM, w, S + 6 * d)
             for k in range(6):
                 w[OJ + 6 * d + k] = s[k]
-        inertia.act(w, OM, jr.pi, 0, w, OYC)
+        inertia.act(w, OM, prm[i], P_PI, w, OYC)
     for i in range(n - 1, 0, -1):
         w = ws[i]
         jr = jnt[i]
@@ -53,7 +53,7 @@ def crba(jnt, q, ws, M, empty):
                     acc += w[OJ + 6 * r + k] * w[U + 6 * d + k]
                 M[iv + r, iv + d] = acc
                 M[iv + d, iv + r] = acc
-            M[iv + r, iv + r] += jr.armature[r]
+            M[iv + r, iv + r] += prm[i, P_ARMATURE + r]
         j = jr.parent
         while j > 0:
             wj = ws[j]

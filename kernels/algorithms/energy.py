@@ -9,31 +9,31 @@ velocities v_i from forward kinematics:
 """
 
 from .._jit import jit
-from ..layout import OM, V
-from ..spatial import inertia, se3
+from ..layout import OM, P_ARMATURE, P_GRAVITY, P_PI, V
+from ..spatial import inertia
 
 
 @jit
-def kinetic_energy(jnt, qd, ws):
+def kinetic_energy(jnt, prm, qd, ws):
     """Needs ws velocities (forward_kinematics with v)."""
     e = 0.0
     for i in range(1, jnt.shape[0]):
         w = ws[i]
-        f = inertia.apply(jnt[i].pi, 0, w, V)
+        f = inertia.apply(prm[i], P_PI, w, V)
         for k in range(6):
             e += f[k] * w[V + k]
         iv = jnt[i].idx_v
         for d in range(jnt[i].nv):
-            e += jnt[i].armature[d] * qd[iv + d] * qd[iv + d]
+            e += prm[i, P_ARMATURE + d] * qd[iv + d] * qd[iv + d]
     return 0.5 * e
 
 
 @jit
-def potential_energy(jnt, gravity, ws):
+def potential_energy(jnt, prm, ws):
     """Needs ws placements (forward_kinematics)."""
     e = 0.0
+    g = prm[0]
     for i in range(1, jnt.shape[0]):
-        jr = jnt[i]
-        c = se3.act_point(ws[i], OM, jr.com[0], jr.com[1], jr.com[2])
-        e -= jr.mass * (gravity[0] * c[0] + gravity[1] * c[1] + gravity[2] * c[2])
+        c = inertia.world_first_moment(ws[i], OM, prm[i], P_PI)
+        e -= g[P_GRAVITY] * c[0] + g[P_GRAVITY + 1] * c[1] + g[P_GRAVITY + 2] * c[2]
     return e

@@ -15,7 +15,7 @@ from ..spatial import motion, se3
 
 
 @jit
-def forward_kinematics(jnt, q, v, a, ws):
+def forward_kinematics(jnt, prm, q, v, a, ws):
     """Placements always; velocities when v is not empty; accelerations when a is not empty."""
     n = jnt.shape[0]
     if v.shape[0] > 0:
@@ -25,7 +25,7 @@ def forward_kinematics(jnt, q, v, a, ws):
     for i in range(1, n):
         w = ws[i]
         par = jnt[i].parent
-        jcalc(jnt, i, q, v, w)
+        jcalc(jnt, prm, i, q, v, w)
         se3.compose(ws[par], OM, w, LI, w, OM)
         if v.shape[0] > 0:
             vp = motion.act_inv(w, LI, ws[par], V)

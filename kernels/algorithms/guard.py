@@ -8,7 +8,8 @@ into a message naming the argument and the joint:
   5: the unit part (quaternion / (cos, sin)) of joint ``detail`` is off the manifold
   6: forward dynamics singular at joint ``detail`` (massless subtree on a moving joint)
   7: the result is not finite although every input is (an overflow: e.g. v = 1e200)
-  8: the workspace, an input or an output does not have the model's sizes (nothing written)
+  8: the workspace, the parameters, an input or an output does not have the model's sizes
+     (nothing written)
   9: M(q) is not positive definite at dof ``detail`` (its factorization met a pivot <= 0)
 The code is returned as code * 1_000_000 + detail. The sizes are checked here, in compiled
 code, because the kernels run without bounds checks: this is the last guard between a
@@ -20,7 +21,7 @@ from math import sqrt
 
 from .._jit import jit
 from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
-from ..layout import A, IA, NW, OM, V
+from ..layout import A, IA, NP, NW, OM, V
 from .aba import aba
 from .cholesky import cholesky, inverse
 from .crba import crba
@@ -60,10 +61,11 @@ def _sizes(jnt):
 
 
 @jit
-def check_state(jnt, q, v, a, fext, ws, tol):
+def check_state(jnt, prm, q, v, a, fext, ws, tol):
     """0, or the code of the first problem found (see the module docstring). ``v`` and ``a``
     may be empty (not given)."""
-    if ws.shape[0] != jnt.shape[0] or ws.shape[1] != NW:
+    if (ws.shape[0] != jnt.shape[0] or ws.shape[1] != NW or prm.shape[0] != jnt.shape[0]
+            or prm.shape[1] != NP):
         return 8 * CODE
     return check_inputs(jnt, q, v, a, fext, tol)
 
@@ -116,23 +118,23 @@ def _overflow(k):
 
 
 @jit
-def rnea_checked(jnt, gravity, q, v, a, fext, ws, tau, tol):
-    code = check_state(jnt, q, v, a, fext, ws, tol)
+def rnea_checked(jnt, prm, q, v, a, fext, ws, tau, tol):
+    code = check_state(jnt, prm, q, v, a, fext, ws, tol)
     if code == 0 and not _all_nv(jnt, v, a, tau):
         code = 8 * CODE
     if code == 0:
-        rnea(jnt, gravity, q, v, a, fext, ws, tau)
+        rnea(jnt, prm, q, v, a, fext, ws, tau)
         code = _overflow(_finite(tau))
     return code
 
 
 @jit
-def aba_checked(jnt, gravity, q, v, tau, fext, ws, ddq, tol):
-    code = check_state(jnt, q, v, tau, fext, ws, tol)
+def aba_checked(jnt, prm, q, v, tau, fext, ws, ddq, tol):
+    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
     if code == 0 and not _all_nv(jnt, v, tau, ddq):
         code = 8 * CODE
     if code == 0:
-        bad = aba(jnt, gravity, q, v, tau, fext, ws, ddq)
+        bad = aba(jnt, prm, q, v, tau, fext, ws, ddq)
         if bad >= 0:  # D_i not positive: singular if the articulated inertia is finite
             code = 6 * CODE + bad if _finite_block(ws[bad:bad + 1], IA, 36, 1) < 0 \
                 else 7 * CODE
@@ -142,13 +144,13 @@ def aba_checked(jnt, gravity, q, v, tau, fext, ws, ddq, tol):
 
 
 @jit
-def crba_checked(jnt, q, ws, M, empty, no_forces, tol):
-    code = check_state(jnt, q, empty, empty, no_forces, ws, tol)
+def crba_checked(jnt, prm, q, ws, M, empty, no_forces, tol):
+    code = check_state(jnt, prm, q, empty, empty, no_forces, ws, tol)
     nv = _sizes(jnt)[1]
     if code == 0 and (M.shape[0] != nv or M.shape[1] != nv):
         code = 8 * CODE
     if code == 0:
-        crba(jnt, q, ws, M, empty)
+        crba(jnt, prm, q, ws, M, empty)
         for k in range(nv):  # a non-finite entry puts a non-finite one on the diagonal
             if not (M[k, k] - M[k, k] == 0.0):
                 return 7 * CODE + k
@@ -168,54 +170,54 @@ def _placements_overflow(jnt, ws, v, a):
 
 
 @jit
-def forward_kinematics_checked(jnt, q, v, a, ws, no_forces, tol):
-    code = check_state(jnt, q, v, a, no_forces, ws, tol)
+def forward_kinematics_checked(jnt, prm, q, v, a, ws, no_forces, tol):
+    code = check_state(jnt, prm, q, v, a, no_forces, ws, tol)
     if code == 0:
-        forward_kinematics(jnt, q, v, a, ws)
+        forward_kinematics(jnt, prm, q, v, a, ws)
         code = _placements_overflow(jnt, ws, v, a)
     return code
 
 
 @jit
-def joint_jacobians_checked(jnt, q, ws, J, empty, no_forces, tol):
-    code = check_state(jnt, q, empty, empty, no_forces, ws, tol)
+def joint_jacobians_checked(jnt, prm, q, ws, J, empty, no_forces, tol):
+    code = check_state(jnt, prm, q, empty, empty, no_forces, ws, tol)
     if code == 0 and (J.shape[0] != 6 or J.shape[1] != _sizes(jnt)[1]):
         code = 8 * CODE
     if code == 0:
-        joint_jacobians(jnt, q, ws, J)
+        joint_jacobians(jnt, prm, q, ws, J)
         code = _placements_overflow(jnt, ws, empty, empty)
     return code
 
 
 @jit
-def frame_jacobian_checked(jnt, frm, q, f, reference, ws, oMf, J, empty, no_forces, tol):
-    code = check_state(jnt, q, empty, empty, no_forces, ws, tol)
+def frame_jacobian_checked(jnt, prm, frm, q, f, reference, ws, oMf, J, empty, no_forces, tol):
+    code = check_state(jnt, prm, q, empty, empty, no_forces, ws, tol)
     if code == 0 and (J.shape[0] != 6 or J.shape[1] != _sizes(jnt)[1] or f < 0
                       or f >= frm.shape[0] or oMf.shape[0] != frm.shape[0]
                       or oMf.shape[1] != 12):
         code = 8 * CODE
     if code == 0:
-        frame_jacobian(jnt, frm, q, f, reference, ws, oMf, J)
+        frame_jacobian(jnt, prm, frm, q, f, reference, ws, oMf, J)
         code = _placements_overflow(jnt, ws, empty, empty)
     return code
 
 
 @jit
-def joint_torque_regressor_checked(jnt, gravity, q, v, a, no_forces, ws, Y, scratch, tol):
-    code = check_state(jnt, q, v, a, no_forces, ws, tol)
+def joint_torque_regressor_checked(jnt, prm, q, v, a, no_forces, ws, Y, scratch, tol):
+    code = check_state(jnt, prm, q, v, a, no_forces, ws, tol)
     if code == 0 and not (_all_nv(jnt, v, a, scratch) and Y.shape[0] == v.shape[0]
                           and Y.shape[1] == 10 * (jnt.shape[0] - 1)):
         code = 8 * CODE
     if code == 0:
-        code = _overflow(joint_torque_regressor(jnt, gravity, q, v, a, no_forces, ws, Y,
+        code = _overflow(joint_torque_regressor(jnt, prm, q, v, a, no_forces, ws, Y,
                                                 scratch))
     return code
 
 
 @jit
-def minverse_checked(jnt, dof, q, ws, M, U, D, Minv, empty, no_forces, tol):
+def minverse_checked(jnt, prm, dof, q, ws, M, U, D, Minv, empty, no_forces, tol):
     """crba_checked, then M = U D U^T and Minv = M^-1 (data.M, U, D, Minv), in one call."""
-    code = crba_checked(jnt, q, ws, M, empty, no_forces, tol)
+    code = crba_checked(jnt, prm, q, ws, M, empty, no_forces, tol)
     nv = M.shape[0]
     if code == 0 and (U.shape[0] != nv or U.shape[1] != nv or D.shape[0] != nv
                       or Minv.shape[0] != nv or Minv.shape[1] != nv or dof.shape[0] != nv):

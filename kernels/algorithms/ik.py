@@ -103,10 +103,10 @@ def _restart(jnt, lower, upper, state, q, dv):
 
 
 @jit
-def task_error(jnt, frm, f, mode, target, q, ws, oMf, R, e):
+def task_error(jnt, prm, frm, f, mode, target, q, ws, oMf, R, e):
     """Placements at q, oMf[f], e (first 3 or 6 entries) and |e| (see the module docstring).
     target: [R* row-major (9); p* (3)]; R (3, 3) scratch."""
-    forward_kinematics(jnt, q, q[:0], q[:0], ws)
+    forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
     frame_placement(frm, f, ws, oMf[f], 0)
     M = oMf[f]
     if mode == POSITION:
@@ -188,7 +188,7 @@ def _solve_step(J, r0, m, mu_rel, e, A, y, dq):
 
 
 @jit(nrt=True)  # allocates its per-solve scratch
-def solve(jnt, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, oMf, J, q):
+def solve(jnt, prm, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, oMf, J, q):
     """IK of frame f to ``target`` ([R* (9); p* (3)]) from q0: q (nq) <- the solution (or the
     best configuration met). Returns (converged, iterations, residual |e|). ws, oMf, J (6, nv):
     workspaces as in Data; everything else is allocated once per call, not per iteration."""
@@ -210,7 +210,7 @@ def solve(jnt, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, 
     j = frm[f].parent_joint
     q[:] = q0
     clamp(jnt, lower, upper, q)
-    err = task_error(jnt, frm, f, mode, target, q, ws, oMf, R, e)
+    err = task_error(jnt, prm, frm, f, mode, target, q, ws, oMf, R, e)
     best[:] = q
     best_err = err
     mu_rel = MU0
@@ -225,7 +225,7 @@ def solve(jnt, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, 
         if ok:
             integrate(jnt, q, dq, 1.0, qn)
             clamp(jnt, lower, upper, qn)
-            err_n = task_error(jnt, frm, f, mode, target, qn, ws, oMf, R, en)
+            err_n = task_error(jnt, prm, frm, f, mode, target, qn, ws, oMf, R, en)
         if ok and err_n < err:
             stall = stall + 1 if err_n > 0.999 * err else 0
             q[:] = qn
@@ -237,11 +237,11 @@ def solve(jnt, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, 
                 best[:] = q
         else:
             mu_rel *= 8.0
-            task_error(jnt, frm, f, mode, target, q, ws, oMf, R, e)  # placements back at q
+            task_error(jnt, prm, frm, f, mode, target, q, ws, oMf, R, e)  # placements back at q
         if mu_rel > MU_MAX or stall >= STALL or it - start >= ATTEMPT:
             start = it
             _restart(jnt, lower, upper, state, q, dq)
-            err = task_error(jnt, frm, f, mode, target, q, ws, oMf, R, e)
+            err = task_error(jnt, prm, frm, f, mode, target, q, ws, oMf, R, e)
             mu_rel = MU0
             stall = 0
     q[:] = best
@@ -249,14 +249,14 @@ def solve(jnt, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed, ws, 
 
 
 @jit
-def solve_chunk(t, nt, jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3,
+def solve_chunk(t, nt, jnt, prm, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3,
                 oMf3, J3, Q, converged, iterations, residual):
     """solve() for chunk t of nt of the rows of targets (N, 12) and Q0 (N, nq), serially,
     with ws3[t], oMf3[t], J3[t] (row r seeded with seed + r, so results do not depend on the
     thread count). ``solve_chunk(0, 1, ...)`` is the whole batch on one thread."""
     lo, hi = chunk(targets.shape[0], nt, t)
     for r in range(lo, hi):
-        c, k, res = solve(jnt, frm, f, mode, targets[r], Q0[r], lower, upper, tol, max_iter,
+        c, k, res = solve(jnt, prm, frm, f, mode, targets[r], Q0[r], lower, upper, tol, max_iter,
                           seed + r, ws3[t], oMf3[t], J3[t], Q[r])
         converged[r] = c
         iterations[r] = k
@@ -264,10 +264,10 @@ def solve_chunk(t, nt, jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_it
 
 
 @jit(parallel=True)
-def solve_batch(jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3, oMf3,
+def solve_batch(jnt, prm, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3, oMf3,
                 J3, Q, converged, iterations, residual):
     """solve_chunk over one contiguous chunk of rows per thread, in parallel."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        solve_chunk(t, nt, jnt, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed,
+        solve_chunk(t, nt, jnt, prm, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed,
                     ws3, oMf3, J3, Q, converged, iterations, residual)

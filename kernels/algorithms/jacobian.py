@@ -54,10 +54,10 @@ def world_columns(jnt, i, ws):
 
 
 @jit
-def joint_jacobians(jnt, q, ws, J):
+def joint_jacobians(jnt, prm, q, ws, J):
     """Placements, then the world Jacobian J (6, nv) of every dof (Pinocchio's
     computeJointJacobians); joint i's columns also stay in ws[i, OJ:]."""
-    forward_kinematics(jnt, q, q[:0], q[:0], ws)
+    forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
     for i in range(1, jnt.shape[0]):
         world_columns(jnt, i, ws)
         iv = jnt[i].idx_v
@@ -85,17 +85,17 @@ def support_jacobian(jnt, ws, joint, M, m, reference, J):
 
 
 @jit
-def joint_jacobian(jnt, q, joint, reference, ws, J):
+def joint_jacobian(jnt, prm, q, joint, reference, ws, J):
     """Placements, then J (6, nv) of joint ``joint``'s frame in ``reference``."""
-    forward_kinematics(jnt, q, q[:0], q[:0], ws)
+    forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
     support_jacobian(jnt, ws, joint, ws[joint], OM, reference, J)
 
 
 @jit
-def frame_jacobian(jnt, frm, q, f, reference, ws, oMf, J):
+def frame_jacobian(jnt, prm, frm, q, f, reference, ws, oMf, J):
     """Placements, oMf[f], then J (6, nv) of frame f in ``reference`` (Pinocchio's
     computeFrameJacobian)."""
-    forward_kinematics(jnt, q, q[:0], q[:0], ws)
+    forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
     frame_placement(frm, f, ws, oMf[f], 0)
     support_jacobian(jnt, ws, frm[f].parent_joint, oMf[f], 0, reference, J)
 

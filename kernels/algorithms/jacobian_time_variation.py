@@ -25,17 +25,17 @@ from .jacobian import express
 
 
 @jit
-def world_columns_rate(jnt, q, v, ws):
+def world_columns_rate(jnt, prm, q, v, ws):
     """Placements, LOCAL velocities, then per joint i: ws[i, OV] = ov_i, ws[i, OJ + 6k] = J_k
     and ws[i, ODJ + 6k] = dJ_k/dt (all world frame)."""
-    forward_kinematics(jnt, q, v, q[:0], ws)
+    forward_kinematics(jnt, prm, q, v, q[:0], ws)
     for i in range(1, jnt.shape[0]):
         w = ws[i]
         jr = jnt[i]
         motion.put6(w, OV, motion.act(w, OM, w, V))
         for d in range(jr.nv):
             motion.put6(w, OJ + 6 * d, motion.act(w, OM, w, S + 6 * d))
-            motion.put6(w, TMP, subspace_rate.column(jr, q, v, w, d))
+            motion.put6(w, TMP, subspace_rate.column(jr, prm[i], q, v, w, d))
             a = motion.cross(w, OV, w, OJ + 6 * d)
             b = motion.act(w, OM, w, TMP)
             for r in range(6):
@@ -43,9 +43,9 @@ def world_columns_rate(jnt, q, v, ws):
 
 
 @jit
-def joint_jacobians_time_variation(jnt, q, v, ws, J, dJ):
+def joint_jacobians_time_variation(jnt, prm, q, v, ws, J, dJ):
     """World J and dJ/dt (6, nv) of every dof (Pinocchio's computeJointJacobiansTimeVariation)."""
-    world_columns_rate(jnt, q, v, ws)
+    world_columns_rate(jnt, prm, q, v, ws)
     for i in range(1, jnt.shape[0]):
         w = ws[i]
         iv = jnt[i].idx_v
@@ -56,11 +56,11 @@ def joint_jacobians_time_variation(jnt, q, v, ws, J, dJ):
 
 
 @jit
-def frame_jacobian_time_variation(jnt, frm, q, v, f, reference, ws, oMf, J, dJ):
+def frame_jacobian_time_variation(jnt, prm, frm, q, v, f, reference, ws, oMf, J, dJ):
     """J and dJ/dt (6, nv) of frame f in ``reference`` (Pinocchio's
     getFrameJacobianTimeVariation after computeJointJacobiansTimeVariation); zero off the
     support of the frame's joint. Also writes oMf[f]."""
-    world_columns_rate(jnt, q, v, ws)
+    world_columns_rate(jnt, prm, q, v, ws)
     frame_placement(frm, f, ws, oMf[f], 0)
     M = oMf[f]
     j = frm[f].parent_joint

@@ -18,7 +18,7 @@ Velocities and accelerations come from RNEA's forward pass (kernels/algorithms/r
 """
 
 from .._jit import jit
-from ..layout import AGF, LI, OM, S, TMP, V
+from ..layout import AGF, LI, OM, P_GRAVITY, S, TMP, V
 from ..spatial import force, se3
 from .rnea import rnea
 
@@ -65,13 +65,13 @@ def _unit_sym(r, s, x0, x1, x2):
 
 
 @jit
-def joint_torque_regressor(jnt, gravity, q, v, a, no_forces, ws, Y, scratch):
+def joint_torque_regressor(jnt, prm, q, v, a, no_forces, ws, Y, scratch):
     """Y (nv, 10 (njoints - 1)) at (q, v, a), Pinocchio's computeJointTorqueRegressor:
     tau = Y pi + armature * a. ``no_forces`` is an empty (0, 6) array; ``scratch`` (nv,)
     receives RNEA's torques (the forward pass that fills v_i and a_i is RNEA's own; its
     backward pass is the few flops wasted). Returns -1, or the first column holding a
     non-finite entry (an overflow: checked as entries are written, not in a second pass)."""
-    rnea(jnt, gravity, q, v, a, no_forces, ws, scratch)
+    rnea(jnt, prm, q, v, a, no_forces, ws, scratch)
     bad = -1
     for r in range(Y.shape[0]):
         for k in range(Y.shape[1]):
@@ -122,11 +122,11 @@ def kinetic_energy_regressor(jnt, ws, y):
 
 
 @jit
-def potential_energy_regressor(jnt, gravity, ws, y):
+def potential_energy_regressor(jnt, prm, ws, y):
     """y (10 (njoints - 1),) with V = y . pi = -sum_j g . (m_j p_j + R_j h_j), p_j and R_j the
     joint's world placement from a forward_kinematics(q) already in ws (V = 0 at the world
     origin's height, as fastdyn.potential_energy). Returns -1, or the first non-finite entry."""
-    gx, gy, gz = gravity[0], gravity[1], gravity[2]
+    gx, gy, gz = prm[0, P_GRAVITY], prm[0, P_GRAVITY + 1], prm[0, P_GRAVITY + 2]
     for j in range(1, jnt.shape[0]):
         w = ws[j]
         o = 10 * (j - 1)

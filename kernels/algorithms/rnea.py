@@ -9,29 +9,31 @@ Table 5.1. With ^0 a_0 = -g folded into the root (Pinocchio's a_gf):
   backward: tau_i = S_i^T f_i + armature_i a_q,   f_l(i) += X_i^* f_i
 (the rotor-inertia term keeps RNEA the inverse of ABA with the armature on M's diagonal, as in
 Pinocchio >= 3).
+Parameters prm (njoints, NP) as in kernels/layout.py (gravity in the universe row).
 External forces f_ext (njoints, 6) are spatial forces in the joint frames (LOCAL), as Pinocchio
 takes them; an empty (0, 6) array means none.
 """
 
 from .._jit import jit
 from ..joints.jcalc import jcalc
-from ..layout import AGF, CJ, F, LI, S, V, VJ
+from ..layout import AGF, CJ, F, LI, P_ARMATURE, P_GRAVITY, P_PI, S, V, VJ
 from ..spatial import force, inertia, motion
 
 
 @jit
-def rnea(jnt, gravity, q, v, a, fext, ws, tau):
+def rnea(jnt, prm, q, v, a, fext, ws, tau):
     n = jnt.shape[0]
     for k in range(6):
         ws[0, V + k] = 0.0
-    motion.put6(ws[0], AGF, (-gravity[0], -gravity[1], -gravity[2], 0.0, 0.0, 0.0))
+    g = prm[0]
+    motion.put6(ws[0], AGF, (-g[P_GRAVITY], -g[P_GRAVITY + 1], -g[P_GRAVITY + 2], 0.0, 0.0, 0.0))
     has_f = fext.shape[0] > 0
     for i in range(1, n):
         w = ws[i]
         jr = jnt[i]
         par = jr.parent
         wp = ws[par]
-        jcalc(jnt, i, q, v, w)
+        jcalc(jnt, prm, i, q, v, w)
         vp = motion.act_inv(w, LI, wp, V)
         for k in range(6):
             w[V + k] = vp[k] + w[VJ + k]
@@ -43,8 +45,8 @@ def rnea(jnt, gravity, q, v, a, fext, ws, tau):
             for d in range(jr.nv):
                 acc += w[S + 6 * d + k] * a[iv + d]
             w[AGF + k] = acc
-        ya = inertia.apply(jr.pi, 0, w, AGF)
-        b = inertia.bias_force(jr.pi, 0, w, V)
+        ya = inertia.apply(prm[i], P_PI, w, AGF)
+        b = inertia.bias_force(prm[i], P_PI, w, V)
         for k in range(6):
             w[F + k] = ya[k] + b[k]
         if has_f:
@@ -58,7 +60,7 @@ def rnea(jnt, gravity, q, v, a, fext, ws, tau):
             acc = 0.0
             for k in range(6):
                 acc += w[S + 6 * d + k] * w[F + k]
-            tau[iv + d] = acc + jr.armature[d] * a[iv + d]
+            tau[iv + d] = acc + prm[i, P_ARMATURE + d] * a[iv + d]
         par = jr.parent
         if par > 0:
             fp = force.act(w, LI, w, F)

@@ -14,7 +14,7 @@ from .guard import _finite
 
 
 @jit
-def simulate(jnt, gravity, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
+def simulate(jnt, prm, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
     """Trajectory from (q0, v0) under torques (T, nv): qs (T + 1, nq), vs (T + 1, nv).
     ``scratch`` (nv,) receives each step's acceleration. Returns -1, or the first step k whose
     forward dynamics were singular or whose next state is not finite (the rollout diverged):
@@ -24,7 +24,7 @@ def simulate(jnt, gravity, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
     for j in range(v0.shape[0]):
         vs[0, j] = v0[j]
     for k in range(torques.shape[0]):
-        if aba(jnt, gravity, qs[k], vs[k], torques[k], fext, ws, scratch) >= 0:
+        if aba(jnt, prm, qs[k], vs[k], torques[k], fext, ws, scratch) >= 0:
             return k
         for j in range(vs.shape[1]):
             vs[k + 1, j] = vs[k, j] + dt * scratch[j]

@@ -103,12 +103,12 @@ def _right(A, X):
 
 
 @jit
-def dynamics(jnt, gravity, q, v_rep, rep, ws, XX, M, h, tmp, fext):
+def dynamics(jnt, prm, q, v_rep, rep, ws, XX, M, h, tmp, fext):
     """M (nv, nv) <- M_R and, when v_rep is not empty, h (nv,) <- h_R = T^T (h_B + M_B T' v_R).
     Also XX[0] = ^B X_F, XX[1] = its rate, tmp[0] = v_B = T v_R (tmp (2, nv) scratch);
     fext: (0, 6), or LOCAL joint forces, which then enter h_B as in rnea. ws is left with the
     placements at q and the velocities of v_B (crba and rnea fill neither oMi)."""
-    crba(jnt, q, ws, M, q[:0])
+    crba(jnt, prm, q, ws, M, q[:0])
     base_transform(ws, rep, XX[0])
     if v_rep.shape[0] > 0:
         X = XX[0]
@@ -117,8 +117,8 @@ def dynamics(jnt, gravity, q, v_rep, rep, ws, XX, M, h, tmp, fext):
         to_body(X, v_rep, vb)
         base_transform_rate(rep, X, vb, XX[1])
         zero[:] = 0.0
-        forward_kinematics(jnt, q, vb, q[:0], ws)
-        rnea(jnt, gravity, q, vb, zero, fext, ws, h)
+        forward_kinematics(jnt, prm, q, vb, q[:0], ws)
+        rnea(jnt, prm, q, vb, zero, fext, ws, h)
         # T' v_R has only 6 nonzero entries: h_B + M[:, :6] (Xd v_R[:6])
         u = _mul6(XX[1], v_rep)
         for r in range(M.shape[0]):
@@ -126,7 +126,7 @@ def dynamics(jnt, gravity, q, v_rep, rep, ws, XX, M, h, tmp, fext):
                      + M[r, 4] * u[4] + M[r, 5] * u[5])
         _left_t(X, h.reshape((h.shape[0], 1)))
     else:
-        forward_kinematics(jnt, q, q[:0], q[:0], ws)
+        forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
     _right(M, XX[0])
     _left_t(XX[0], M)
     for r in range(6):  # T^T M T is symmetric: remove the rounding asymmetry
@@ -154,17 +154,17 @@ def _mul6(X, x):
 
 
 @jit
-def coriolis(jnt, q, v_rep, rep, ws, XX, M, C, tmp):
+def coriolis(jnt, prm, q, v_rep, rep, ws, XX, M, C, tmp):
     """C (nv, nv) <- C_R = T^T (C_B T + M_B T') at v_R; M <- M_B (unconverted); XX and
     tmp[0] as in dynamics."""
-    crba(jnt, q, ws, M, q[:0])
+    crba(jnt, prm, q, ws, M, q[:0])
     X = XX[0]
     Xd = XX[1]
     vb = tmp[0]
     base_transform(ws, rep, X)
     to_body(X, v_rep, vb)
     base_transform_rate(rep, X, vb, Xd)
-    coriolis_matrix(jnt, q, vb, ws, C)
+    coriolis_matrix(jnt, prm, q, vb, ws, C)
     _right(C, X)
     for r in range(C.shape[0]):  # + M[:, :6] Xd
         y0, y1, y2, y3, y4, y5 = M[r, 0], M[r, 1], M[r, 2], M[r, 3], M[r, 4], M[r, 5]

@@ -13,11 +13,11 @@ from ..layout import LI, OM
 
 
 @jit
-def shift_origin(jnt, q, v, ws):
+def shift_origin(jnt, prm, q, v, ws):
     """Put the universe at -p1 (p1: joint 1's position in the world) and return p1."""
     if jnt.shape[0] < 2:
         return 0.0, 0.0, 0.0
-    jcalc(jnt, 1, q, v, ws[1])
+    jcalc(jnt, prm, 1, q, v, ws[1])
     rx, ry, rz = ws[1, LI + 9], ws[1, LI + 10], ws[1, LI + 11]
     ws[0, OM + 9] = -rx
     ws[0, OM + 10] = -ry

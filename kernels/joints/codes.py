@@ -26,9 +26,11 @@ NAMES = ("universe", "revolute_x", "revolute_y", "revolute_z", "revolute",
 NQ = np.array([0, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 4, 3, 7, 4, 3, 1, 2], dtype=np.int64)
 NV = np.array([0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 6, 3, 3, 1, 2], dtype=np.int64)
 
-# Axis-aligned types and their fixed axis (the record's axis field holds it too).
+# Axis-aligned types and their fixed axis (the parameter row's axis holds it too, and must).
 ALIGNED_AXIS = {REVOLUTE_X: 0, REVOLUTE_Y: 1, REVOLUTE_Z: 2, CONTINUOUS_X: 0, CONTINUOUS_Y: 1,
                 CONTINUOUS_Z: 2, PRISMATIC_X: 0, PRISMATIC_Y: 1, PRISMATIC_Z: 2}
+# Types whose axis is a parameter (a unit vector in the parameter row; universal: axis2 too).
+AXIS_TYPES = (REVOLUTE, CONTINUOUS, PRISMATIC, HELICAL, UNIVERSAL)
 
 # --- The joint contract: what every check, dispatcher and generator needs to know of a type.
 # Tuples indexed by type code (numba reads them as compile-time constants); derive from these,

@@ -7,22 +7,21 @@ Kindr cheat sheet", ETH Zurich.
 """
 
 from .._jit import jit
-from ..layout import CJ, LI, S, VJ
+from ..layout import CJ, LI, P_P, P_R, S, VJ
 
 
 @jit
-def set_placement(jr, w, r00, r01, r02, r10, r11, r12, r20, r21, r22, px, py, pz):
-    """w[LI:LI+12] = (jr.R, jr.p) * (R_J, p_J)."""
-    R0 = jr.R
-    p0 = jr.p
+def set_placement(pr, w, r00, r01, r02, r10, r11, r12, r20, r21, r22, px, py, pz):
+    """w[LI:LI+12] = (R0, p0) * (R_J, p_J), (R0, p0) the joint's placement in its parameter
+    row pr = prm[i]."""
     for r in range(3):
-        a = R0[r, 0]
-        b = R0[r, 1]
-        c = R0[r, 2]
+        a = pr[P_R + 3 * r]
+        b = pr[P_R + 3 * r + 1]
+        c = pr[P_R + 3 * r + 2]
         w[LI + 3 * r] = a * r00 + b * r10 + c * r20
         w[LI + 3 * r + 1] = a * r01 + b * r11 + c * r21
         w[LI + 3 * r + 2] = a * r02 + b * r12 + c * r22
-        w[LI + 9 + r] = p0[r] + a * px + b * py + c * pz
+        w[LI + 9 + r] = pr[P_P + r] + a * px + b * py + c * pz
 
 
 @jit

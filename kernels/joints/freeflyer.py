@@ -15,7 +15,7 @@ from .common import clear_bias, quat_matrix, set_placement, set_subspace_column
 
 
 @jit
-def calc(jr, q, v, w):
+def calc(jr, pr, q, v, w):
     """Codes FREEFLYER (15) and TRANSLATION (17)."""
     iq = jr.idx_q
     if jr.type == FREEFLYER:
@@ -24,7 +24,7 @@ def calc(jr, q, v, w):
     else:
         r = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
         n = 3
-    set_placement(jr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
+    set_placement(pr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
                   q[iq], q[iq + 1], q[iq + 2])
     for k in range(n):
         set_subspace_column(w, k, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)

@@ -1,4 +1,5 @@
-"""The one joint dispatcher: jcalc(jnt, i, q, v, w) fills joint i's workspace row w = ws[i].
+"""The one joint dispatcher: jcalc(jnt, prm, i, q, v, w) fills joint i's workspace row
+w = ws[i], from its topology jnt[i] and parameters prm[i].
 
 Writes liMi (w[LI:LI+12]), the motion subspace S (w[S + 6k : S + 6k + 6], k < nv) and, when
 v is not empty, v_J = S v (w[VJ:VJ+6]) and c_J (w[CJ:CJ+6]). Featherstone's ``jcalc``
@@ -13,28 +14,29 @@ from .codes import (CONTINUOUS, FREEFLYER, HELICAL, PLANAR, PRISMATIC, REVOLUTE_
 
 
 @jit
-def jcalc(jnt, i, q, v, w):
+def jcalc(jnt, prm, i, q, v, w):
     """Small on purpose, so LLVM inlines it into the algorithms' joint loops: the common
     axis-aligned revolute joint takes the inlined fast path, the rest one call."""
     jr = jnt[i]
+    pr = prm[i]
     if 1 <= jr.type <= REVOLUTE_Z:
-        revolute.calc_aligned(jr, q, v, w)
+        revolute.calc_aligned(jr, pr, q, v, w)
     else:
-        jcalc_general(jr, q, v, w)
+        jcalc_general(jr, pr, q, v, w)
 
 
 @jit
-def jcalc_general(jr, q, v, w):
+def jcalc_general(jr, pr, q, v, w):
     t = jr.type
     if t <= CONTINUOUS:
-        revolute.calc(jr, q, v, w)
+        revolute.calc(jr, pr, q, v, w)
     elif t <= PRISMATIC or t == HELICAL:
-        prismatic.calc(jr, q, v, w)
+        prismatic.calc(jr, pr, q, v, w)
     elif t <= SPHERICAL_ZYX:
-        spherical.calc(jr, q, v, w)
+        spherical.calc(jr, pr, q, v, w)
     elif t == FREEFLYER or t == TRANSLATION:
-        freeflyer.calc(jr, q, v, w)
+        freeflyer.calc(jr, pr, q, v, w)
     elif t == PLANAR:
-        planar.calc(jr, q, v, w)
+        planar.calc(jr, pr, q, v, w)
     elif t == UNIVERSAL:
-        universal.calc(jr, q, v, w)
+        universal.calc(jr, pr, q, v, w)

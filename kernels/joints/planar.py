@@ -11,12 +11,12 @@ from .common import clear_bias, set_placement, set_subspace_column
 
 
 @jit
-def calc(jr, q, v, w):
+def calc(jr, pr, q, v, w):
     """Code PLANAR (16)."""
     iq = jr.idx_q
     c = q[iq + 2]
     s = q[iq + 3]
-    set_placement(jr, w, c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0, q[iq], q[iq + 1], 0.0)
+    set_placement(pr, w, c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0, q[iq], q[iq + 1], 0.0)
     set_subspace_column(w, 0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     set_subspace_column(w, 1, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0)
     set_subspace_column(w, 2, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)

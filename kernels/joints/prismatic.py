@@ -9,26 +9,26 @@ Both have a constant S, so c_J = 0.
 from math import cos, sin
 
 from .._jit import jit
-from ..layout import VJ
+from ..layout import P_AXIS, P_PITCH, VJ
 from .codes import HELICAL
 from .common import axis_rotation, clear_bias, set_placement, set_subspace_column
 
 
 @jit
-def calc(jr, q, v, w):
+def calc(jr, pr, q, v, w):
     """Codes PRISMATIC_X..PRISMATIC (9-12) and HELICAL (18)."""
-    u = jr.axis
+    u = pr[P_AXIS:P_AXIS + 3]
     x = q[jr.idx_q]
     if jr.type == HELICAL:
-        h = jr.pitch
+        h = pr[P_PITCH]
         r = axis_rotation(u[0], u[1], u[2], cos(x), sin(x))
         d = h * x
-        set_placement(jr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
+        set_placement(pr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
                       d * u[0], d * u[1], d * u[2])
         set_subspace_column(w, 0, h * u[0], h * u[1], h * u[2], u[0], u[1], u[2])
     else:
         h = 1.0
-        set_placement(jr, w, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0,
+        set_placement(pr, w, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0,
                       x * u[0], x * u[1], x * u[2])
         set_subspace_column(w, 0, u[0], u[1], u[2], 0.0, 0.0, 0.0)
     if v.shape[0] > 0:

@@ -9,13 +9,13 @@ continuous joint reads (cos t, sin t) straight from q without normalising; so do
 from math import cos, sin
 
 from .._jit import jit
-from ..layout import CJ, LI, S, VJ
+from ..layout import CJ, LI, P_AXIS, P_P, P_R, S, VJ
 from .codes import REVOLUTE
 from .common import axis_rotation, clear_bias, set_placement, set_subspace_column
 
 
 @jit
-def calc(jr, q, v, w):
+def calc(jr, pr, q, v, w):
     """Codes REVOLUTE_X..REVOLUTE (1-4) and CONTINUOUS_X..CONTINUOUS (5-8)."""
     t = jr.type
     iq = jr.idx_q
@@ -26,16 +26,16 @@ def calc(jr, q, v, w):
         c = q[iq]
         s = q[iq + 1]
     k = (t - 1) % 4  # 0, 1, 2: about X, Y, Z (rotation written out); 3: any axis
-    u = jr.axis
+    u = pr[P_AXIS:P_AXIS + 3]
     if k == 0:
-        set_placement(jr, w, 1.0, 0.0, 0.0, 0.0, c, -s, 0.0, s, c, 0.0, 0.0, 0.0)
+        set_placement(pr, w, 1.0, 0.0, 0.0, 0.0, c, -s, 0.0, s, c, 0.0, 0.0, 0.0)
     elif k == 1:
-        set_placement(jr, w, c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c, 0.0, 0.0, 0.0)
+        set_placement(pr, w, c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c, 0.0, 0.0, 0.0)
     elif k == 2:
-        set_placement(jr, w, c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+        set_placement(pr, w, c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
     else:
         r = axis_rotation(u[0], u[1], u[2], c, s)
-        set_placement(jr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], 0.0, 0.0, 0.0)
+        set_placement(pr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], 0.0, 0.0, 0.0)
     set_subspace_column(w, 0, 0.0, 0.0, 0.0, u[0], u[1], u[2])
     if v.shape[0] > 0:
         d = v[jr.idx_v]
@@ -49,18 +49,17 @@ def calc(jr, q, v, w):
 
 
 @jit
-def calc_aligned(jr, q, v, w):
+def calc_aligned(jr, pr, q, v, w):
     """REVOLUTE_X/Y/Z (codes 1-3), the most common joint, written out: liMi = R0 Rk(t) costs
     6 products instead of the general 27 (measured 2.5x on UR5 forward kinematics)."""
     t = q[jr.idx_q]
     c = cos(t)
     s = sin(t)
-    R0 = jr.R
     k = jr.type - 1
     for r in range(3):
-        a = R0[r, 0]
-        b = R0[r, 1]
-        e = R0[r, 2]
+        a = pr[P_R + 3 * r]
+        b = pr[P_R + 3 * r + 1]
+        e = pr[P_R + 3 * r + 2]
         o = LI + 3 * r
         if k == 0:  # columns of R0 Rx(t): (a, b c + e s, -b s + e c)
             w[o] = a
@@ -74,7 +73,7 @@ def calc_aligned(jr, q, v, w):
             w[o] = a * c + b * s
             w[o + 1] = b * c - a * s
             w[o + 2] = e
-        w[LI + 9 + r] = jr.p[r]
+        w[LI + 9 + r] = pr[P_P + r]
     for d in range(6):
         w[S + d] = 0.0
     w[S + 3 + k] = 1.0

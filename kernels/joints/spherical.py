@@ -18,13 +18,13 @@ from .common import clear_bias, quat_matrix, set_placement, set_subspace_column
 
 
 @jit
-def calc(jr, q, v, w):
+def calc(jr, pr, q, v, w):
     """Codes SPHERICAL (13) and SPHERICAL_ZYX (14)."""
     iq = jr.idx_q
     iv = jr.idx_v
     if jr.type == SPHERICAL:
         r = quat_matrix(q[iq], q[iq + 1], q[iq + 2], q[iq + 3])
-        set_placement(jr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], 0.0, 0.0, 0.0)
+        set_placement(pr, w, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], 0.0, 0.0, 0.0)
         set_subspace_column(w, 0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         set_subspace_column(w, 1, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0)
         set_subspace_column(w, 2, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
@@ -40,7 +40,7 @@ def calc(jr, q, v, w):
     cz, sz = cos(q[iq]), sin(q[iq])
     cy, sy = cos(q[iq + 1]), sin(q[iq + 1])
     cx, sx = cos(q[iq + 2]), sin(q[iq + 2])
-    set_placement(jr, w,
+    set_placement(pr, w,
                   cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
                   sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
                   -sy, cy * sx, cy * cx,

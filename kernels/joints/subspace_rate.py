@@ -13,14 +13,14 @@ cheat sheet, "Joint": j.c = 0).
 from math import cos, sin
 
 from .._jit import jit
-from ..layout import S
+from ..layout import P_AXIS2, S
 from .codes import SPHERICAL_ZYX, UNIVERSAL
 
 
 @jit
-def column(jr, q, v, w, k):
-    """dS_k/dt of joint row jr at (q, v) (full vectors), as a 6-tuple [v; w]; w is the joint's
-    workspace row after jcalc (its S is read, not recomputed)."""
+def column(jr, pr, q, v, w, k):
+    """dS_k/dt of joint row jr (parameters pr) at (q, v) (full vectors), as a 6-tuple [v; w];
+    w is the joint's workspace row after jcalc (its S is read, not recomputed)."""
     t = jr.type
     iq = jr.idx_q
     iv = jr.idx_v
@@ -33,7 +33,7 @@ def column(jr, q, v, w, k):
                     -sy * cx * dy - cy * sx * dx)
         return (0.0, 0.0, 0.0, 0.0, -sx * dx, -cx * dx)
     if t == UNIVERSAL and k == 0:
-        b = jr.axis2
+        b = pr[P_AXIS2:P_AXIS2 + 3]
         ex, ey, ez = w[S + 3], w[S + 4], w[S + 5]  # s0 = R2^T a1, written by jcalc
         d2 = -v[iv + 1]
         return (0.0, 0.0, 0.0, d2 * (b[1] * ez - b[2] * ey), d2 * (b[2] * ex - b[0] * ez),

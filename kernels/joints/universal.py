@@ -9,16 +9,16 @@ c_J = [0; -t1dot t2dot a2 x (R2^T a1)].
 from math import cos, sin
 
 from .._jit import jit
-from ..layout import CJ, VJ
+from ..layout import CJ, P_AXIS, P_AXIS2, VJ
 from .common import axis_rotation, set_placement, set_subspace_column
 
 
 @jit
-def calc(jr, q, v, w):
+def calc(jr, pr, q, v, w):
     """Code UNIVERSAL (19)."""
     iq = jr.idx_q
-    a = jr.axis
-    b = jr.axis2
+    a = pr[P_AXIS:P_AXIS + 3]
+    b = pr[P_AXIS2:P_AXIS2 + 3]
     r1 = axis_rotation(a[0], a[1], a[2], cos(q[iq]), sin(q[iq]))
     r2 = axis_rotation(b[0], b[1], b[2], cos(q[iq + 1]), sin(q[iq + 1]))
     m = (r1[0] * r2[0] + r1[1] * r2[3] + r1[2] * r2[6],
@@ -30,7 +30,7 @@ def calc(jr, q, v, w):
          r1[6] * r2[0] + r1[7] * r2[3] + r1[8] * r2[6],
          r1[6] * r2[1] + r1[7] * r2[4] + r1[8] * r2[7],
          r1[6] * r2[2] + r1[7] * r2[5] + r1[8] * r2[8])
-    set_placement(jr, w, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], 0.0, 0.0, 0.0)
+    set_placement(pr, w, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], 0.0, 0.0, 0.0)
     # e = R2^T a1
     ex = r2[0] * a[0] + r2[3] * a[1] + r2[6] * a[2]
     ey = r2[1] * a[0] + r2[4] * a[1] + r2[7] * a[2]

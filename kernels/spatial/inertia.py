@@ -30,6 +30,18 @@ def from_triplet(m, c, Ic, out, o):
 
 
 @jit
+def world_first_moment(M, m, Y, y):
+    """m c in the frame A of the placement ^A M_B at M[m:m+12], for pi at Y[y:y+10] given in B:
+    R h + m p. The centre of mass weighted by the mass needs no division (so a massless body
+    adds zero rather than 0/0)."""
+    mass = Y[y]
+    h = (Y[y + 1], Y[y + 2], Y[y + 3])
+    return (M[m] * h[0] + M[m + 1] * h[1] + M[m + 2] * h[2] + mass * M[m + 9],
+            M[m + 3] * h[0] + M[m + 4] * h[1] + M[m + 5] * h[2] + mass * M[m + 10],
+            M[m + 6] * h[0] + M[m + 7] * h[1] + M[m + 8] * h[2] + mass * M[m + 11])
+
+
+@jit
 def apply(Y, y, x, i):
     """Y nu (Pinocchio cheat sheet, "Inertia", motion-to-force map), pi read at Y[y:y+10], nu
     at x[i:i+6]."""
