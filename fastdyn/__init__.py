@@ -49,6 +49,7 @@ try:
                              compute_kinetic_energy_regressor,
                              compute_potential_energy_regressor, compute_static_regressor,
                              dynamic_parameters)
+    from .scene import DivergenceError, Rollout, RolloutWarning, Scene
     from .simulation import simulate
     _startup.warm_numba()
 finally:
@@ -63,7 +64,8 @@ __all__ = [
     "frame_placement", "frame_pose", "joint_placement", "joint_pose", "center_of_mass",
     "rnea", "nonlinear_effects", "generalized_gravity", "static_torque", "crba", "cholesky",
     "cholesky_solve", "compute_minverse", "aba", "kinetic_energy", "potential_energy",
-    "mechanical_energy", "SingularMassMatrixError", "NumericalOverflowError", "simulate", "batch", "configuration",
+    "mechanical_energy", "SingularMassMatrixError", "NumericalOverflowError", "simulate",
+    "Scene", "Rollout", "RolloutWarning", "DivergenceError", "batch", "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
     "is_normalized", "d_integrate", "d_difference", "models", "load_urdf", "URDFError",
     "save_npz", "load_npz", "LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED", "representations",

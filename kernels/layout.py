@@ -143,3 +143,38 @@ def workspace(jnt, threads: int | None = None) -> np.ndarray:
     for o in (LI, OM):
         ws[..., 0, o] = ws[..., 0, o + 4] = ws[..., 0, o + 8] = 1.0
     return ws
+
+# --- The simulator's scene (fastdyn.Scene): contact geometry and environment ---------------
+# Contact geometry is spheres fixed to joints (a point is a sphere of radius 0; boxes and
+# capsules become spheres at their corners and ends when a scene is built).
+SPHERE_DTYPE = np.dtype(
+    [
+        ("joint", np.int64),  # joint whose frame carries the sphere ()
+        ("p", np.float64, (3,)),  # centre in that joint's frame [m] (3)
+        ("radius", np.float64),  # [m], >= 0 ()
+    ],
+    align=True,
+)
+# Environment: half-spaces {x : n.x >= offset}, one row of hsp (nh, NH) float64 each; the
+# ground is n = (0, 0, 1), offset 0. t1, t2 complete n to a right-handed orthonormal basis
+# (the contact frame of every contact on that half-space).
+H_N = 0  # outward unit normal (3)
+H_OFFSET = 3  # n.x on the boundary [m] (1)
+H_T1 = 4  # first tangent (3)
+H_T2 = 7  # second tangent, n x t1... completing (t1, t2, n) (3)
+H_MU = 10  # Coulomb friction coefficient, >= 0 (1)
+H_RESTITUTION = 11  # coefficient of restitution e in [0, 1] (1)
+NH = 12
+# Options of a scene's time step, opt (NO,) float64:
+O_DT = 0  # time step [s]
+O_ERP = 1  # fraction of a penetration removed per step, in (0, 1] (Baumgarte-like)
+O_REGULARIZATION = 2  # relative compliance: R = r diag(G) added to the Delassus matrix
+O_TOL = 3  # solver tolerance on the natural-map residual [m/s]
+O_ITERATIONS = 4  # most Gauss-Seidel sweeps per step
+O_MARGIN = 5  # a contact enters the step when its predicted gap is below this [m]
+O_BOUNCE = 6  # smallest approach speed that restitution acts on [m/s]
+NO = 7
+# Kinds of constraint rows in a step.
+ROW_CONTACT = 0  # three rows (normal, t1, t2) per contact, first in the list
+ROW_LIMIT = 1  # unilateral: lambda >= 0
+ROW_FRICTION = 2  # bounded: |lambda| <= dry friction * dt

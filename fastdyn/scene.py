@@ -1,0 +1,472 @@
+"""The simulator: a model in an environment, stepped with contacts, limits and controllers.
+
+    scene = fd.Scene(model, dt=1e-3)              # a ground plane z = 0, mu = 0.8
+    scene.add_sphere("FL_FOOT", radius=0.016)    # contact geometry on frames
+    out = scene.rollout(q0, v0, steps=2000, kp=3.0, kd=0.2, record=("q", "contacts"))
+
+Each step solves the frictional contact problem of Moreau-Jean time stepping (exact Coulomb
+cones, unilateral normals, joint limits, dry joint friction) by projected Gauss-Seidel on the
+Delassus matrix: kernels/algorithms/time_step.py states the equations, pgs.py the problem and
+its tolerance. Rollouts run in compiled code, in parallel over initial states and robots,
+under a PD + feed-forward controller or a user's own @njit policy.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numba
+import numpy as np
+
+from . import _checks
+from ._parallel import launch
+from .batch import _configurations, _robots
+from .kernels import layout as L
+from .kernels.algorithms import controllers, rollout as _roll, time_step as _ts
+from .model import Model
+
+RECORDABLE = ("q", "v", "tau", "contacts", "stats")
+SLICE_SECONDS = 0.05  # a batch is launched in slices this long: Ctrl-C waits at most one
+
+
+class RolloutWarning(RuntimeWarning):
+    """Some rollouts of a batch stopped early (diverged, or met a singular mass matrix)."""
+
+
+class DivergenceError(_checks.NumericalOverflowError):
+    """A simulated state is no longer finite: the rollout diverged."""
+
+
+@dataclass
+class Rollout:
+    """What ``Scene.rollout`` returns. Arrays have a leading rollout axis N unless the initial
+    state was a single vector. Recorded arrays (None unless asked for in ``record``):
+    q (N, T + 1, nq) and v (N, T + 1, nv) with the initial state first; tau (N, T, nv) the
+    applied torques; contact_forces and contact_points (N, T, npairs, 3), one per
+    (sphere, half-space) pair (``Scene.pairs``), zero while apart, forces in newtons in world
+    axes; stats (N, T, 3): constraint rows, solver sweeps, solver residual [m/s].
+    Steps after a rollout stopped are NaN. ``status`` (N,) is "ok", "diverged" or "singular";
+    ``failures`` maps a stopped rollout to the reason."""
+    final_q: np.ndarray
+    final_v: np.ndarray
+    status: np.ndarray
+    failures: dict[int, str] = field(default_factory=dict)
+    q: np.ndarray | None = None
+    v: np.ndarray | None = None
+    tau: np.ndarray | None = None
+    contact_forces: np.ndarray | None = None
+    contact_points: np.ndarray | None = None
+    stats: np.ndarray | None = None
+    steps_per_second: float = 0.0
+    constraint_tau: np.ndarray | None = None  # the last step's W P / dt, thread 0's (step)
+
+
+class Scene:
+    """A model, its contact geometry (spheres on frames), the environment (half-spaces with
+    friction and restitution) and the step's options.
+
+    dt: time step [s]. erp: fraction of a penetration removed per step. regularization:
+    relative compliance r of every constraint row (R = r diag(G)). tolerance: solver
+    residual [m/s] at which a step's Gauss-Seidel sweeps stop; iterations: their maximum.
+    margin: a contact enters a step when its gap predicted at the end of the step is below
+    it [m]. bounce_speed: restitution acts only on approach speeds above it [m/s]. ground:
+    add the plane z = 0 with friction ``mu`` and ``restitution``."""
+
+    def __init__(self, model: Model, dt: float = 1e-3, *, ground: bool = True, mu: float = 0.8,
+                 restitution: float = 0.0, erp: float = 0.2, regularization: float = 1e-8,
+                 tolerance: float = 1e-9, iterations: int = 200, margin: float = 1e-3,
+                 bounce_speed: float = 1e-2):
+        _checks.model_arg(model)
+        self.model = model
+        self.spheres = np.zeros(0, L.SPHERE_DTYPE)
+        self.sphere_names: list[str] = []
+        self.halfspaces = np.zeros((0, L.NH))
+        self.opt = np.zeros(L.NO)
+        self.dt = dt
+        self.erp = erp
+        self.regularization = regularization
+        self.tolerance = tolerance
+        self.iterations = iterations
+        self.margin = margin
+        self.bounce_speed = bounce_speed
+        if ground:
+            self.add_halfspace((0.0, 0.0, 1.0), 0.0, mu=mu, restitution=restitution)
+        self._warm: np.ndarray | None = None
+
+    # --- options, checked on the way in --------------------------------------------------
+    def _option(self, slot: int, x, name: str, lo: float = 0.0, hi: float = np.inf,
+                open_lo: bool = False) -> None:
+        x = _checks.scalar(x, name)
+        if not (lo < x if open_lo else lo <= x) or not x <= hi:
+            raise ValueError(f"Scene {name} must be in {'(' if open_lo else '['}{lo:g}, "
+                             f"{hi:g}], got {x!r}")
+        self.opt[slot] = x
+
+    dt = property(lambda s: float(s.opt[L.O_DT]),
+                  lambda s, x: s._option(L.O_DT, x, "dt", open_lo=True))
+    erp = property(lambda s: float(s.opt[L.O_ERP]),
+                   lambda s, x: s._option(L.O_ERP, x, "erp", 0.0, 1.0))
+    regularization = property(lambda s: float(s.opt[L.O_REGULARIZATION]),
+                              lambda s, x: s._option(L.O_REGULARIZATION, x, "regularization"))
+    tolerance = property(lambda s: float(s.opt[L.O_TOL]),
+                         lambda s, x: s._option(L.O_TOL, x, "tolerance"))
+    iterations = property(lambda s: int(s.opt[L.O_ITERATIONS]),
+                          lambda s, x: s._option(L.O_ITERATIONS,
+                                                 _checks.integer(x, "iterations", 1),
+                                                 "iterations", 1.0))
+    margin = property(lambda s: float(s.opt[L.O_MARGIN]),
+                      lambda s, x: s._option(L.O_MARGIN, x, "margin"))
+    bounce_speed = property(lambda s: float(s.opt[L.O_BOUNCE]),
+                            lambda s, x: s._option(L.O_BOUNCE, x, "bounce_speed"))
+
+    # --- geometry and environment --------------------------------------------------------
+    def add_sphere(self, frame: str | int, radius: float, position: Sequence[float] = (0, 0, 0),
+                   name: str | None = None) -> int:
+        """A contact sphere of ``radius`` [m] (0: a point) centred at ``position`` in the
+        frame's axes; returns its index. The frame may be any of the model's frames."""
+        f = _checks.frame_index(self.model, frame)
+        radius = _checks.scalar(radius, "radius")
+        if radius < 0:
+            raise ValueError(f"sphere radius must be >= 0, got {radius!r}")
+        p = _checks.vector(position, 3, "position")
+        fr = self.model.frm[f]
+        row = np.zeros(1, L.SPHERE_DTYPE)
+        row["joint"] = fr["parent_joint"]
+        row["p"] = fr["R"] @ p + fr["p"]
+        row["radius"] = radius
+        self.spheres = np.concatenate([self.spheres, row])
+        self.sphere_names.append(name or f"{self.model.frame_names[f]}#{len(self.spheres) - 1}")
+        self._warm = None
+        return len(self.spheres) - 1
+
+    def add_box(self, frame: str | int, size: Sequence[float],
+                position: Sequence[float] = (0, 0, 0), rotation=None) -> list[int]:
+        """A box of full edge lengths ``size`` as its 8 corners (points: exact for a box on a
+        plane, which touches it at corners, an edge or a face), centred at ``position`` and
+        turned by ``rotation`` (3x3) in the frame's axes."""
+        half = 0.5 * _checks.vector(size, 3, "size")
+        if np.any(half <= 0):
+            raise ValueError(f"box size must be positive, got {list(2 * half)}")
+        R = np.eye(3) if rotation is None else _checks.matrix(rotation, (3, 3), "rotation")
+        c = _checks.vector(position, 3, "position")
+        name = self.model.frame_names[_checks.frame_index(self.model, frame)]
+        return [self.add_sphere(frame, 0.0, c + R @ (half * np.array(s)),
+                                name=f"{name}#box{k}")
+                for k, s in enumerate(np.array(np.meshgrid(*[[-1, 1]] * 3)).T.reshape(-1, 3))]
+
+    def add_capsule(self, frame: str | int, radius: float, length: float,
+                    position: Sequence[float] = (0, 0, 0), rotation=None) -> list[int]:
+        """A capsule (the segment of ``length`` along its z axis, swept by ``radius``) as the
+        spheres at its two ends: exact against half-spaces, whose deepest point on a capsule
+        is always on one of the two end spheres."""
+        length = _checks.scalar(length, "length")
+        if length < 0:
+            raise ValueError(f"capsule length must be >= 0, got {length!r}")
+        R = np.eye(3) if rotation is None else _checks.matrix(rotation, (3, 3), "rotation")
+        c = _checks.vector(position, 3, "position")
+        return [self.add_sphere(frame, radius, c + R @ np.array([0.0, 0.0, s * length / 2]))
+                for s in (-1.0, 1.0)]
+
+    def add_halfspace(self, normal: Sequence[float], offset: float = 0.0, *, mu: float = 0.8,
+                      restitution: float = 0.0) -> int:
+        """The solid {x : n.x >= offset} (n normalized here): the ground is n = (0, 0, 1),
+        an incline a tilted n. ``mu`` >= 0 is Coulomb's friction coefficient and
+        ``restitution`` in [0, 1] Newton's coefficient for every contact on it."""
+        n = _checks.vector(normal, 3, "normal")
+        norm = float(np.linalg.norm(n))
+        if not norm > 0:
+            raise ValueError("half-space normal must be non-zero")
+        n = n / norm
+        mu = _checks.scalar(mu, "mu")
+        e = _checks.scalar(restitution, "restitution")
+        if mu < 0:
+            raise ValueError(f"friction coefficient mu must be >= 0, got {mu!r}")
+        if not 0 <= e <= 1:
+            raise ValueError(f"restitution must be in [0, 1], got {e!r}")
+        # t1: the axis least aligned with n, made orthogonal; t2 = n x t1 (right-handed)
+        a = np.eye(3)[int(np.argmin(np.abs(n)))]
+        t1 = a - n * (a @ n)
+        t1 /= np.linalg.norm(t1)
+        row = np.zeros((1, L.NH))
+        row[0, L.H_N:L.H_N + 3] = n
+        row[0, L.H_OFFSET] = _checks.scalar(offset, "offset")
+        row[0, L.H_T1:L.H_T1 + 3] = t1
+        row[0, L.H_T2:L.H_T2 + 3] = np.cross(n, t1)
+        row[0, L.H_MU] = mu
+        row[0, L.H_RESTITUTION] = e
+        self.halfspaces = np.concatenate([self.halfspaces, row])
+        self._warm = None
+        return len(self.halfspaces) - 1
+
+    @property
+    def pairs(self) -> list[tuple[str, int]]:
+        """(sphere name, half-space index) of each contact pair, in the order of the
+        contact arrays of ``step`` and ``rollout``."""
+        return [(s, h) for s in self.sphere_names for h in range(len(self.halfspaces))]
+
+    # --- stepping ------------------------------------------------------------------------
+    def _sizes(self) -> tuple[int, int, int, int]:
+        return _ts.sizes(self.model.nv, len(self.spheres), len(self.halfspaces))
+
+    def reset(self) -> None:
+        """Forget the warm start that ``step`` carries from one call to the next."""
+        self._warm = None
+
+    def step(self, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
+        """One step from (q, v) under the commanded torque ``tau`` (clamped to the effort
+        limits) and external forces ``fext`` (njoints, 6; LOCAL, as ``fastdyn.rnea``);
+        returns the next (q, v). The contacts of the step are left in ``contact_forces``,
+        ``contact_points`` (npairs, 3), the applied torque in ``applied_tau``, the
+        constraints' generalized force W P / dt (contacts, limits, joint friction) in
+        ``constraint_tau`` (nv,) and the solver's rows, sweeps and residual in ``stats``.
+        Consecutive calls warm-start the solver (``reset`` forgets)."""
+        model = self.model
+        q = _checks.configuration(model, q, "q")
+        v = _checks.vector(v, model.nv, "v")
+        tau = np.zeros(model.nv) if tau is None else _checks.vector(tau, model.nv, "tau")
+        _, nwarm, _, _ = self._sizes()
+        if self._warm is None or self._warm.shape[1] != nwarm:
+            self._warm = np.zeros((1, nwarm))
+        out = self._run(q[None], v[None], 1, torques=tau[None, None], fext=fext,
+                        record=("tau", "contacts", "stats"), warm=self._warm)
+        if out.failures:
+            raise (DivergenceError if out.status[0] == "diverged" else
+                   _singular())(out.failures[0].replace("rollout 0 ", "the step "))
+        self.contact_forces = out.contact_forces[0, 0]
+        self.contact_points = out.contact_points[0, 0]
+        self.applied_tau = out.tau[0, 0]
+        self.stats = out.stats[0, 0]
+        self.constraint_tau = out.constraint_tau
+        return out.final_q[0], out.final_v[0]
+
+    def rollout(self, q0, v0, steps: int, *, torques=None, kp=None, kd=None, q_ref=None,
+                v_ref=None, policy: Callable | None = None, policy_args: tuple = (),
+                prm=None, fext=None, record: Sequence[str] = ("q", "v"),
+                progress: bool = False) -> Rollout:
+        """``steps`` steps from each initial state (q0 (nq,) or (N, nq), v0 likewise).
+
+        Controller, one of:
+        - the built-in PD + feed-forward (the default; no gains: open loop):
+          tau = torques + kp (q_ref (-) q) + kd (v_ref - v), with (-) the configuration
+          difference. ``torques``: (nv,), (T, nv) a table shared by every rollout, or
+          (N, T | 1, nv); ``kp``, ``kd``: a scalar, (nv,) or (N, nv); ``q_ref``: (nq,),
+          (T, nq) or (N, T | 1, nq), default each rollout's initial configuration;
+          ``v_ref`` likewise, default zero. Give zero gains on a floating base's dofs.
+        - ``policy``: your @numba.njit function policy(r, k, t, q, v, args, tau) writing
+          tau (nv,) for rollout r at step k, time t = k dt; ``policy_args`` is passed as
+          ``args``. It is compiled into the loop (a first call with a new policy compiles;
+          decorate it with cache=True so other processes load it from disk).
+        ``prm``: a batch of robots (fastdyn.parameter_batch), one per rollout or one for all;
+        ``fext`` (njoints, 6), (T, njoints, 6) or (N, T, njoints, 6): external forces in the
+        joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats"; the final state
+        is always returned. ``progress``: a progress bar (tqdm if installed).
+        Runs on numba's threads (``numba.set_num_threads``), in slices of ~50 ms so that
+        Ctrl-C stops it promptly. A rollout that diverges stops alone (``Rollout.status``)."""
+        model = self.model
+        single = np.ndim(q0) == 1
+        Q0 = _configurations(model, np.atleast_2d(q0), "q0")
+        n = Q0.shape[0]
+        V0 = _checks.matrix(np.atleast_2d(v0), (n, model.nv), "v0")
+        steps = _checks.integer(steps, "steps", 0)
+        bad = [r for r in record if r not in RECORDABLE]
+        if bad:
+            raise ValueError(f"record: unknown {bad[0]!r}; choose from {RECORDABLE}")
+        if policy is not None:
+            if not isinstance(policy, numba.core.registry.CPUDispatcher):
+                raise TypeError(f"policy must be a @numba.njit function, got "
+                                f"{type(policy).__name__}")
+            if any(x is not None for x in (torques, kp, kd, q_ref, v_ref)):
+                raise ValueError("give either a policy or torques/kp/kd/q_ref/v_ref, not both")
+        out = self._run(Q0, V0, steps, torques=torques, kp=kp, kd=kd, q_ref=q_ref, v_ref=v_ref,
+                        policy=policy, policy_args=policy_args, prm=prm, fext=fext,
+                        record=tuple(record), progress=progress)
+        if out.failures:
+            first = min(out.failures)
+            warnings.warn(f"{len(out.failures)} of {n} rollouts stopped early; "
+                          f"{out.failures[first]}", RolloutWarning, stacklevel=2)
+        if single:
+            for name in ("final_q", "final_v", "status", "q", "v", "tau", "contact_forces",
+                         "contact_points", "stats"):
+                x = getattr(out, name)
+                if x is not None:
+                    setattr(out, name, x[0])
+        return out
+
+    # --- the launch ----------------------------------------------------------------------
+    def _controller(self, n: int, steps: int, Q0, torques, kp, kd, q_ref, v_ref) -> tuple:
+        model = self.model
+        nq, nv = model.nq, model.nv
+
+        def table(x, width, name, default):
+            """(1 | N, 1 | T, width), C-contiguous float64 (one compiled signature)."""
+            if x is None:
+                return default
+            x = _finite(x, name)
+            if x.ndim == 1:
+                x = x[None, None]
+            elif x.ndim == 2:
+                x = x[None]
+            if x.ndim != 3 or x.shape[2] != width or x.shape[0] not in (1, n) \
+                    or x.shape[1] not in (1, steps):
+                raise ValueError(f"{name} must be ({width},), (T, {width}) or (N, T or 1, "
+                                 f"{width}) with T = {steps} steps and N = {n} rollouts; got "
+                                 f"shape {np.shape(x)}")
+            return np.ascontiguousarray(x, dtype=float)
+
+        def gains(x, name):
+            if x is None:
+                return np.zeros((1, nv))
+            x = _finite(x, name)
+            if x.ndim == 0:
+                x = np.full(nv, float(x))
+            x = np.atleast_2d(x)
+            if x.shape[1] != nv or x.shape[0] not in (1, n):
+                raise ValueError(f"{name} must be a scalar, ({nv},) or ({n}, {nv}); got shape "
+                                 f"{np.shape(x)}")
+            return np.ascontiguousarray(x, dtype=float)
+
+        QREF = table(q_ref, nq, "q_ref", np.ascontiguousarray(Q0[:, None, :]))
+        if q_ref is not None:
+            for r in range(QREF.shape[0]):
+                _checks.configuration(model, QREF[r, 0], "q_ref")
+        return (model.jnt, gains(kp, "kp"), gains(kd, "kd"), QREF,
+                table(v_ref, nv, "v_ref", np.zeros((1, 1, nv))),
+                table(torques, nv, "torques", np.zeros((1, 1, nv))))
+
+    def _forces(self, n: int, steps: int, fext) -> np.ndarray:
+        nj = self.model.njoints
+        if fext is None:
+            return np.zeros((1, 1, 0, 6))
+        F = _finite(fext, "fext")
+        F = F.reshape((1,) * (4 - F.ndim) + F.shape) if 2 <= F.ndim <= 4 else F
+        if F.ndim != 4 or F.shape[2:] != (nj, 6) or F.shape[0] not in (1, n) \
+                or F.shape[1] not in (1, steps):
+            raise ValueError(f"fext must be ({nj}, 6), (T, {nj}, 6) or (N, T, {nj}, 6); got "
+                             f"shape {np.shape(fext)}")
+        return np.ascontiguousarray(F)
+
+    def _run(self, Q0, V0, steps, *, torques=None, kp=None, kd=None, q_ref=None, v_ref=None,
+             policy=None, policy_args=(), prm=None, fext=None, record=(), progress=False,
+             warm=None) -> Rollout:
+        model = self.model
+        n, nq, nv = Q0.shape[0], model.nq, model.nv
+        PRM = _robots(model, prm, n)
+        if policy is None:
+            policy, args = controllers.pd_feedforward, self._controller(
+                n, steps, Q0, torques, kp, kd, q_ref, v_ref)
+        else:
+            args = policy_args
+        FEXT = self._forces(n, steps, fext)
+        rows, nwarm, nf, ni = self._sizes()
+        npair = len(self.spheres) * len(self.halfspaces)
+        nt = numba.get_num_threads()
+        Q, V = Q0.copy(), V0.copy()
+        WARM = np.zeros((n, nwarm)) if warm is None else warm
+
+        def rec(name, shape):
+            return np.full(shape, np.nan) if name in record else np.zeros(shape[:1] + (0,)
+                                                                            + shape[2:])
+        RQ = rec("q", (n, steps + 1, nq))
+        RV = rec("v", (n, steps + 1, nv))
+        if RQ.shape[1]:
+            RQ[:, 0] = Q0
+        if RV.shape[1]:
+            RV[:, 0] = V0
+        RTAU = rec("tau", (n, steps, nv))
+        RCF = rec("contacts", (n, steps, npair, 6))
+        RSTATS = rec("stats", (n, steps, 3))
+        STATUS = np.full((n, 2), -1, dtype=np.int64)
+        bufs = (L.workspace(model.jnt, nt), np.zeros((nt, nf)), np.zeros((nt, ni), np.int64),
+                np.zeros((nt, nq)), np.zeros((nt, nv)), np.zeros((nt, nv)),
+                np.zeros((nt, npair, 6)), np.zeros((nt, 3)))
+        ws3, FBUF, IBUF, QN, VN, TC, CF, ST = bufs
+        bar = _progress(steps * n) if progress else None
+        start = time.perf_counter()
+        k0, span = 0, min(steps, 8)
+        while k0 < steps:
+            k1 = min(steps, k0 + span)
+            t0 = time.perf_counter()
+            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, self.opt,
+                        policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
+                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS)
+            if n == 1:  # one rollout: no threads to start
+                _roll.rollout_chunk(0, 1, *args_all)
+            else:
+                launch(_roll.rollout_batch, _roll.rollout_chunk, *args_all)
+            elapsed = time.perf_counter() - t0
+            if bar is not None:
+                bar((k1 - k0) * n)
+            # the next slice: ~SLICE_SECONDS of work (the first slice includes any compile)
+            span = int(min(max(1, span * SLICE_SECONDS / max(elapsed, 1e-9)), 4 * span + 8))
+            k0 = k1
+        wall = time.perf_counter() - start
+        if bar is not None:
+            bar(0, done=True)
+        status = np.array(["ok"] * n, dtype=object)
+        failures = {}
+        for r in np.flatnonzero(STATUS[:, 0] >= 0):
+            code, k = divmod(int(STATUS[r, 0]), 1_000_000)[0], int(STATUS[r, 1])
+            if code == _ts.SINGULAR:
+                dof = int(STATUS[r, 0]) % 1_000_000
+                status[r] = "singular"
+                failures[int(r)] = (
+                    f"rollout {r} stopped at step {k} (t = {k * self.dt:.6g} s): M(q) + dt "
+                    f"diag(damping) is not positive definite at dof {dof} (joint "
+                    f"{model.joint_names[int(model.dof[dof]['joint'])]!r}): a moving joint "
+                    f"carries no mass or inertia")
+            else:
+                status[r] = "diverged"
+                failures[int(r)] = (
+                    f"rollout {r} diverged at step {k} (t = {k * self.dt:.6g} s): the next "
+                    f"state is not finite (max |v| = {float(np.abs(V[r]).max()):.3g} before "
+                    f"it); a shorter dt, bounded torques or gains, or softer contacts "
+                    f"(regularization) keep it finite")
+        return Rollout(
+            final_q=Q, final_v=V, status=status, failures=failures,
+            q=RQ if "q" in record else None, v=RV if "v" in record else None,
+            tau=RTAU if "tau" in record else None,
+            contact_forces=RCF[..., :3] if "contacts" in record else None,
+            contact_points=RCF[..., 3:] if "contacts" in record else None,
+            stats=RSTATS if "stats" in record else None,
+            steps_per_second=n * steps / wall if wall > 0 else 0.0,
+            constraint_tau=FBUF[0, _ts.rhs_offset(nv):_ts.rhs_offset(nv) + nv].copy())
+
+
+def _finite(x, name: str) -> np.ndarray:
+    """x as a float64 array of real, finite numbers, or an error naming it."""
+    a = _checks.real(x, name, "an array of real numbers")
+    if not np.isfinite(a).all():
+        bad = np.argwhere(~np.isfinite(a))[0].tolist()
+        raise ValueError(f"{name} has a non-finite entry at index {bad}")
+    return a
+
+
+def _singular():
+    from .dynamics import SingularMassMatrixError
+    return SingularMassMatrixError
+
+
+def _progress(total: int) -> Callable:
+    """A progress callback: tqdm's bar when installed, else a line on stderr."""
+    try:
+        from tqdm import tqdm
+        bar = tqdm(total=total, unit="step")
+
+        def update(k: int, done: bool = False) -> None:
+            bar.update(k)
+            if done:
+                bar.close()
+        return update
+    except ImportError:
+        count = [0]
+
+        def update(k: int, done: bool = False) -> None:
+            count[0] += k
+            sys.stderr.write(f"\r{100 * count[0] / max(total, 1):5.1f} % of {total} steps"
+                             + ("\n" if done else ""))
+        return update
+

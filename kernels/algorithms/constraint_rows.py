@@ -1,0 +1,157 @@
+"""The constraint rows of one time step: contacts, joint limits and dry joint friction.
+
+Each row r is a direction J_r in velocity space (the rows of W^T, W the generalized force
+directions of the constraints: Kindr cheat sheet, "Equations of motion with contacts and
+impulses", M du - h dt = W P) and the velocity c_r it has after the free step, minus the
+velocity b_r it must reach:
+- contact of a sphere (centre x, radius r) with a half-space {n.x >= d}: gap
+  phi = n.x - d - r, contact point p = x - r n on the body; three rows n^T J_p, t1^T J_p,
+  t2^T J_p with J_p the point's translational Jacobian: column k of a dof on the body's
+  support is J_k,v + J_k,w x p (Traversaro & Saccon 2019, sec. 8: the WORLD Jacobian applied
+  at p). The normal row's target b keeps the gap closed after the step:
+    phi > 0:  u_n >= -phi / dt           (speculative: a fast body cannot tunnel)
+    phi <= 0: u_n >= -erp phi / dt       (Baumgarte-like: a penetration is removed)
+  and, when the contact closes within the step (phi + dt u_n < REST_GAP) at an approach
+  speed above the bounce speed, u_n >= -e u_n^- (Newton's restitution on the velocity before
+  the step; for e > 0 only, so that e = 0 lands exactly on the surface, and the rebound
+  starts within one step of the touch-down);
+- joint limit (vector-space coordinates, one per dof): the same unilateral target on
+  phi = q - q_lower (row e_k) or phi = q_upper - q (row -e_k);
+- dry friction of dof k: row e_k, target 0, |lambda| <= friction_k dt.
+A contact or limit enters when its gap predicted by the free velocity is below the margin:
+phi + dt min(u_n, 0) < margin.
+"""
+
+from .._jit import jit
+from ..joints.codes import LIE_GROUP, VECTOR
+from ..layout import (H_MU, H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, O_BOUNCE, O_DT, O_ERP,
+                      O_MARGIN, OJ, OM, P_FRICTION, P_Q_LOWER, P_Q_UPPER)
+
+REST_GAP = 1e-9  # a gap this small counts as touching, for restitution [m]
+
+
+@jit
+def _target(phi, dt, erp):
+    return -phi / dt if phi > 0.0 else -erp * phi / dt
+
+
+@jit
+def _dot(J, r, x):
+    acc = 0.0
+    for k in range(x.shape[0]):
+        acc += J[r, k] * x[k]
+    return acc
+
+
+@jit
+def _contact(jnt, sph, hsp, s, e, ws, J, m):
+    """Rows m, m+1, m+2 of J for sphere s on half-space e; returns (phi, point)."""
+    sp = sph[s]
+    w = ws[sp.joint]
+    c = sp.p
+    x0 = w[OM] * c[0] + w[OM + 1] * c[1] + w[OM + 2] * c[2] + w[OM + 9]
+    x1 = w[OM + 3] * c[0] + w[OM + 4] * c[1] + w[OM + 5] * c[2] + w[OM + 10]
+    x2 = w[OM + 6] * c[0] + w[OM + 7] * c[1] + w[OM + 8] * c[2] + w[OM + 11]
+    h = hsp[e]
+    n0, n1, n2 = h[H_N], h[H_N + 1], h[H_N + 2]
+    phi = n0 * x0 + n1 * x1 + n2 * x2 - h[H_OFFSET] - sp.radius
+    p0, p1, p2 = x0 - sp.radius * n0, x1 - sp.radius * n1, x2 - sp.radius * n2
+    # CRBA left the world Jacobian columns about joint 1's origin (world_origin.py)
+    r0, r1, r2 = p0 - ws[1, OM + 9], p1 - ws[1, OM + 10], p2 - ws[1, OM + 11]
+    for k in range(J.shape[1]):
+        J[m, k] = 0.0
+        J[m + 1, k] = 0.0
+        J[m + 2, k] = 0.0
+    i = sp.joint
+    while i > 0:
+        wi = ws[i]
+        iv = jnt[i].idx_v
+        for d in range(jnt[i].nv):
+            o = OJ + 6 * d
+            a0 = wi[o] + wi[o + 4] * r2 - wi[o + 5] * r1
+            a1 = wi[o + 1] + wi[o + 5] * r0 - wi[o + 3] * r2
+            a2 = wi[o + 2] + wi[o + 3] * r1 - wi[o + 4] * r0
+            J[m, iv + d] = n0 * a0 + n1 * a1 + n2 * a2
+            J[m + 1, iv + d] = h[H_T1] * a0 + h[H_T1 + 1] * a1 + h[H_T1 + 2] * a2
+            J[m + 2, iv + d] = h[H_T2] * a0 + h[H_T2 + 1] * a1 + h[H_T2 + 2] * a2
+        i = jnt[i].parent
+    return phi, p0, p1, p2
+
+
+@jit
+def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point):
+    """Contact rows (first in the list): J, c, mu per contact, the warm-start slot of each
+    row and the (sphere, half-space) pair and point of each contact. Returns the number of
+    contacts. Needs the placements and world Jacobian columns of CRBA in ws."""
+    dt, erp, margin, bounce = opt[O_DT], opt[O_ERP], opt[O_MARGIN], opt[O_BOUNCE]
+    nh = hsp.shape[0]
+    nc = 0
+    for s in range(sph.shape[0]):
+        for e in range(nh):
+            m = 3 * nc
+            phi, p0, p1, p2 = _contact(jnt, sph, hsp, s, e, ws, J, m)
+            un = _dot(J, m, vf)
+            if not phi + dt * min(un, 0.0) < margin:
+                continue
+            b = _target(phi, dt, erp)
+            un0 = _dot(J, m, v)
+            rest = hsp[e, H_RESTITUTION]
+            if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP:
+                b = max(b, -rest * un0)  # the impact falls within this step
+            c[m] = un - b
+            c[m + 1] = _dot(J, m + 1, vf)
+            c[m + 2] = _dot(J, m + 2, vf)
+            mu[nc] = hsp[e, H_MU]
+            p = s * nh + e
+            pair[nc] = p
+            point[nc, 0], point[nc, 1], point[nc, 2] = p0, p1, p2
+            for k in range(3):
+                slot[m + k] = 3 * p + k
+            nc += 1
+    return nc
+
+
+@jit
+def _unit_row(J, m, k, sign):
+    for j in range(J.shape[1]):
+        J[m, j] = 0.0
+    J[m, k] = sign
+
+
+@jit
+def joint_rows(jnt, prm, opt, q, vf, m, nslot, J, c, lo, hi, slot):
+    """Limit and dry-friction rows from row m on; warm-start slots from nslot on (limits
+    lower nslot + k, upper nslot + nv + k, friction nslot + 2 nv + k for dof k). Returns
+    the new row count."""
+    dt, erp, margin = opt[O_DT], opt[O_ERP], opt[O_MARGIN]
+    nv = vf.shape[0]
+    for i in range(1, jnt.shape[0]):
+        jr = jnt[i]
+        pr = prm[i]
+        if LIE_GROUP[jr.type] == VECTOR and jr.nq == jr.nv:
+            for d in range(jr.nv):
+                k = jr.idx_v + d
+                x = q[jr.idx_q + d]
+                for side in range(2):
+                    bound = pr[P_Q_LOWER + d] if side == 0 else pr[P_Q_UPPER + d]
+                    if not abs(bound) < 1e300:  # +-inf: unbounded
+                        continue
+                    sign = 1.0 if side == 0 else -1.0
+                    phi = sign * (x - bound)
+                    un = sign * vf[k]
+                    if phi + dt * min(un, 0.0) < margin:
+                        _unit_row(J, m, k, sign)
+                        c[m] = un - _target(phi, dt, erp)
+                        lo[m], hi[m] = 0.0, 1e300
+                        slot[m] = nslot + side * nv + k
+                        m += 1
+        for d in range(jr.nv):
+            f = pr[P_FRICTION + d]
+            if f > 0.0:
+                k = jr.idx_v + d
+                _unit_row(J, m, k, 1.0)
+                c[m] = vf[k]
+                lo[m], hi[m] = -f * dt, f * dt
+                slot[m] = nslot + 2 * nv + k
+                m += 1
+    return m

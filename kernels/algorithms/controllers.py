@@ -1,0 +1,40 @@
+"""Controllers the simulator runs inside its compiled loop.
+
+A controller (a "policy") is any @njit function with the signature
+  policy(r, k, t, q, v, args, tau)
+r the rollout, k the step, t = k dt the time, (q, v) the state, ``args`` whatever tuple the
+caller passed (arrays, scalars), and tau (nv,) the commanded torque it must write. The
+simulator clamps tau to the effort limits before applying it. Compiled together with the
+rollout loop (numba specializes the loop for each policy: the first call with a new policy
+compiles, later processes load it from the disk cache when the policy is cached too).
+"""
+
+from .._jit import jit
+from ..configuration.dispatch import difference
+
+
+@jit
+def pick(n, i):
+    """Row i of a table with n rows, or its only row: per-rollout or per-step tables
+    broadcast when they have one row, and the last step's row holds after the table ends."""
+    return 0 if n == 1 else min(i, n - 1)
+
+
+@jit
+def pd_feedforward(r, k, t, q, v, args, tau):
+    """tau = tau_ff + Kp (q_ref (-) q) + Kd (v_ref - v), joint-wise gains, with (-) the
+    configuration difference (Lie group log), so a free-flyer's or ball joint's error is a
+    tangent vector. args = (jnt, KP (1|N, nv), KD (1|N, nv), QREF (1|N, 1|T, nq),
+    VREF (1|N, 1|T, nv), TFF (1|N, 1|T, nv)); zero gains give an open-loop torque table."""
+    jnt, KP, KD, QREF, VREF, TFF = args
+    kp = KP[pick(KP.shape[0], r)]
+    kd = KD[pick(KD.shape[0], r)]
+    qr = QREF[pick(QREF.shape[0], r)]
+    vr = VREF[pick(VREF.shape[0], r)]
+    tf = TFF[pick(TFF.shape[0], r)]
+    qref = qr[pick(qr.shape[0], k)]
+    vref = vr[pick(vr.shape[0], k)]
+    tff = tf[pick(tf.shape[0], k)]
+    difference(jnt, q, qref, tau)
+    for j in range(tau.shape[0]):
+        tau[j] = tff[j] + kp[j] * tau[j] + kd[j] * (vref[j] - v[j])

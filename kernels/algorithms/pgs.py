@@ -1,0 +1,81 @@
+"""Projected Gauss-Seidel: the contact percussions of one time step.
+
+The problem (Moreau-Jean time stepping: Acary & Brogliato, "Numerical Methods for Nonsmooth
+Dynamical Systems", Springer 2008, ch. 10; Jean, "The non-smooth contact dynamics method",
+CMAME 177, 1999). With G the Delassus matrix W^T M^-1 W of the rows, R >= 0 a diagonal
+compliance and c the rows' velocity before any percussion (target velocities folded in),
+  u = (G + R) lam + c
+- contact i (rows 3i, 3i+1, 3i+2: normal, tangent 1, tangent 2): lam_i in the Coulomb cone
+  K = {||lam_t|| <= mu lam_n} (the exact disc, not a pyramid) and, with De Saxce's correction,
+  K* contains u_i + (mu ||u_t||, 0, 0) orthogonal to lam_i: Signorini's condition on the
+  normal and Coulomb's law with maximal dissipation on the tangent (the friction NCP that
+  Pinocchio's solvers solve with ``solve_ncp``);
+- 1-D row r (joint limits, dry joint friction): lo_r <= lam_r <= hi_r with u_r >= 0 where
+  lam_r = lo_r, u_r <= 0 where lam_r = hi_r and u_r = 0 between (a box-constrained LCP).
+A sweep visits the contacts, then the rows, each with its latest neighbours (Gauss-Seidel):
+  normal:   lam_n <- max(0, lam_n - u_n / G_nn)
+  tangent:  lam_t <- Proj_{||.|| <= mu lam_n}(lam_t - u_t / g_t)   (u_t after the normal update)
+  row:      lam_r <- clip(lam_r - u_r / G_rr, lo_r, hi_r)
+with g_t the largest eigenvalue of the contact's 2x2 tangent block, so each block step is a
+contraction (the projected step of Pinocchio's PGS solver, Carpentier et al., "Proximal and
+sparse resolution of constrained dynamic equations", RSS 2021, sec. V).
+A fixed point of the sweep solves the problem; the sweep's largest change, measured as a
+velocity (|d lam_r| times G_rr, in m/s or rad/s), is the residual that stops it (<= tol).
+"""
+
+from math import sqrt
+
+from .._jit import jit
+
+
+@jit
+def _u(G, c, lam, m, r):
+    acc = c[r]
+    for s in range(m):
+        acc += G[r, s] * lam[s]
+    return acc
+
+
+@jit
+def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
+    """Solve for lam[:m] in place, starting from its content (warm start): rows 0..3nc-1
+    are nc contacts with friction coefficients mu[:nc]; rows 3nc..m-1 are bounded by
+    lo, hi. G (>= m, >= m) includes the compliance. Returns (sweeps, residual); a warm start
+    at the solution returns after one sweep that changes nothing: (0, residual <= tol)."""
+    residual = 0.0
+    for it in range(int(iterations)):
+        residual = 0.0
+        for i in range(nc):
+            n = 3 * i
+            gnn = G[n, n]
+            if gnn > 0.0:
+                old = lam[n]
+                new = old - _u(G, c, lam, m, n) / gnn
+                if new < 0.0:
+                    new = 0.0
+                lam[n] = new
+                residual = max(residual, abs(new - old) * gnn)
+            a, b, d = G[n + 1, n + 1], G[n + 1, n + 2], G[n + 2, n + 2]
+            gt = 0.5 * (a + d) + sqrt(0.25 * (a - d) * (a - d) + b * b)
+            if gt > 0.0:
+                o1, o2 = lam[n + 1], lam[n + 2]
+                t1 = o1 - _u(G, c, lam, m, n + 1) / gt
+                t2 = o2 - _u(G, c, lam, m, n + 2) / gt
+                radius = mu[i] * lam[n]
+                norm = sqrt(t1 * t1 + t2 * t2)
+                if norm > radius:
+                    s = radius / norm if norm > 0.0 else 0.0
+                    t1 *= s
+                    t2 *= s
+                lam[n + 1], lam[n + 2] = t1, t2
+                residual = max(residual, sqrt((t1 - o1) ** 2 + (t2 - o2) ** 2) * gt)
+        for r in range(3 * nc, m):
+            grr = G[r, r]
+            if grr > 0.0:
+                old = lam[r]
+                new = min(max(old - _u(G, c, lam, m, r) / grr, lo[r]), hi[r])
+                lam[r] = new
+                residual = max(residual, abs(new - old) * grr)
+        if residual <= tol:
+            return it, residual
+    return int(iterations), residual

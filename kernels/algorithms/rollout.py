@@ -1,0 +1,74 @@
+"""Rollouts: many time steps (time_step.py) under a controller, for a batch of initial states
+and robots, in parallel.
+
+Each rollout r starts from (Q[r], V[r]) with robot PRM[r] (or PRM[0] for all) and runs steps
+k0..k1-1, so that a long batch can be launched in slices (the object API checks Ctrl-C
+between them); Q, V and the warm starts WARM[r] carry the state from one slice to the next.
+Rollouts run in contiguous chunks, one per thread, each thread with its own workspace and
+buffers: a row of the batch is bit-for-bit the serial rollout. A rollout that fails stops
+alone: STATUS[r] = (code, step), code as time_step's; -1 while it runs.
+Recorded (when the array has room, i.e. its step axis is not empty): RQ[r, k + 1], RV[r, k + 1]
+the state after step k, RTAU[r, k] the applied torque, RCF[r, k] the contact forces and points,
+RSTATS[r, k] the rows, sweeps and residual of the contact solve.
+"""
+
+from numba import prange
+
+from .._jit import jit
+from ..layout import O_DT
+from .batch import chunk, robot
+from .time_step import OK, time_step
+
+
+@jit
+def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
+                  WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
+                  STATUS):
+    lo, hi = chunk(Q.shape[0], nt, t)
+    dt = opt[O_DT]
+    qn, vn, tc, cf, st = QN[t], VN[t], TC[t], CF[t], ST[t]
+    nq, nv = qn.shape[0], vn.shape[0]
+    for r in range(lo, hi):
+        if STATUS[r, 0] >= 0:
+            continue
+        prm = PRM[robot(PRM, r)]
+        q, v, warm = Q[r], V[r], WARM[r]
+        fx = FEXT[robot(FEXT, r)]
+        for k in range(k0, k1):
+            policy(r, k, k * dt, q, v, args, tc)
+            code = time_step(jnt, prm, dof, sph, hsp, opt, q, v, tc, fx[0 if fx.shape[0] == 1
+                             else k], ws3[t], FBUF[t], IBUF[t], warm, qn, vn, cf, st)
+            if code != OK:
+                STATUS[r, 0] = code
+                STATUS[r, 1] = k
+                break
+            for j in range(nq):
+                q[j] = qn[j]
+            for j in range(nv):
+                v[j] = vn[j]
+            if RQ.shape[1] > 0:
+                for j in range(nq):
+                    RQ[r, k + 1, j] = qn[j]
+            if RV.shape[1] > 0:
+                for j in range(nv):
+                    RV[r, k + 1, j] = vn[j]
+            if RTAU.shape[1] > 0:  # tc: the applied torque after time_step's clamp
+                for j in range(nv):
+                    RTAU[r, k, j] = tc[j]
+            if RCF.shape[1] > 0:
+                for p in range(cf.shape[0]):
+                    for j in range(6):
+                        RCF[r, k, p, j] = cf[p, j]
+            if RSTATS.shape[1] > 0:
+                for j in range(3):
+                    RSTATS[r, k, j] = st[j]
+
+
+@jit(parallel=True)
+def rollout_batch(jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT, WARM,
+                  FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS):
+    nt = ws3.shape[0]
+    for t in prange(nt):
+        rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
+                      WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
+                      STATUS)

@@ -1,0 +1,159 @@
+"""One time step of the simulator: free motion, constraint percussions, integration.
+
+Moreau-Jean time stepping on the impulse-level equations of motion (Kindr cheat sheet,
+"Equations of motion with contacts and impulses": M du - h dt = W P; Acary & Brogliato 2008,
+ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
+  tau    = clip(tau_cmd, -effort_max, effort_max)
+  M_d    = M(q) + dt diag(damping)                 (viscous damping, implicit in v+)
+  v_free = v + dt M_d^-1 (tau - h(q, v) - damping v)     (h = C v + g - J^T f_ext, by RNEA)
+  P      : the percussions of the constraint rows (constraint_rows.py) solved by pgs.py on
+           G = W^T M_d^-1 W (delassus.py)
+  v+     = v_free + M_d^-1 W P
+  q+     = q (+) dt v+                             (the exponential map, never q + v dt)
+Contact forces are P / dt. Armature is on M's diagonal (CRBA).
+"""
+
+from .._jit import jit
+from ..configuration.dispatch import integrate
+from ..layout import (H_N, H_T1, H_T2, O_DT, O_ITERATIONS, O_REGULARIZATION, O_TOL, P_DAMPING,
+                      P_EFFORT_MAX)
+from .cholesky import cholesky, solve
+from .constraint_rows import contact_rows, joint_rows
+from .crba import crba
+from .delassus import delassus
+from .guard import _finite
+from .pgs import pgs
+from .rnea import rnea
+
+OK = 0
+SINGULAR = 1  # M_d not positive definite (detail: the dof)
+DIVERGED = 2  # the next state is not finite
+
+
+@jit
+def sizes(nv, nsph, nhsp):
+    """(rows, warm-start slots, floats, ints) of a step's buffers for nv dofs, nsph spheres
+    and nhsp half-spaces: at most 3 rows per pair, one limit and one friction row per dof."""
+    npair = nsph * nhsp
+    rows = 3 * npair + 3 * nv
+    nf = 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 4 * rows + 4 * npair
+    return rows, 3 * npair + 3 * nv, nf, 2 * rows
+
+
+@jit
+def rhs_offset(nv):
+    """Where ``buffers`` puts rhs in fbuf (for Python, which cannot take the views
+    themselves: numba boxes a returned view of fbuf as fbuf itself)."""
+    return 2 * nv * nv + 4 * nv
+
+
+@jit
+def buffers(fbuf, ibuf, nv, npair):
+    """Views of a step's flat buffers: matrices and vectors in fbuf, indices in ibuf."""
+    rows = 3 * npair + 3 * nv
+    o = 0
+    M = fbuf[o:o + nv * nv].reshape((nv, nv))
+    o += nv * nv
+    Uf = fbuf[o:o + nv * nv].reshape((nv, nv))
+    o += nv * nv
+    D = fbuf[o:o + nv]
+    h = fbuf[o + nv:o + 2 * nv]
+    vf = fbuf[o + 2 * nv:o + 3 * nv]
+    zero = fbuf[o + 3 * nv:o + 4 * nv]
+    rhs = fbuf[rhs_offset(nv):rhs_offset(nv) + nv]
+    o += 5 * nv
+    J = fbuf[o:o + rows * nv].reshape((rows, nv))
+    o += rows * nv
+    Y = fbuf[o:o + rows * nv].reshape((rows, nv))
+    o += rows * nv
+    G = fbuf[o:o + rows * rows].reshape((rows, rows))
+    o += rows * rows
+    c = fbuf[o:o + rows]
+    lam = fbuf[o + rows:o + 2 * rows]
+    lo = fbuf[o + 2 * rows:o + 3 * rows]
+    hi = fbuf[o + 3 * rows:o + 4 * rows]
+    o += 4 * rows
+    mu = fbuf[o:o + npair]
+    point = fbuf[o + npair:o + 4 * npair].reshape((npair, 3))
+    slot = ibuf[:rows]
+    pair = ibuf[rows:2 * rows]
+    return M, Uf, D, h, vf, zero, rhs, J, Y, G, c, lam, lo, hi, mu, point, slot, pair
+
+
+@jit
+def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,
+              qn, vn, cf, stats):
+    """(q, v) -> (qn, vn) under the commanded torque tau (clamped in place to the effort
+    limits: it holds the applied torque on return) and external forces fext
+    (njoints, 6; LOCAL, as RNEA's; (0, 6) for none). ``warm`` holds the last step's
+    percussions by slot (zeros to start cold) and receives this step's. cf (npair, 6)
+    receives each sphere/half-space pair's contact force [N] (world axes) and point [m]
+    (zeros when apart); stats (3,) the number of constraint rows, solver sweeps and
+    residual. On return, the rhs view of fbuf (``buffers``) holds the constraints'
+    generalized force W P / dt (nv) (joint-limit and friction torques, contact forces seen
+    in joint space). Returns
+    OK, SINGULAR * 1_000_000 + dof, or DIVERGED."""
+    nv = v.shape[0]
+    dt = opt[O_DT]
+    M, Uf, D, h, vf, zero, rhs, J, Y, G, c, lam, lo, hi, mu, point, slot, pair = \
+        buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
+    crba(jnt, prm, q, ws, M, q[:0])
+    for k in range(nv):
+        zero[k] = 0.0
+    rnea(jnt, prm, q, v, zero, fext, ws, h)
+    for i in range(1, jnt.shape[0]):
+        jr = jnt[i]
+        for d in range(jr.nv):
+            k = jr.idx_v + d
+            emax = prm[i, P_EFFORT_MAX + d]
+            tau[k] = min(max(tau[k], -emax), emax)
+            damping = prm[i, P_DAMPING + d]
+            M[k, k] += dt * damping
+            rhs[k] = tau[k] - h[k] - damping * v[k]
+    bad = cholesky(dof, M, Uf, D)
+    if bad >= 0:
+        return SINGULAR * 1_000_000 + bad
+    solve(dof, Uf, D, rhs)
+    for k in range(nv):
+        vf[k] = v[k] + dt * rhs[k]
+        vn[k] = vf[k]
+    nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point)
+    nslot = 3 * sph.shape[0] * hsp.shape[0]
+    m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, nslot, J, c, lo, hi, slot)
+    for p in range(cf.shape[0]):
+        for k in range(6):
+            cf[p, k] = 0.0
+    sweeps, residual = 0, 0.0
+    for k in range(nv):
+        rhs[k] = 0.0
+    if m > 0:
+        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], Y, G)
+        for r in range(m):
+            lam[r] = warm[slot[r]]
+        sweeps, residual = pgs(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL], opt[O_ITERATIONS])
+        for s in range(warm.shape[0]):
+            warm[s] = 0.0
+        for r in range(m):
+            warm[slot[r]] = lam[r]
+            for k in range(nv):
+                vn[k] += lam[r] * Y[r, k]
+                rhs[k] += lam[r] * J[r, k] / dt
+        for i in range(nc):
+            _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
+    else:
+        for s in range(warm.shape[0]):
+            warm[s] = 0.0
+    stats[0], stats[1], stats[2] = m, sweeps, residual
+    integrate(jnt, q, vn, dt, qn)
+    if _finite(vn) >= 0 or _finite(qn) >= 0:
+        return DIVERGED
+    return OK
+
+
+@jit
+def _contact_force(hsp, e, lam, n, dt, point, out):
+    """out = [f; p]: the percussion of rows n..n+2 as a world force P / dt, and the point."""
+    h = hsp[e]
+    for k in range(3):
+        out[k] = (lam[n] * h[H_N + k] + lam[n + 1] * h[H_T1 + k] + lam[n + 2] * h[H_T2 + k]) / dt
+        out[3 + k] = point[k]

@@ -1,0 +1,329 @@
+"""The simulator (fastdyn.Scene) against physics: closed-form motions on planes and inclines,
+impacts, joint limits, static equilibrium of a standing quadruped; batches against single
+rollouts; bad input. The contact solver alone is checked against Pinocchio's in
+test_contact_solver.py."""
+
+import os
+import signal
+import threading
+import time
+
+import numba
+import numpy as np
+import pytest
+
+import fastdyn as fd
+
+G = 9.81
+DT = 1e-3
+
+
+def free_body(name: str, mass: float, inertia) -> fd.Model:
+    b = fd.ModelBuilder(name, gravity=(0.0, 0.0, -G))
+    b.add_joint("base", "freeflyer")
+    b.add_body("base", mass, inertia=np.asarray(inertia, float))
+    return b.build()
+
+
+@pytest.fixture(scope="module")
+def ball():
+    return free_body("ball", 2.0, np.eye(3) * 0.4 * 2.0 * 0.1 ** 2)
+
+
+@pytest.fixture(scope="module")
+def box():
+    m, s = 1.5, 0.2
+    return free_body("box", m, np.eye(3) * m * (s * s + s * s) / 12)
+
+
+def pose(z, quat=(0.0, 0.0, 0.0, 1.0), xy=(0.0, 0.0)):
+    return np.array([xy[0], xy[1], z, *quat])
+
+
+def test_ball_at_rest_carries_its_weight_and_stays(ball):
+    scene = fd.Scene(ball, dt=DT, mu=0.4)
+    scene.add_sphere("base", 0.1)
+    q, v = scene.step(pose(0.1), np.zeros(6))
+    assert scene.contact_forces[0] == pytest.approx([0.0, 0.0, 2.0 * G], rel=1e-7, abs=1e-9)
+    assert np.abs(v).max() < 1e-9
+    scene.step(q, v)
+    assert scene.stats[1] == 0  # warm-started at the solution: no sweep needed
+
+
+def test_box_pushed_below_the_friction_bound_sticks(box):
+    mu = 0.4
+    scene = fd.Scene(box, dt=DT, mu=mu)
+    scene.add_box("base", (0.2, 0.2, 0.2))
+    fext = np.zeros((box.njoints, 6))
+    fext[1, 0] = 0.9 * mu * 1.5 * G
+    out = scene.rollout(pose(0.1), np.zeros(6), 500, fext=fext)
+    assert np.abs(out.final_v).max() < 1e-6
+    assert abs(out.final_q[0]) < 1e-6
+
+
+def test_box_pushed_above_the_friction_bound_slides_at_the_coulomb_rate(box):
+    mu = 0.4
+    scene = fd.Scene(box, dt=DT, mu=mu)
+    scene.add_box("base", (0.2, 0.2, 0.2))
+    fext = np.zeros((box.njoints, 6))
+    force = 1.1 * mu * 1.5 * G
+    fext[1, 0] = force
+    steps = 500
+    out = scene.rollout(pose(0.1), np.zeros(6), steps, fext=fext, record=("v", "contacts"))
+    expected = (force / 1.5 - mu * G) * steps * DT
+    assert out.final_v[0] == pytest.approx(expected, rel=1e-2)
+    assert np.abs(out.final_v[3:]).max() < 1e-6  # no spin
+    assert abs(out.final_v[2]) < 1e-6
+    f = out.contact_forces[-1].sum(axis=0)
+    assert f[0] == pytest.approx(-mu * f[2], rel=1e-6)  # the friction bound, sliding
+
+
+@pytest.mark.parametrize("theta, mu", [(0.3, 0.5), (0.3, 0.2), (0.5, 0.1)])
+def test_box_on_an_incline(box, theta, mu):
+    scene = fd.Scene(box, dt=DT, ground=False)
+    n = np.array([np.sin(theta), 0.0, np.cos(theta)])
+    scene.add_halfspace(n, 0.0, mu=mu)
+    scene.add_box("base", (0.2, 0.2, 0.2))
+    q0 = np.r_[0.1 * n, 0.0, np.sin(theta / 2), 0.0, np.cos(theta / 2)]  # bottom face on it
+    steps = 400
+    out = scene.rollout(q0, np.zeros(6), steps, record=("q",))
+    down = np.array([np.cos(theta), 0.0, -np.sin(theta)])
+    travelled = (out.final_q[:3] - q0[:3]) @ down
+    if np.tan(theta) < mu:
+        assert abs(travelled) < 1e-6
+    else:
+        a = G * (np.sin(theta) - mu * np.cos(theta))
+        # semi-implicit Euler: x_k = a dt^2 k (k + 1) / 2 under constant acceleration
+        assert travelled == pytest.approx(a * DT ** 2 * steps * (steps + 1) / 2, rel=1e-2)
+        assert abs((out.final_q[:3] - q0[:3]) @ n) < 1e-6  # stays on the surface
+
+
+def test_dropped_ball_lands_on_time_without_bouncing(ball):
+    h = 0.5
+    scene = fd.Scene(ball, dt=DT, mu=0.4, restitution=0.0)
+    scene.add_sphere("base", 0.1)
+    out = scene.rollout(pose(0.1 + h), np.zeros(6), 600, record=("q", "v"))
+    z, vz = out.q[:, 2], out.v[:, 2]
+    landed = int(np.argmax(z <= 0.1 + 1e-9))
+    assert abs(landed - np.sqrt(2 * h / G) / DT) <= 1.0
+    # e = 0: the normal velocity is removed, up to the compliance (1e-8 x the impact speed)
+    assert np.abs(vz[landed + 1:]).max() < 1e-7
+    ke = 0.5 * 2.0 * vz ** 2
+    assert np.all(ke[landed:] <= ke[landed - 1] + 1e-12)  # no energy from the impact
+    assert z.min() > 0.1 - 1e-6
+
+
+@pytest.mark.parametrize("e", [0.5, 0.9])
+def test_restitution_returns_e_times_the_impact_speed(ball, e):
+    h = 0.5
+    scene = fd.Scene(ball, dt=DT, mu=0.4, restitution=e)
+    scene.add_sphere("base", 0.1)
+    out = scene.rollout(pose(0.1 + h), np.zeros(6), 500, record=("v",))
+    impact = np.sqrt(2 * G * h)
+    assert out.v[:, 2].max() == pytest.approx(e * impact, rel=2e-2)
+    ke = 0.5 * out.v[:, 2] ** 2
+    assert ke[-1] <= ke.max()
+
+
+def pendulum(upper: float) -> fd.Model:
+    b = fd.ModelBuilder("pendulum", gravity=(0.0, 0.0, -G))
+    b.add_joint("hinge", "revolute_y", lower=-1.0, upper=upper)
+    b.add_body("hinge", 1.0, com=(0.5, 0.0, 0.0), inertia=np.eye(3) * 1e-3)
+    return b.build()
+
+
+def test_pendulum_released_against_its_limit_rests_there():
+    upper = 0.3
+    model = pendulum(upper)
+    scene = fd.Scene(model, dt=DT, ground=False)
+    out = scene.rollout(np.array([upper - 0.05]), np.zeros(1), 2000, record=("q",))
+    assert out.q.max() <= upper + 1e-6  # no tunnelling through the limit
+    assert out.final_q[0] == pytest.approx(upper, abs=1e-6)
+    assert abs(out.final_v[0]) < 1e-6
+    q, _ = scene.step(out.final_q, out.final_v)
+    # gravity's torque about y at angle q is m g l cos q (the com rises against it)
+    assert scene.constraint_tau[0] == pytest.approx(-1.0 * G * 0.5 * np.cos(upper), rel=1e-6)
+
+
+def test_viscous_damping_is_implicit_and_dry_friction_holds():
+    model = pendulum(np.inf).with_damping("hinge", 50.0)
+    scene = fd.Scene(model, dt=0.05, ground=False)  # 50 N m s/rad would explode explicitly
+    out = scene.rollout(np.array([0.0]), np.array([10.0]), 200)
+    assert np.all(np.isfinite(out.final_v)) and abs(out.final_v[0]) < 1.0
+    held = pendulum(np.inf).with_friction("hinge", 1.0 * G * 0.5 * 1.01)
+    out = fd.Scene(held, dt=DT, ground=False).rollout(np.array([0.0]), np.zeros(1), 200)
+    assert abs(out.final_q[0]) < 1e-9  # friction beats gravity's torque: no motion
+
+
+def test_effort_limits_clamp_the_commanded_torque():
+    model = pendulum(np.inf).with_limits("hinge", effort=2.0)
+    scene = fd.Scene(model, dt=DT, ground=False)
+    out = scene.rollout(np.array([0.0]), np.zeros(1), 10, torques=np.array([100.0]),
+                        record=("tau",))
+    assert np.all(out.tau == 2.0)
+
+
+def standing_quadruped():
+    model = fd.models.load("quadruped")
+    q = fd.neutral(model)
+    for leg in ("FL", "FR", "HL", "HR"):
+        s = 1.0 if leg[0] == "F" else -1.0
+        q[model.jnt[model.joint_id(leg + "_HFE")]["idx_q"]] = 0.8 * s
+        q[model.jnt[model.joint_id(leg + "_KFE")]["idx_q"]] = -1.6 * s
+    data = model.create_data()
+    fd.forward_kinematics(model, data, q)
+    fd.update_frame_placements(model, data)
+    feet = [model.frame_id(leg + "_FOOT") for leg in ("FL", "FR", "HL", "HR")]
+    q[2] -= min(data.oMf_p[f][2] for f in feet) - 0.016
+    gains = np.r_[np.zeros(6), np.full(12, 5.0)], np.r_[np.zeros(6), np.full(12, 0.2)]
+    return model, q, feet, gains
+
+
+@pytest.fixture(scope="module")
+def quadruped_scene():
+    model, q, feet, gains = standing_quadruped()
+    scene = fd.Scene(model, dt=DT, mu=0.8)
+    for f in feet:
+        scene.add_sphere(f, 0.016)
+    return scene, q, gains
+
+
+def test_quadruped_dropped_stands_with_its_weight_on_its_feet(quadruped_scene):
+    scene, q, (kp, kd) = quadruped_scene
+    model = scene.model
+    q0 = q.copy()
+    q0[2] += 0.3
+    out = scene.rollout(q0, np.zeros(model.nv), 3000, kp=kp, kd=kd, record=("contacts",))
+    F = out.contact_forces[-1]
+    weight = model.mass.sum() * G
+    assert F[:, 2].sum() == pytest.approx(weight, rel=5e-3)
+    assert np.all(np.hypot(F[:, 0], F[:, 1]) <= 0.8 * F[:, 2] * (1 + 1e-9))
+    data = model.create_data()
+    fd.forward_kinematics(model, data, out.final_q)
+    fd.update_frame_placements(model, data)
+    gaps = [data.oMf_p[model.frame_id(n)][2] - 0.016 for n in ("FL_FOOT", "FR_FOOT",
+                                                              "HL_FOOT", "HR_FOOT")]
+    assert min(gaps) > -1e-4 and max(gaps) < 1e-4
+    assert np.abs(out.final_v).max() < 1e-3
+
+
+def test_batch_rows_equal_single_rollouts_bit_for_bit(quadruped_scene):
+    scene, q, (kp, kd) = quadruped_scene
+    nv = scene.model.nv
+    Q0 = np.tile(q, (5, 1))
+    Q0[:, 2] += np.linspace(0.0, 0.2, 5)
+    record = ("q", "v", "tau", "contacts")
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = scene.rollout(Q0, np.zeros((5, nv)), 300, kp=kp, kd=kd, record=record)
+        numba.set_num_threads(1)
+        one = scene.rollout(Q0, np.zeros((5, nv)), 300, kp=kp, kd=kd, record=record)
+    finally:
+        numba.set_num_threads(threads)
+    again = scene.rollout(Q0, np.zeros((5, nv)), 300, kp=kp, kd=kd, record=record)
+    for r in range(5):
+        single = scene.rollout(Q0[r], np.zeros(nv), 300, kp=kp, kd=kd, record=record)
+        for name in ("q", "v", "tau", "contact_forces"):
+            assert np.array_equal(getattr(two, name)[r], getattr(single, name))
+            assert np.array_equal(getattr(one, name)[r], getattr(single, name))
+            assert np.array_equal(getattr(again, name)[r], getattr(single, name))
+
+
+@numba.njit(cache=True)
+def user_pd(r, k, t, q, v, args, tau):
+    kp, kd, qref = args
+    for j in range(6):
+        tau[j] = 0.0
+    for j in range(6, tau.shape[0]):  # revolute joints: q index = v index + 1
+        tau[j] = kp[j] * (qref[j + 1] - q[j + 1]) - kd[j] * v[j]
+
+
+def test_a_user_njit_policy_runs_in_the_loop(quadruped_scene):
+    scene, q, (kp, kd) = quadruped_scene
+    nv = scene.model.nv
+    mine = scene.rollout(q, np.zeros(nv), 200, policy=user_pd, policy_args=(kp, kd, q),
+                         record=("q", "tau"))
+    builtin = scene.rollout(q, np.zeros(nv), 200, kp=kp, kd=kd, record=("q", "tau"))
+    assert np.allclose(mine.q, builtin.q, rtol=0, atol=1e-12)
+    assert np.allclose(mine.tau, builtin.tau, rtol=0, atol=1e-9)
+
+
+def test_parameter_batches_randomize_the_robot(ball):
+    scene = fd.Scene(ball, dt=DT)
+    scene.add_sphere("base", 0.1)
+    prm = fd.parameter_batch(ball, gravity=np.array([[0, 0, -G], [0, 0, -2 * G]]))
+    out = scene.rollout(np.tile(pose(1.0), (2, 1)), np.zeros((2, 6)), 100, prm=prm)
+    assert out.final_v[1, 2] == pytest.approx(2 * out.final_v[0, 2], rel=1e-12)
+
+
+def test_contact_free_energy_drift_is_first_order():
+    model = fd.samples.double_pendulum()
+    q0, v0 = np.array([1.0, -0.5]), np.zeros(2)
+    drift = []
+    for dt in (2e-3, 1e-3):
+        scene = fd.Scene(model, dt=dt, ground=False)
+        out = scene.rollout(q0, v0, int(round(1.0 / dt)), record=("q", "v"))
+        data = model.create_data()
+        e = [fd.mechanical_energy(model, data, qk, vk) for qk, vk in zip(out.q, out.v)]
+        drift.append(np.ptp(e))
+    assert drift[1] < 0.7 * drift[0]  # halves with dt (first order), not constant
+
+
+def test_a_diverging_rollout_stops_alone_and_says_so(ball):
+    scene = fd.Scene(ball, dt=DT, ground=False)
+    fext = np.zeros((2, 2, ball.njoints, 6))
+    fext[1, 0, 1, 3] = 1e306  # a torque that overflows the angular velocity of rollout 1
+    with pytest.warns(fd.RolloutWarning, match="rollout 1 diverged at step 0"):
+        out = scene.rollout(np.tile(pose(1.0), (2, 1)), np.zeros((2, 6)), 50,
+                            fext=np.ascontiguousarray(fext[:, :1]), record=("q",))
+    assert list(out.status) == ["ok", "diverged"]
+    assert np.isnan(out.q[1, 1:]).all() and np.isfinite(out.q[0]).all()
+
+
+def test_ctrl_c_stops_a_long_batch_promptly(ball):
+    scene = fd.Scene(ball, dt=DT)
+    scene.add_sphere("base", 0.1)
+    scene.rollout(pose(0.1), np.zeros(6), 10)  # compiled
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        scene.rollout(pose(0.1), np.zeros(6), 50_000_000)  # about a minute of work
+    assert time.perf_counter() - t0 < 10.0
+    out = scene.rollout(pose(0.1), np.zeros(6), 10)  # the process is still usable
+    assert out.status == "ok"
+
+
+def test_bad_input_is_refused_with_a_clear_message(ball, quadruped_scene):
+    with pytest.raises(ValueError, match="dt must be in"):
+        fd.Scene(ball, dt=-1e-3)
+    scene = fd.Scene(ball)
+    with pytest.raises(KeyError, match="no frame named 'foot'"):
+        scene.add_sphere("foot", 0.1)
+    with pytest.raises(ValueError, match="radius must be >= 0"):
+        scene.add_sphere("base", -0.1)
+    with pytest.raises(ValueError, match="mu must be >= 0"):
+        scene.add_halfspace((0, 0, 1), mu=-0.1)
+    with pytest.raises(ValueError, match="restitution must be in"):
+        scene.add_halfspace((0, 0, 1), restitution=1.5)
+    with pytest.raises(ValueError, match="normal must be non-zero"):
+        scene.add_halfspace((0, 0, 0))
+    with pytest.raises(ValueError, match="q0"):
+        scene.rollout(np.zeros(6), np.zeros(6), 10)
+    with pytest.raises(ValueError, match="non-finite"):
+        scene.rollout(pose(1.0), np.full(6, np.nan), 10)
+    with pytest.raises(ValueError, match="record: unknown 'forces'"):
+        scene.rollout(pose(1.0), np.zeros(6), 10, record=("forces",))
+    with pytest.raises(TypeError, match="policy must be a @numba.njit function"):
+        scene.rollout(pose(1.0), np.zeros(6), 10, policy=lambda *a: None)
+    with pytest.raises(ValueError, match="kp must be"):
+        scene.rollout(pose(1.0), np.zeros(6), 10, kp=np.ones(5))
+    with pytest.raises(ValueError, match="torques must be"):
+        scene.rollout(pose(1.0), np.zeros(6), 10, torques=np.ones((3, 6)))
+    with pytest.raises(ValueError, match="non-finite"):
+        scene.rollout(pose(1.0), np.zeros(6), 10, torques=np.full(6, np.nan))
+    with pytest.raises(ValueError, match="steps must be >= 0"):
+        scene.rollout(pose(1.0), np.zeros(6), -1)
+    with pytest.raises(ValueError, match="non-unit quaternion"):
+        scene.rollout(pose(1.0, quat=(0, 0, 0, 2.0)), np.zeros(6), 10)
