@@ -1,4 +1,4 @@
-"""The ``fastdyn`` command (also ``python -m fastdyn``): ``demo``, ``clear-cache``,
+"""The ``fastdyn`` command (also ``python -m fastdyn``): ``demo``, ``simulate``, ``clear-cache``,
 ``--version``. Bad arguments get one line saying what is wrong, and exit code 2."""
 
 from __future__ import annotations
@@ -36,6 +36,17 @@ def parser() -> argparse.ArgumentParser:
                       help="rollouts in the simulation batch (default: 64)")
     demo.add_argument("--steps", type=_count, default=1000,
                       help="steps of 1 ms per rollout (default: 1000)")
+    sim = sub.add_parser(
+        "simulate", help="drop the bundled quadruped on the ground under PD control and "
+        "report whether it stands, its contact forces and the simulator's speed",
+        description="Simulate the bundled quadruped dropped onto a plane (feet as spheres, "
+        "Coulomb friction) under joint PD control; check that it stands with its weight on "
+        "its feet; time a batch of rollouts. --plot writes base height and contact forces "
+        "to a PNG (needs matplotlib).")
+    sim.add_argument("--drop", type=float, default=0.3, help="drop height [m] (default 0.3)")
+    sim.add_argument("--rollouts", type=_count, default=256,
+                     help="rollouts in the timed batch (default: 256)")
+    sim.add_argument("--plot", metavar="PNG", help="write a plot to this file")
     sub.add_parser("clear-cache", help="delete the per-model modules fastdyn.codegen "
                    "generated and the kernels' cached machine code (where NUMBA_CACHE_DIR says)")
     return p
@@ -51,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         from .demo import run
 
         run(a.model, a.states, a.rollouts, a.steps)
+    elif a.command == "simulate":
+        from .simulate_demo import run as simulate
+
+        return 0 if simulate(a.drop, rollouts=a.rollouts, plot=a.plot) else 1
     elif a.command == "clear-cache":
         from .codegen import clear_cache, default_directory
         from .kernels import _jit

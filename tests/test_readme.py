@@ -10,7 +10,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def test_readme_examples_run():
     code = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
-    assert len(code) == 2, "README should have the main example and the codegen one"
+    assert len(code) == 3, "README should have the main example, the codegen one, the simulator"
     scope: dict = {}
     exec(compile(code[0], str(README), "exec"), scope)  # noqa: S102 (our own README)
     assert np.abs(scope["ddq"] - scope["a"]).max() < 1e-9  # its comment: ddq == a
@@ -21,6 +21,10 @@ def test_readme_examples_run():
     exec(compile(code[1], str(README), "exec"), scope)  # noqa: S102 (the codegen example)
     assert np.abs(scope["tau"] - expected).max() < 1e-10
     assert np.abs(scope["TAU"] - fd_batch(scope)).max() < 1e-10
+    sim: dict = {}
+    exec(compile(code[2], str(README), "exec"), sim)  # noqa: S102 (the simulator example)
+    weight = sim["model"].mass.sum() * 9.81
+    assert np.allclose(sim["out"].contact_forces[:, -1, :, 2].sum(axis=1), weight, rtol=5e-3)
 
 
 def fd_batch(scope):

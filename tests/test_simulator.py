@@ -327,3 +327,10 @@ def test_bad_input_is_refused_with_a_clear_message(ball, quadruped_scene):
         scene.rollout(pose(1.0), np.zeros(6), -1)
     with pytest.raises(ValueError, match="non-unit quaternion"):
         scene.rollout(pose(1.0, quat=(0, 0, 0, 2.0)), np.zeros(6), 10)
+
+
+def test_fastdyn_simulate_reports_a_standing_quadruped(capsys):
+    from fastdyn.__main__ import main
+    assert main(["simulate", "--rollouts", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "stands: base at" in out and "steps/s" in out
