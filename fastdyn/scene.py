@@ -171,6 +171,57 @@ class Scene:
         return [self.add_sphere(frame, radius, c + R @ np.array([0.0, 0.0, s * length / 2]))
                 for s in (-1.0, 1.0)]
 
+    def add_cylinder(self, frame: str | int, radius: float, length: float,
+                     position: Sequence[float] = (0, 0, 0), rotation=None,
+                     points: int = 8) -> list[int]:
+        """A cylinder (axis z, ``length``, ``radius``) as ``points`` points on each rim
+        circle: against a half-space a cylinder's deepest point is on a rim, so this is
+        exact when a point sits there and otherwise deep by at most r (1 - cos(pi / points))
+        (8 points: 7.6 % of r) when the cylinder lies on its side."""
+        radius = _checks.scalar(radius, "radius")
+        length = _checks.scalar(length, "length")
+        if radius < 0 or length < 0:
+            raise ValueError(f"cylinder radius and length must be >= 0, got {radius}, {length}")
+        points = _checks.integer(points, "points", 3)
+        R = np.eye(3) if rotation is None else _checks.matrix(rotation, (3, 3), "rotation")
+        c = _checks.vector(position, 3, "position")
+        a = 2 * np.pi * np.arange(points) / points
+        return [self.add_sphere(frame, 0.0, c + R @ np.array([radius * np.cos(t),
+                                                              radius * np.sin(t), s * length / 2]))
+                for s in (-1.0, 1.0) for t in a]
+
+    def add_urdf_collisions(self, path_or_xml, links: Sequence[str] | None = None) -> list[int]:
+        """The <collision> shapes of a URDF (the one the model came from) as contact
+        geometry on the frames of the same names: spheres, boxes (corners), capsules (end
+        spheres), cylinders (rim points). Meshes are skipped with one warning naming them:
+        add a sphere where such a body touches the ground (``add_sphere``). ``links``: only
+        these links. Returns the indices of the spheres added."""
+        from .parsers.urdf import URDFWarning, urdf_collisions
+
+        added, meshes = [], []
+        for link, shapes in urdf_collisions(path_or_xml).items():
+            if links is not None and link not in links:
+                continue
+            if link not in self.model.frame_names:
+                raise KeyError(f"the URDF's link {link!r} is not a frame of model "
+                               f"{self.model.name!r}: is this the model's URDF?")
+            for sh in shapes:
+                if sh.kind == "sphere":
+                    added.append(self.add_sphere(link, sh.size[0], sh.p))
+                elif sh.kind == "box":
+                    added += self.add_box(link, sh.size, sh.p, sh.R)
+                elif sh.kind == "capsule":
+                    added += self.add_capsule(link, sh.size[0], sh.size[1], sh.p, sh.R)
+                elif sh.kind == "cylinder":
+                    added += self.add_cylinder(link, sh.size[0], sh.size[1], sh.p, sh.R)
+                else:
+                    meshes.append(f"{link} ({sh.mesh}, line {sh.line})")
+        if meshes:
+            warnings.warn(f"{len(meshes)} mesh collision shapes have no contact geometry here "
+                          f"(add spheres for them): {'; '.join(meshes[:10])}"
+                          f"{' ...' if len(meshes) > 10 else ''}", URDFWarning, stacklevel=2)
+        return added
+
     def add_halfspace(self, normal: Sequence[float], offset: float = 0.0, *, mu: float = 0.8,
                       restitution: float = 0.0) -> int:
         """The solid {x : n.x >= offset} (n normalized here): the ground is n = (0, 0, 1),

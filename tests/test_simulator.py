@@ -334,3 +334,47 @@ def test_fastdyn_simulate_reports_a_standing_quadruped(capsys):
     assert main(["simulate", "--rollouts", "2"]) == 0
     out = capsys.readouterr().out
     assert "stands: base at" in out and "steps/s" in out
+
+
+URDF = """<robot name="shapes">
+  <link name="base">
+    <inertial><mass value="2.0"/><inertia ixx="0.02" ixy="0" ixz="0" iyy="0.02" iyz="0"
+      izz="0.02"/></inertial>
+    <collision><origin xyz="0 0 -0.05"/><geometry><box size="0.2 0.2 0.1"/></geometry>
+    </collision>
+    <collision><geometry><mesh filename="package://shapes/base.stl"/></geometry></collision>
+  </link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
+  <link name="arm">
+    <inertial><mass value="0.5"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0"
+      izz="0.001"/></inertial>
+    <collision><origin xyz="0.3 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>
+    <collision><origin xyz="0.1 0 0"/><geometry><cylinder radius="0.02" length="0.2"/>
+      </geometry></collision>
+  </link>
+</robot>"""
+
+
+def test_urdf_collision_shapes_become_contact_geometry():
+    model = fd.load_urdf(URDF, root_joint="freeflyer")
+    scene = fd.Scene(model)
+    with pytest.warns(UserWarning, match=r"1 mesh collision shapes .*base \(package://"):
+        added = scene.add_urdf_collisions(URDF)
+    assert len(added) == 8 + 1 + 16
+    # lowest points: the box's corners 0.1 below the base frame; on the arm, the sphere's
+    # 0.05 and the cylinder's (along z, 0.2 long) rim 0.1 below the arm's frame
+    z = {name.split("#")[0]: [] for name in scene.sphere_names}
+    data = model.create_data()
+    q = fd.neutral(model)
+    q[2] = 1.0
+    fd.forward_kinematics(model, data, q)
+    for s, name in zip(scene.spheres, scene.sphere_names):
+        R, p = data.oMi_R[s["joint"]], data.oMi_p[s["joint"]]
+        z[name.split("#")[0]].append((R @ s["p"] + p)[2] - s["radius"])
+    assert min(z["base"]) == pytest.approx(0.9, abs=1e-12)
+    assert sorted(z["arm"])[0] == pytest.approx(0.9, abs=1e-12)
+    assert sorted(z["arm"])[-1] == pytest.approx(1.1, abs=1e-12)  # the upper rim
+    assert z["arm"][0] == pytest.approx(0.95, abs=1e-12)  # the sphere, first in the file
+    with pytest.raises(fd.URDFError, match=r"line 5: link .base. <collision> <box>"):
+        fd.Scene(model).add_urdf_collisions(URDF.replace('size="0.2 0.2 0.1"', 'size="0.2"'))

@@ -65,10 +65,25 @@ class Inertial:
 
 
 @dataclass
+class Collision:
+    """A collision shape in its link's frame, placed at (R, p): ``kind`` "sphere" (size =
+    (radius,)), "box" (full edge lengths), "cylinder" or "capsule" (radius, length along z),
+    or "mesh" (``mesh`` the file name; no size)."""
+
+    kind: str
+    R: np.ndarray
+    p: np.ndarray
+    size: tuple[float, ...] = ()
+    mesh: str | None = None
+    line: int | None = None
+
+
+@dataclass
 class Link:
     name: str
     inertial: Inertial | None = None  # None: massless
     line: int | None = None
+    collisions: list[Collision] = field(default_factory=list)
 
 
 @dataclass

@@ -34,7 +34,8 @@ from pyexpat import XML_PARAM_ENTITY_PARSING_NEVER
 import numpy as np
 
 from ..model import Model
-from .description import (Description, DescriptionError, Inertial, Joint, Link, to_model)
+from .description import (Collision, Description, DescriptionError, Inertial, Joint, Link,
+                          to_model)
 
 __all__ = ["load_urdf", "parse_urdf", "URDFError", "URDFWarning"]
 
@@ -80,6 +81,24 @@ def parse_urdf(path_or_xml, *, max_bytes: int | None = MAX_BYTES) -> Description
     ``max_bytes`` caps the document's size as in ``load_urdf``."""
     data, source = _read(path_or_xml, max_bytes)
     return _Reader(source).robot(_xml_tree(data, source))
+
+
+def urdf_collisions(path_or_xml, *, max_bytes: int | None = MAX_BYTES
+                    ) -> dict[str, list[Collision]]:
+    """Each link's <collision> shapes, by link name (links without any are left out). Read
+    apart from ``load_urdf``, which ignores <collision> as Pinocchio's model does: a URDF
+    whose collision elements are broken still loads as a model."""
+    data, source = _read(path_or_xml, max_bytes)
+    root = _xml_tree(data, source)
+    reader = _Reader(source)
+    out = {}
+    for c in root.children:
+        if c.tag == "link":
+            name = reader.name(c, "<link>")
+            shapes = reader.collisions(c, f"link {name!r}")
+            if shapes:
+                out[name] = shapes
+    return out
 
 
 # --- XML --------------------------------------------------------------------------------------
@@ -277,6 +296,35 @@ class _Reader:
         if not d.links:
             self.fail("no <link> elements", f"robot {d.name!r}", root.line)
         return d
+
+    def collisions(self, node: _Node, what: str) -> list[Collision]:
+        """The link's <collision> shapes (the simulator's contact geometry)."""
+        out = []
+        for c in node.children:
+            if c.tag != "collision":
+                continue
+            R, p = self.origin(c, what + " <collision>")
+            g = c.first("geometry")
+            shape = next(iter(g.children), None) if g is not None else None
+            if shape is None:
+                self.fail("<collision> has no <geometry> shape", what, c.line)
+            w = f"{what} <collision> <{shape.tag}>"
+            if shape.tag == "sphere":
+                size = (self.number(shape, "radius", w),)
+            elif shape.tag == "box":
+                size = tuple(self.vector(shape, "size", w, default=None))
+            elif shape.tag in ("cylinder", "capsule"):
+                size = (self.number(shape, "radius", w), self.number(shape, "length", w))
+            elif shape.tag == "mesh":
+                out.append(Collision("mesh", R, p, (), shape.attrib.get("filename", "?"),
+                                     shape.line))
+                continue
+            else:
+                self.fail(f"unknown collision shape <{shape.tag}>", what, shape.line)
+            if min(size) < 0:
+                self.fail(f"<{shape.tag}> has a negative size {size}", what, shape.line)
+            out.append(Collision(shape.tag, R, p, size, None, shape.line))
+        return out
 
     def link(self, node: _Node) -> Link:
         name = self.name(node, "<link>")
