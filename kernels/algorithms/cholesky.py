@@ -43,14 +43,23 @@ def cholesky(dof, M, U, D):
 
 
 @jit
+def solve_upper(dof, U, x):
+    """x <- U^-1 x in place (U z = x: ancestors pick up their descendants). A zero entry has
+    nothing to pass on, so a sparse x (a contact's Jacobian row) costs its support only."""
+    for k in range(x.shape[0] - 1, -1, -1):
+        xk = x[k]
+        if xk != 0.0:
+            j = dof[k].parent
+            while j >= 0:
+                x[j] -= U[j, k] * xk
+                j = dof[j].parent
+
+
+@jit
 def solve(dof, U, D, x):
     """x <- M^-1 x in place, with M = U D U^T from ``cholesky``: x = U^-T D^-1 U^-1 x."""
     nv = x.shape[0]
-    for k in range(nv - 1, -1, -1):  # U z = x: ancestors pick up their descendants
-        j = dof[k].parent
-        while j >= 0:
-            x[j] -= U[j, k] * x[k]
-            j = dof[j].parent
+    solve_upper(dof, U, x)
     for k in range(nv):
         x[k] /= D[k]
     for k in range(nv):  # U^T y = z: descendants read their ancestors

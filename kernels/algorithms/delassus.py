@@ -1,31 +1,38 @@
 """The Delassus matrix G = J M^-1 J^T of a step's constraint rows, with the tree-sparse
 factorization M = U D U^T (cholesky.py), never a dense inverse.
 
-Y = M^-1 J^T is computed one row of J at a time (Featherstone 2008, sec. 6.5: each solve
-touches only the ancestors of a dof), then G_rs = J_r . Y_s; G is symmetric and positive
-semi-definite (definite when the rows are independent). The compliance R = r diag(G) is added
-to its diagonal (the regularization of the contact problem, as MuJoCo's soft constraints and
-Pinocchio's proximal solvers regularize theirs: it keeps redundant rows, e.g. the four
-corners of a box flat on the ground, well posed).
+With Z = D^-1/2 U^-1 J^T, G = Z^T Z: one triangular pass per row of J (Featherstone 2008,
+sec. 6.5: the pass touches only the ancestors of a dof, so a contact's row costs its
+support), then the products of the columns of Z, which are non-zero on shared supports
+only. G is symmetric and positive semi-definite (definite when the rows are independent).
+The compliance R = r diag(G) is added to its diagonal (the regularization of the contact
+problem, as MuJoCo's soft constraints and Pinocchio's proximal solvers regularize theirs: it
+keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed). The
+velocity change M^-1 J^T lambda takes one full solve after the percussions are known.
 """
 
+from math import sqrt
+
 from .._jit import jit
-from .cholesky import solve
+from .cholesky import solve_upper
 
 
 @jit
-def delassus(dof, U, D, J, m, regularization, Y, G):
-    """Y[:m] = rows of M^-1 J^T, G[:m, :m] = J M^-1 J^T + R."""
+def delassus(dof, U, D, J, m, regularization, Z, G):
+    """Z[:m] = rows of D^-1/2 U^-1 J^T, G[:m, :m] = J M^-1 J^T + R."""
     nv = J.shape[1]
     for r in range(m):
+        z = Z[r]
         for k in range(nv):
-            Y[r, k] = J[r, k]
-        solve(dof, U, D, Y[r])
+            z[k] = J[r, k]
+        solve_upper(dof, U, z)
+        for k in range(nv):
+            z[k] /= sqrt(D[k])
     for r in range(m):
         for s in range(r, m):
             acc = 0.0
             for k in range(nv):
-                acc += J[r, k] * Y[s, k]
+                acc += Z[r, k] * Z[s, k]
             G[r, s] = acc
             G[s, r] = acc
         G[r, r] *= 1.0 + regularization

@@ -64,7 +64,7 @@ def buffers(fbuf, ibuf, nv, npair):
     o += 5 * nv
     J = fbuf[o:o + rows * nv].reshape((rows, nv))
     o += rows * nv
-    Y = fbuf[o:o + rows * nv].reshape((rows, nv))
+    Z = fbuf[o:o + rows * nv].reshape((rows, nv))
     o += rows * nv
     G = fbuf[o:o + rows * rows].reshape((rows, rows))
     o += rows * rows
@@ -77,7 +77,7 @@ def buffers(fbuf, ibuf, nv, npair):
     point = fbuf[o + npair:o + 4 * npair].reshape((npair, 3))
     slot = ibuf[:rows]
     pair = ibuf[rows:2 * rows]
-    return M, Uf, D, h, vf, zero, rhs, J, Y, G, c, lam, lo, hi, mu, point, slot, pair
+    return M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair
 
 
 @jit
@@ -95,7 +95,7 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     OK, SINGULAR * 1_000_000 + dof, or DIVERGED."""
     nv = v.shape[0]
     dt = opt[O_DT]
-    M, Uf, D, h, vf, zero, rhs, J, Y, G, c, lam, lo, hi, mu, point, slot, pair = \
+    M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
         buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
     crba(jnt, prm, q, ws, M, q[:0])
     for k in range(nv):
@@ -127,7 +127,7 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     for k in range(nv):
         rhs[k] = 0.0
     if m > 0:
-        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], Y, G)
+        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], Z, G)
         for r in range(m):
             lam[r] = warm[slot[r]]
         sweeps, residual = pgs(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL], opt[O_ITERATIONS])
@@ -136,8 +136,13 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
         for r in range(m):
             warm[slot[r]] = lam[r]
             for k in range(nv):
-                vn[k] += lam[r] * Y[r, k]
-                rhs[k] += lam[r] * J[r, k] / dt
+                rhs[k] += lam[r] * J[r, k]
+        for k in range(nv):  # v+ = v_free + M^-1 W P; zero is free after RNEA
+            zero[k] = rhs[k]
+            rhs[k] /= dt
+        solve(dof, Uf, D, zero)
+        for k in range(nv):
+            vn[k] += zero[k]
         for i in range(nc):
             _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
     else:
