@@ -26,6 +26,7 @@ from . import _checks
 from ._parallel import launch
 from .batch import _configurations, _robots
 from .kernels import layout as L
+from .kernels.joints import codes
 from .kernels.algorithms import controllers, rollout as _roll, time_step as _ts
 from .model import Model
 
@@ -74,12 +75,14 @@ class Scene:
     residual [m/s] at which a step's Gauss-Seidel sweeps stop; iterations: their maximum.
     margin: a contact enters a step when its gap predicted at the end of the step is below
     it [m]. bounce_speed: restitution acts only on approach speeds above it [m/s]. ground:
-    add the plane z = 0 with friction ``mu`` and ``restitution``."""
+    add the plane z = 0 with friction ``mu`` and ``restitution``. limits: False ignores the
+    joint position limits (as MuJoCo without ``limited``). A scene where no constraint can
+    arise (no contact pairs, no limits, no dry friction, no damping) steps with ABA alone."""
 
     def __init__(self, model: Model, dt: float = 1e-3, *, ground: bool = True, mu: float = 0.8,
                  restitution: float = 0.0, erp: float = 0.2, regularization: float = 1e-8,
                  tolerance: float = 1e-9, iterations: int = 200, margin: float = 1e-3,
-                 bounce_speed: float = 1e-2):
+                 bounce_speed: float = 1e-2, limits: bool = True):
         _checks.model_arg(model)
         self.model = model
         self.spheres = np.zeros(0, L.SPHERE_DTYPE)
@@ -93,6 +96,9 @@ class Scene:
         self.iterations = iterations
         self.margin = margin
         self.bounce_speed = bounce_speed
+        if not isinstance(limits, (bool, np.bool_)):
+            raise TypeError(f"limits must be True or False, got {limits!r}")
+        self.opt[L.O_LIMITS] = float(limits)
         if ground:
             self.add_halfspace((0.0, 0.0, 1.0), 0.0, mu=mu, restitution=restitution)
         self._warm: np.ndarray | None = None
@@ -388,6 +394,22 @@ class Scene:
                 table(v_ref, nv, "v_ref", np.zeros((1, 1, nv))),
                 table(torques, nv, "torques", np.zeros((1, 1, nv))))
 
+    def _free(self, PRM: np.ndarray) -> bool:
+        """Whether no constraint row can arise for these robots (time_step's O_FREE)."""
+        if len(self.spheres) and len(self.halfspaces):
+            return False
+        for i, jr in enumerate(self.model.jnt[1:], start=1):
+            n = int(jr["nv"])
+            if (PRM[:, i, L.P_FRICTION:L.P_FRICTION + n] > 0).any() or \
+                    (PRM[:, i, L.P_DAMPING:L.P_DAMPING + n] > 0).any():
+                return False
+            if self.opt[L.O_LIMITS] and jr["nq"] == n and \
+                    codes.LIE_GROUP[jr["type"]] == codes.VECTOR and (
+                    np.isfinite(PRM[:, i, L.P_Q_LOWER:L.P_Q_LOWER + n]).any()
+                    or np.isfinite(PRM[:, i, L.P_Q_UPPER:L.P_Q_UPPER + n]).any()):
+                return False
+        return True
+
     def _forces(self, n: int, steps: int, fext) -> np.ndarray:
         nj = self.model.njoints
         if fext is None:
@@ -412,6 +434,8 @@ class Scene:
         else:
             args = policy_args
         FEXT = self._forces(n, steps, fext)
+        opt = self.opt.copy()
+        opt[L.O_FREE] = float(self._free(PRM))
         rows, nwarm, nf, ni = self._sizes()
         npair = len(self.spheres) * len(self.halfspaces)
         nt = numba.get_num_threads()
@@ -441,7 +465,7 @@ class Scene:
         while k0 < steps:
             k1 = min(steps, k0 + span)
             t0 = time.perf_counter()
-            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, self.opt,
+            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
                         CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS)
             if n == 1:  # one rollout: no threads to start

@@ -173,7 +173,9 @@ O_TOL = 3  # solver tolerance on the natural-map residual [m/s]
 O_ITERATIONS = 4  # most Gauss-Seidel sweeps per step
 O_MARGIN = 5  # a contact enters the step when its predicted gap is below this [m]
 O_BOUNCE = 6  # smallest approach speed that restitution acts on [m/s]
-NO = 7
+O_LIMITS = 7  # 1: joint position limits are constraint rows; 0: ignored
+O_FREE = 8  # 1 (set per launch): no row can arise, the free velocity comes from ABA
+NO = 9
 # Kinds of constraint rows in a step.
 ROW_CONTACT = 0  # three rows (normal, t1, t2) per contact, first in the list
 ROW_LIMIT = 1  # unilateral: lambda >= 0

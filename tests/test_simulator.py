@@ -378,3 +378,21 @@ def test_urdf_collision_shapes_become_contact_geometry():
     assert z["arm"][0] == pytest.approx(0.95, abs=1e-12)  # the sphere, first in the file
     with pytest.raises(fd.URDFError, match=r"line 5: link .base. <collision> <box>"):
         fd.Scene(model).add_urdf_collisions(URDF.replace('size="0.2 0.2 0.1"', 'size="0.2"'))
+
+
+def test_a_scene_without_constraints_steps_with_aba_and_agrees():
+    """With no row possible the step takes ABA; with a far-away ground it takes the
+    factorization; both integrate the same equations (to rounding)."""
+    model = fd.samples.double_pendulum()
+    q0, v0 = np.array([1.0, -0.5]), np.array([0.3, 0.0])
+    free = fd.Scene(model, ground=False, limits=False)
+    assert free._free(model.prm[None])
+    far = fd.Scene(model, ground=False, limits=False)
+    far.add_halfspace((0, 0, 1), -100.0)
+    far.add_sphere(model.frame_names[-1], 0.0)
+    assert not far._free(model.prm[None])
+    a = free.rollout(q0, v0, 500, record=("q",))
+    b = far.rollout(q0, v0, 500, record=("q",))
+    assert np.abs(a.q - b.q).max() < 1e-10
+    assert not fd.Scene(fd.models.load("ur5"))._free(fd.models.load("ur5").prm[None])
+    assert fd.Scene(fd.models.load("ur5"), limits=False)._free(fd.models.load("ur5").prm[None])

@@ -25,7 +25,7 @@ phi + dt min(u_n, 0) < margin.
 from .._jit import jit
 from ..joints.codes import LIE_GROUP, VECTOR
 from ..layout import (H_MU, H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, O_BOUNCE, O_DT, O_ERP,
-                      O_MARGIN, OJ, OM, P_FRICTION, P_Q_LOWER, P_Q_UPPER)
+                      O_LIMITS, O_MARGIN, OJ, OM, P_FRICTION, P_Q_LOWER, P_Q_UPPER)
 
 REST_GAP = 1e-9  # a gap this small counts as touching, for restitution [m]
 
@@ -128,7 +128,7 @@ def joint_rows(jnt, prm, opt, q, vf, m, nslot, J, c, lo, hi, slot):
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
         pr = prm[i]
-        if LIE_GROUP[jr.type] == VECTOR and jr.nq == jr.nv:
+        if opt[O_LIMITS] > 0.0 and LIE_GROUP[jr.type] == VECTOR and jr.nq == jr.nv:
             for d in range(jr.nv):
                 k = jr.idx_v + d
                 x = q[jr.idx_q + d]

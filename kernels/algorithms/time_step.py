@@ -10,13 +10,15 @@ ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
            G = W^T M_d^-1 W (delassus.py)
   v+     = v_free + M_d^-1 W P
   q+     = q (+) dt v+                             (the exponential map, never q + v dt)
-Contact forces are P / dt. Armature is on M's diagonal (CRBA).
+Contact forces are P / dt. Armature is on M's diagonal (CRBA). When no row can arise at all
+(O_FREE), the step is v+ = v + dt ABA(q, v, tau), the same equations without a factorization.
 """
 
 from .._jit import jit
 from ..configuration.dispatch import integrate
-from ..layout import (H_N, H_T1, H_T2, O_DT, O_ITERATIONS, O_REGULARIZATION, O_TOL, P_DAMPING,
-                      P_EFFORT_MAX)
+from ..layout import (H_N, H_T1, H_T2, O_DT, O_FREE, O_ITERATIONS, O_REGULARIZATION, O_TOL,
+                      P_DAMPING, P_EFFORT_MAX)
+from .aba import aba
 from .cholesky import cholesky, solve
 from .constraint_rows import contact_rows, joint_rows
 from .crba import crba
@@ -97,16 +99,17 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     dt = opt[O_DT]
     M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
         buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
+    if opt[O_FREE] > 0.0:
+        return _free_step(jnt, prm, opt, q, v, tau, fext, ws, vf, rhs, qn, vn, cf, stats)
     crba(jnt, prm, q, ws, M, q[:0])
     for k in range(nv):
         zero[k] = 0.0
     rnea(jnt, prm, q, v, zero, fext, ws, h)
+    _clamp(jnt, prm, tau)
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
         for d in range(jr.nv):
             k = jr.idx_v + d
-            emax = prm[i, P_EFFORT_MAX + d]
-            tau[k] = min(max(tau[k], -emax), emax)
             damping = prm[i, P_DAMPING + d]
             M[k, k] += dt * damping
             rhs[k] = tau[k] - h[k] - damping * v[k]
@@ -149,6 +152,37 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
         for s in range(warm.shape[0]):
             warm[s] = 0.0
     stats[0], stats[1], stats[2] = m, sweeps, residual
+    integrate(jnt, q, vn, dt, qn)
+    if _finite(vn) >= 0 or _finite(qn) >= 0:
+        return DIVERGED
+    return OK
+
+
+@jit
+def _clamp(jnt, prm, tau):
+    for i in range(1, jnt.shape[0]):
+        jr = jnt[i]
+        for d in range(jr.nv):
+            emax = prm[i, P_EFFORT_MAX + d]
+            tau[jr.idx_v + d] = min(max(tau[jr.idx_v + d], -emax), emax)
+
+
+@jit
+def _free_step(jnt, prm, opt, q, v, tau, fext, ws, ddq, rhs, qn, vn, cf, stats):
+    """The step when no constraint row can arise (no contact pairs, no limits, no dry
+    friction, no damping: the object API's O_FREE): v+ = v + dt ABA(q, v, tau), O(n)."""
+    dt = opt[O_DT]
+    _clamp(jnt, prm, tau)
+    bad = aba(jnt, prm, q, v, tau, fext, ws, ddq)
+    if bad >= 0:
+        return SINGULAR * 1_000_000 + jnt[bad].idx_v
+    for k in range(v.shape[0]):
+        vn[k] = v[k] + dt * ddq[k]
+        rhs[k] = 0.0
+    for p in range(cf.shape[0]):
+        for k in range(6):
+            cf[p, k] = 0.0
+    stats[0], stats[1], stats[2] = 0.0, 0.0, 0.0
     integrate(jnt, q, vn, dt, qn)
     if _finite(vn) >= 0 or _finite(qn) >= 0:
         return DIVERGED
