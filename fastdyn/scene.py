@@ -77,12 +77,14 @@ class Scene:
     it [m]. bounce_speed: restitution acts only on approach speeds above it [m/s]. ground:
     add the plane z = 0 with friction ``mu`` and ``restitution``. limits: False ignores the
     joint position limits (as MuJoCo without ``limited``). A scene where no constraint can
-    arise (no contact pairs, no limits, no dry friction, no damping) steps with ABA alone."""
+    arise (no contact pairs, no limits, no dry friction, no damping) steps with ABA alone;
+    there, integrator="rk4" takes classical Runge-Kutta steps instead of semi-implicit Euler
+    (kernels/algorithms/rk4.py: fourth order on vector joints, second on rotations)."""
 
     def __init__(self, model: Model, dt: float = 1e-3, *, ground: bool = True, mu: float = 0.8,
                  restitution: float = 0.0, erp: float = 0.2, regularization: float = 1e-8,
                  tolerance: float = 1e-9, iterations: int = 200, margin: float = 1e-3,
-                 bounce_speed: float = 1e-2, limits: bool = True):
+                 bounce_speed: float = 1e-2, limits: bool = True, integrator: str = "euler"):
         _checks.model_arg(model)
         self.model = model
         self.spheres = np.zeros(0, L.SPHERE_DTYPE)
@@ -99,6 +101,9 @@ class Scene:
         if not isinstance(limits, (bool, np.bool_)):
             raise TypeError(f"limits must be True or False, got {limits!r}")
         self.opt[L.O_LIMITS] = float(limits)
+        if integrator not in ("euler", "rk4"):
+            raise ValueError(f"integrator must be 'euler' or 'rk4', got {integrator!r}")
+        self.opt[L.O_INTEGRATOR] = L.RK4 if integrator == "rk4" else L.EULER
         if ground:
             self.add_halfspace((0.0, 0.0, 1.0), 0.0, mu=mu, restitution=restitution)
         self._warm: np.ndarray | None = None
@@ -436,6 +441,10 @@ class Scene:
         FEXT = self._forces(n, steps, fext)
         opt = self.opt.copy()
         opt[L.O_FREE] = float(self._free(PRM))
+        if opt[L.O_INTEGRATOR] == L.RK4 and not opt[L.O_FREE]:
+            raise ValueError("integrator='rk4' is for contact-free dynamics: this scene has "
+                             "contact pairs, joint limits (Scene(limits=False) ignores them), "
+                             "dry friction or damping; use 'euler'")
         rows, nwarm, nf, ni = self._sizes()
         npair = len(self.spheres) * len(self.halfspaces)
         nt = numba.get_num_threads()

@@ -175,7 +175,9 @@ O_MARGIN = 5  # a contact enters the step when its predicted gap is below this [
 O_BOUNCE = 6  # smallest approach speed that restitution acts on [m/s]
 O_LIMITS = 7  # 1: joint position limits are constraint rows; 0: ignored
 O_FREE = 8  # 1 (set per launch): no row can arise, the free velocity comes from ABA
-NO = 9
+O_INTEGRATOR = 9  # EULER (semi-implicit) or RK4 (only where O_FREE)
+NO = 10
+EULER, RK4 = 0, 1
 # Kinds of constraint rows in a step.
 ROW_CONTACT = 0  # three rows (normal, t1, t2) per contact, first in the list
 ROW_LIMIT = 1  # unilateral: lambda >= 0

@@ -11,13 +11,14 @@ ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
   v+     = v_free + M_d^-1 W P
   q+     = q (+) dt v+                             (the exponential map, never q + v dt)
 Contact forces are P / dt. Armature is on M's diagonal (CRBA). When no row can arise at all
-(O_FREE), the step is v+ = v + dt ABA(q, v, tau), the same equations without a factorization.
+(O_FREE), the step is v+ = v + dt ABA(q, v, tau), the same equations without a factorization,
+or one classical Runge-Kutta step (rk4.py) when the scene asks for it.
 """
 
 from .._jit import jit
 from ..configuration.dispatch import integrate
-from ..layout import (H_N, H_T1, H_T2, O_DT, O_FREE, O_ITERATIONS, O_REGULARIZATION, O_TOL,
-                      P_DAMPING, P_EFFORT_MAX)
+from ..layout import (H_N, H_T1, H_T2, O_DT, O_FREE, O_INTEGRATOR, O_ITERATIONS,
+                      O_REGULARIZATION, O_TOL, P_DAMPING, P_EFFORT_MAX, RK4)
 from .aba import aba
 from .cholesky import cholesky, solve
 from .constraint_rows import contact_rows, joint_rows
@@ -25,6 +26,7 @@ from .crba import crba
 from .delassus import delassus
 from .guard import _finite
 from .pgs import pgs
+from .rk4 import rk4_step
 from .rnea import rnea
 
 OK = 0
@@ -38,7 +40,8 @@ def sizes(nv, nsph, nhsp):
     and nhsp half-spaces: at most 3 rows per pair, one limit and one friction row per dof."""
     npair = nsph * nhsp
     rows = 3 * npair + 3 * nv
-    nf = 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 4 * rows + 4 * npair
+    nf = (2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 4 * rows + 4 * npair
+          + 8 * nv)  # the last 8 nv: rk4_step's stages
     return rows, 3 * npair + 3 * nv, nf, 2 * rows
 
 
@@ -100,6 +103,11 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
         buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
     if opt[O_FREE] > 0.0:
+        if opt[O_INTEGRATOR] == RK4:
+            _clamp(jnt, prm, tau)
+            stages = fbuf[fbuf.shape[0] - 8 * nv:]
+            bad = rk4_step(jnt, prm, opt[O_DT], q, v, tau, fext, ws, stages, qn, vn)
+            return _ended(bad, jnt, rhs, cf, stats, qn, vn)
         return _free_step(jnt, prm, opt, q, v, tau, fext, ws, vf, rhs, qn, vn, cf, stats)
     crba(jnt, prm, q, ws, M, q[:0])
     for k in range(nv):
@@ -175,15 +183,25 @@ def _free_step(jnt, prm, opt, q, v, tau, fext, ws, ddq, rhs, qn, vn, cf, stats):
     _clamp(jnt, prm, tau)
     bad = aba(jnt, prm, q, v, tau, fext, ws, ddq)
     if bad >= 0:
-        return SINGULAR * 1_000_000 + jnt[bad].idx_v
+        return _ended(bad, jnt, rhs, cf, stats, qn, vn)
     for k in range(v.shape[0]):
         vn[k] = v[k] + dt * ddq[k]
+    integrate(jnt, q, vn, dt, qn)
+    return _ended(-1, jnt, rhs, cf, stats, qn, vn)
+
+
+@jit
+def _ended(bad, jnt, rhs, cf, stats, qn, vn):
+    """A step without constraint rows (no constraint force, no contact, no solve) ends: its
+    code from ``bad`` (-1, or the joint whose articulated inertia was singular) and qn, vn."""
+    for k in range(rhs.shape[0]):
         rhs[k] = 0.0
     for p in range(cf.shape[0]):
         for k in range(6):
             cf[p, k] = 0.0
     stats[0], stats[1], stats[2] = 0.0, 0.0, 0.0
-    integrate(jnt, q, vn, dt, qn)
+    if bad >= 0:
+        return SINGULAR * 1_000_000 + jnt[bad].idx_v
     if _finite(vn) >= 0 or _finite(qn) >= 0:
         return DIVERGED
     return OK
