@@ -32,7 +32,7 @@ def as_placement(placement, what: str) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"{what}: placement R must be 3x3 and p length 3, got {R.shape}, {p.shape}")
     if not (np.all(np.isfinite(R)) and np.all(np.isfinite(p))):
         raise ValueError(f"{what}: placement has non-finite entries")
-    if not np.allclose(R @ R.T, np.eye(3), atol=1e-9) or np.linalg.det(R) < 0:
+    if not is_rotation(R):
         raise ValueError(f"{what}: placement rotation is not a proper rotation matrix "
                          f"(R R^T != I or det R < 0)")
     return R.copy(), p.copy()
@@ -318,17 +318,32 @@ def _per(val, n: int, default: float, what: str, field: str) -> np.ndarray:
     return a
 
 
+def is_rotation(R: np.ndarray) -> np.ndarray:
+    """Whether each R (..., 3, 3) is a rotation: R R^T = I and det R = +1. The tolerance, 1e-9
+    plus 1e-5 relative (np.allclose's), forgives rounding of parsed rpy angles and matrices
+    written to 6 decimals, not a reflection. Every placement the builder takes, the model
+    check and the batch check use this one rule, so a model's own table passes as a batch."""
+    R = np.asarray(R, dtype=np.float64)
+    RRt = np.einsum("...ab,...cb->...ac", R, R)
+    return np.isclose(RRt, np.eye(3), rtol=1e-5, atol=1e-9).all(axis=(-2, -1)) & (
+        np.linalg.det(R) > 0.0)
+
+
 def check_arrays(jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray, joint_names,
                  frame_names) -> None:
-    """The invariants the kernels rely on; raises ValueError naming the joint or frame."""
+    """The invariants the kernels rely on; raises ValueError naming the joint or frame. The
+    topology and the frames are checked here, the parameters by
+    ``fastdyn.parameters.check_table``, which also checks every batch of robots."""
+    # (imported here: fastdyn.parameters imports this module for its inertia helpers)
+    from .parameters import check_table
+
+    _check_topology(jnt, joint_names)
+    check_table(jnt, prm, joint_names)
+    _check_frames(frm, jnt.shape[0], frame_names)
+
+
+def _check_topology(jnt: np.ndarray, joint_names) -> None:
     n = jnt.shape[0]
-    params = layout.named(prm)
-    g = params["gravity"]
-    if not np.all(np.isfinite(g[0])):
-        raise ValueError(f"gravity must be finite, got {g[0]}")
-    if n > 1 and np.any(g[1:] != 0.0):
-        raise ValueError("gravity lives in the universe's parameter row only; the gravity "
-                         "columns of every other row must be zero")
     if n < 1 or jnt[0]["type"] != codes.UNIVERSE or jnt[0]["parent"] != -1:
         raise ValueError("joint 0 must be the universe (type 0, parent -1)")
     u = jnt[0]
@@ -337,8 +352,6 @@ def check_arrays(jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray, joint_names,
                          f"{int(u['nq'])}, {int(u['nv'])}, {int(u['idx_q'])}, {int(u['idx_v'])}")
     if len(joint_names) != n or len(set(joint_names)) != n:
         raise ValueError("joint names must be unique, one per joint")
-    if len(frame_names) != frm.shape[0]:
-        raise ValueError("one frame name per frame")
     q = v = 0
     for i in range(1, n):
         r = jnt[i]
@@ -352,36 +365,23 @@ def check_arrays(jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray, joint_names,
             raise ValueError(f"joint {name!r}: idx_q/nq/idx_v/nv inconsistent with its type")
         q += int(r["nq"])
         v += int(r["nv"])
-        r = params[i]  # its parameters
-        for field in ("R", "p", "axis", "axis2", "pi", "pitch"):
-            if not np.all(np.isfinite(r[field])):
-                raise ValueError(f"joint {name!r}: non-finite {field}")
-        if not _rotation(r["R"]):
-            raise ValueError(f"joint {name!r}: placement rotation is not a rotation matrix "
-                             f"(orthonormal, determinant +1)")
-        for field in ("q_lower", "q_upper", "v_max", "effort_max"):  # +-inf: unbounded
-            if np.isnan(r[field]).any():
-                raise ValueError(f"joint {name!r}: NaN in {field}")
-        for field in ("armature", "damping", "friction"):
-            if not (np.all(np.isfinite(r[field])) and np.all(r[field] >= 0.0)):
-                raise ValueError(f"joint {name!r}: {field} must be finite and >= 0, got "
-                                 f"{r[field][:int(jnt[i]['nv'])]}")
-        if abs(np.linalg.norm(r["axis"]) - 1.0) > 1e-9 and t != codes.FREEFLYER and t not in (
-                codes.SPHERICAL, codes.SPHERICAL_ZYX, codes.PLANAR, codes.TRANSLATION):
-            raise ValueError(f"joint {name!r}: axis is not a unit vector")
-        if r["pi"][0] < 0.0:
-            raise ValueError(f"joint {name!r}: negative mass {r['pi'][0]}")
-    for k in range(frm.shape[0]):
-        f = frm[k]
-        if not 0 <= f["parent_joint"] < n or not 0 <= f["parent_frame"] < max(frm.shape[0], 1):
-            raise ValueError(f"frame {frame_names[k]!r}: parent joint or frame out of range")
-        if not (np.all(np.isfinite(f["R"])) and np.all(np.isfinite(f["p"]))):
-            raise ValueError(f"frame {frame_names[k]!r}: non-finite placement")
-        if not _rotation(f["R"]):
-            raise ValueError(f"frame {frame_names[k]!r}: placement rotation is not a rotation "
-                             f"matrix (orthonormal, determinant +1)")
 
 
-def _rotation(R: np.ndarray) -> bool:
-    """R R^T = I and det R = +1 (to 1e-9: rounding of parsed rpy angles, not a reflection)."""
-    return bool(np.allclose(R @ R.T, np.eye(3), atol=1e-9) and np.linalg.det(R) > 0.0)
+def _check_frames(frm: np.ndarray, njoints: int, frame_names) -> None:
+    nf = frm.shape[0]
+    if len(frame_names) != nf:
+        raise ValueError("one frame name per frame")
+
+    def fail(bad: np.ndarray, what: str):
+        raise ValueError(f"frame {frame_names[int(np.argmax(bad))]!r}: {what}")
+
+    pj, pf = frm["parent_joint"], frm["parent_frame"]
+    bad = (pj < 0) | (pj >= njoints) | (pf < 0) | (pf >= nf)
+    if bad.any():
+        fail(bad, "parent joint or frame out of range")
+    bad = ~(np.isfinite(frm["R"]).all(axis=(1, 2)) & np.isfinite(frm["p"]).all(axis=1))
+    if bad.any():
+        fail(bad, "non-finite placement")
+    bad = ~is_rotation(frm["R"])
+    if bad.any():
+        fail(bad, "placement rotation is not a rotation matrix (orthonormal, determinant +1)")

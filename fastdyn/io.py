@@ -10,14 +10,20 @@ topology + parameters split: every field under ``jnt.``) still loads.
 from __future__ import annotations
 
 import os
+from typing import Callable
 
 import numpy as np
 
 from .kernels import layout
-from .model import Model
+from .model import Model, split_records
 
 FORMAT = 2
 _RECORDS = (("jnt", layout.JOINT_DTYPE), ("frm", layout.FRAME_DTYPE))
+# A joint as files hold it, topology and parameters (gravity is saved once, not per joint):
+# what model.split_records takes apart, for both formats.
+_JOINT_FILE_DTYPE = np.dtype(
+    [(f, layout.JOINT_DTYPE.fields[f][0]) for f in layout.JOINT_DTYPE.names]
+    + [(f, layout.PARAM_DTYPE.fields[f][0]) for f in layout.PARAM_DTYPE.names if f != "gravity"])
 
 
 def _path(path) -> str:
@@ -74,36 +80,42 @@ def load_npz(path) -> Model:
         if version not in (1, FORMAT):
             raise ValueError(f"{path}: not a fastdyn model file (format 1 or {FORMAT} "
                              f"expected)")
-        recs = {}
-        fields = [f for f in layout.PARAM_DTYPE.names if f != "gravity"]
-        prm_key = "prm" if version == FORMAT else "jnt"  # format 1 kept them with the joints
-        both = np.dtype([(f, layout.PARAM_DTYPE.fields[f][0]) for f in fields])
-        for key, dtype in _RECORDS + (("prm", both),):
-            src = prm_key if key == "prm" else key
-            first = f"{'jnt' if key == 'prm' else key}.type"
-            if first not in keys:
-                raise ValueError(f"{path}: field {first!r} missing")
-            n = len(z[first])
-            rec = np.zeros(n, dtype)
-            for f in dtype.names:
-                name = f"{src}.{f}"
-                if name not in keys:
-                    raise ValueError(f"{path}: field {name!r} missing")
-                x = z[name]
-                if x.shape != rec[f].shape or x.dtype.kind not in "iuf":
-                    raise ValueError(f"{path}: field {name!r} has shape {x.shape} and dtype "
-                                     f"{x.dtype}, expected {rec[f].shape}, {rec[f].dtype}")
-                rec[f] = x
-            recs[key] = rec
+        params = "prm" if version == FORMAT else "jnt"  # format 1 kept them with the joints
+        joints = _records(z, path, _JOINT_FILE_DTYPE,
+                          lambda f: f"{'jnt' if f in layout.JOINT_DTYPE.names else params}.{f}")
+        if joints.shape[0] < 1:
+            raise ValueError(f"{path}: no joints (joint 0, the universe, is missing)")
+        frm = _records(z, path, layout.FRAME_DTYPE, lambda f: f"frm.{f}")
+        g = _field(z, path, "gravity")
+        if g.shape != (3,) or g.dtype.kind != "f":
+            raise ValueError(f"{path}: gravity must be 3 floats, got {g.shape} {g.dtype}")
         mimic = {str(j): (str(m), float(c[0]), float(c[1])) for j, m, c in
-                 zip(z["mimic_joint"], z["mimic_mimicked"], z["mimic_coeffs"])}
-        if z["gravity"].shape != (3,) or z["gravity"].dtype.kind != "f":
-            raise ValueError(f"{path}: gravity must be 3 floats, got {z['gravity'].shape} "
-                             f"{z['gravity'].dtype}")
-        prm = np.zeros((recs["jnt"].shape[0], layout.NP))
-        named = layout.named(prm)
-        for f in fields:
-            named[f] = recs["prm"][f]
-        named["gravity"][0] = z["gravity"]
-        return Model(recs["jnt"], prm, recs["frm"], [str(s) for s in z["joint_names"]],
-                     [str(s) for s in z["frame_names"]], str(z["name"]), mimic)
+                 zip(_field(z, path, "mimic_joint"), _field(z, path, "mimic_mimicked"),
+                     _field(z, path, "mimic_coeffs"))}
+        jnt, prm = split_records(joints, g)
+        return Model(jnt, prm, frm, [str(s) for s in _field(z, path, "joint_names")],
+                     [str(s) for s in _field(z, path, "frame_names")],
+                     str(_field(z, path, "name")), mimic)
+
+
+def _records(z, path: str, dtype: np.dtype, key: Callable[[str], str]) -> np.ndarray:
+    """Records of ``dtype`` from the file's arrays, field f stored under ``key(f)``, one row
+    per entry of the "type" field; ValueError naming a field that is missing or whose shape
+    or kind does not fit (the file is untrusted)."""
+    rows = _field(z, path, key("type"))
+    if rows.ndim != 1:
+        raise ValueError(f"{path}: field {key('type')!r} must be 1-D, got shape {rows.shape}")
+    rec = np.zeros(rows.shape[0], dtype)
+    for f in dtype.names:
+        x = _field(z, path, key(f))
+        if x.shape != rec[f].shape or x.dtype.kind not in "iuf":
+            raise ValueError(f"{path}: field {key(f)!r} has shape {x.shape} and dtype "
+                             f"{x.dtype}, expected {rec[f].shape}, {rec[f].dtype}")
+        rec[f] = x
+    return rec
+
+
+def _field(z, path: str, name: str) -> np.ndarray:
+    if name not in z.files:
+        raise ValueError(f"{path}: field {name!r} missing")
+    return z[name]

@@ -193,8 +193,10 @@ class Model:
 
     # --- checks, data, pickling ------------------------------------------------------------
     def check(self) -> None:
-        """Raise ValueError if the arrays break an invariant the kernels rely on."""
-        from .builder import check_arrays  # the builder owns the rules
+        """Raise ValueError if the arrays break an invariant the kernels rely on: the topology
+        and frames (``fastdyn.builder.check_arrays``) and the parameters, by the rules every
+        batch of robots is checked by (``fastdyn.parameters.check_table``)."""
+        from .builder import check_arrays  # (the builder imports this module)
 
         check_arrays(self.jnt, self.prm, self.frm, self.joint_names, self.frame_names)
 

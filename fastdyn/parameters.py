@@ -23,10 +23,12 @@ Use the samples with the regressors: ``fd.batch_joint_torque_regressor(model, Q,
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from . import _checks
-from .builder import as_placement, check_inertia, dynamic_parameters
+from .builder import as_placement, check_inertia, dynamic_parameters, is_rotation
 from .kernels import layout
 from .kernels.joints import codes
 from .model import Model
@@ -285,10 +287,8 @@ def parameter_batch(model: Model, pi=None, gravity=None) -> np.ndarray:
 
 def check_parameters(model: Model, prm) -> np.ndarray:
     """``prm`` as a batch (Np, njoints, NP) that the kernels may read for ``model``'s topology,
-    or ValueError naming the robot, joint and field: finite placements, axes and inertias;
-    rotation matrices; a unit axis (the type's own for axis-aligned joints, whose kernels
-    never read it); mass, armature, damping and friction >= 0; limits not NaN; gravity finite
-    and only in the universe row. A (njoints, NP) table is one robot."""
+    or ValueError naming the robot, joint and field (the rules: ``check_table``). A
+    (njoints, NP) table is one robot."""
     x = _checks.real(prm, "prm", f"parameters (N, {model.njoints}, {layout.NP})")
     if x.ndim == 2:
         x = x[None]
@@ -297,19 +297,43 @@ def check_parameters(model: Model, prm) -> np.ndarray:
                          f"({model.njoints}, {layout.NP}) for model {model.name!r}, got "
                          f"{np.shape(prm)}")
     x = np.ascontiguousarray(x, dtype=np.float64)
+    check_table(model.jnt, x, model.joint_names)
+    x = x.view()  # read-only as the model's own table: one compiled type for both
+    x.flags.writeable = False
+    return x
+
+
+def check_table(jnt: np.ndarray, prm: np.ndarray, joint_names: Sequence[str]) -> None:
+    """The parameter invariants the kernels rely on, for the topology ``jnt``: finite
+    placements, axes and inertias; rotation matrices; a unit axis (the type's own for
+    axis-aligned joints, whose kernels never read it); mass, armature, damping and friction
+    >= 0; limits not NaN; gravity finite and only in the universe row.
+
+    ``prm``: one model's table (njoints, NP), as ``Model.check`` passes it, or a batch of
+    robots (N, njoints, NP), float64 and of the right shape (the callers check that). Raises
+    ValueError naming the joint and field, and for a batch the robot."""
+    batch = prm.ndim == 3
+    x = prm if batch else prm[None]
     p = layout.named(x)[:, 1:]  # moving joints
-    names = model.joint_names[1:]
+    names = joint_names[1:]
+    types = jnt["type"][1:]
+
+    def refuse(what: str, robot: int = 0, joint: int | None = None):
+        at = f"prm: robot {robot}" if batch else ""
+        if joint is not None:
+            at += f"{', ' if at else ''}joint {names[joint]!r}"
+        raise ValueError(f"{at}: {what}" if at else what)
 
     def fail(bad: np.ndarray, what: str):
         s, j = np.argwhere(bad)[0]
-        raise ValueError(f"prm: robot {s}, joint {names[j]!r}: {what}")
+        refuse(what, s, j)
 
     for field in ("R", "p", "axis", "axis2", "pitch", "pi", "armature", "damping", "friction"):
         v = p[field]
-        bad = ~np.isfinite(v).reshape(v.shape[:2] + (-1,)).all(axis=-1)
+        bad = ~np.isfinite(v).all(axis=tuple(range(2, v.ndim)))  # (robot, joint)
         if bad.any():
             fail(bad, f"{field} is not finite")
-    for field in ("q_lower", "q_upper", "v_max", "effort_max"):
+    for field in ("q_lower", "q_upper", "v_max", "effort_max"):  # +-inf: unbounded
         bad = np.isnan(p[field]).any(axis=-1)
         if bad.any():
             fail(bad, f"{field} contains NaN")
@@ -320,29 +344,35 @@ def check_parameters(model: Model, prm) -> np.ndarray:
     bad = p["pi"][..., 0] < 0.0
     if bad.any():
         fail(bad, "negative mass")
-    R = p["R"]
-    err = np.abs(np.einsum("sjab,sjcb->sjac", R, R) - np.eye(3)).max(axis=(-2, -1))
-    bad = (err > 1e-9) | (np.linalg.det(R) <= 0.0)
+    bad = ~is_rotation(p["R"])
     if bad.any():
         fail(bad, "R is not a rotation matrix (orthonormal, determinant +1)")
     axis = p["axis"]
-    nominal = model.params["axis"][1:]
-    fixed = np.isin(model.jnt["type"][1:], list(codes.ALIGNED_AXIS))
-    bad = fixed & (axis != nominal).any(axis=-1)
+    bad = _aligned(types) & (axis != _aligned_axes(types)).any(axis=-1)
     if bad.any():
         fail(bad, "axis differs from the one its joint type fixes (an axis-aligned joint's "
                   "kernels never read it: change the model's joint type instead)")
-    uses = np.isin(model.jnt["type"][1:], list(codes.AXIS_TYPES))
+    uses = np.isin(types, list(codes.AXIS_TYPES))
     bad = uses & (np.abs(np.linalg.norm(axis, axis=-1) - 1.0) > 1e-9)
     if bad.any():
         fail(bad, "axis is not a unit vector")
     g = layout.named(x)["gravity"]
-    if not np.isfinite(g[:, 0]).all():
-        raise ValueError(f"prm: robot {int(np.argwhere(~np.isfinite(g[:, 0]).all(-1))[0, 0])}: "
-                         f"gravity is not finite")
-    if (g[:, 1:] != 0.0).any():
-        raise ValueError("prm: gravity lives in the universe row only; the gravity columns of "
-                         "every other row must be zero")
-    x = x.view()  # read-only as the model's own table: one compiled type for both
-    x.flags.writeable = False
-    return x
+    bad = ~np.isfinite(g[:, 0]).all(axis=-1)
+    if bad.any():
+        refuse("gravity is not finite", int(np.argmax(bad)))
+    bad = (g[:, 1:] != 0.0).any(axis=(1, 2))
+    if bad.any():
+        refuse("gravity lives in the universe row only; the gravity columns of every other "
+               "row must be zero", int(np.argmax(bad)))
+
+
+def _aligned(types: np.ndarray) -> np.ndarray:
+    return np.isin(types, list(codes.ALIGNED_AXIS))
+
+
+def _aligned_axes(types: np.ndarray) -> np.ndarray:
+    """The axis each axis-aligned joint type fixes (njoints, 3); zero for other types."""
+    out = np.zeros((len(types), 3))
+    fixed = _aligned(types)
+    out[fixed] = np.eye(3)[[codes.ALIGNED_AXIS[int(t)] for t in types[fixed]]]
+    return out

@@ -206,6 +206,62 @@ def test_npz_round_trip(tmp_path):
     assert load_npz(tmp_path / "model1.npz").mimic == {"finger2": ("finger1", 1.0, 0.001)}
 
 
+# The joint record format 1 files held, every field under "jnt.": the topology and the
+# parameters together, the inertia both as (mass, com, inertia about the com) and as pi.
+FORMAT1_JOINT_FIELDS = ("parent", "type", "idx_q", "nq", "idx_v", "nv", "R", "p", "axis",
+                        "axis2", "pitch", "mass", "com", "inertia", "pi", "q_lower", "q_upper",
+                        "v_max", "effort_max", "armature", "damping", "friction")
+
+
+def _save_format1(m, path):
+    """``m`` written as save_npz wrote models before the topology + parameters split."""
+    from fastdyn.model import joint_records
+    rec = joint_records(m)
+    items = sorted(m.mimic.items())
+    arrays = {"format": np.array(1), "name": np.array(m.name),
+              "gravity": np.array(m.gravity, dtype=np.float64),
+              "joint_names": np.array(m.joint_names, dtype=str),
+              "frame_names": np.array(m.frame_names, dtype=str),
+              "mimic_joint": np.array([j for j, _ in items], dtype=str),
+              "mimic_mimicked": np.array([x[0] for _, x in items], dtype=str),
+              "mimic_coeffs": np.array([x[1:] for _, x in items],
+                                       dtype=np.float64).reshape(-1, 2)}
+    for f in FORMAT1_JOINT_FIELDS:
+        arrays[f"jnt.{f}"] = np.ascontiguousarray(rec[f])
+    for f in m.frm.dtype.names:
+        arrays[f"frm.{f}"] = np.ascontiguousarray(m.frm[f])
+    np.savez(path, **arrays)
+
+
+def test_npz_format1_loads(tmp_path):
+    for k, m in enumerate(_models()):
+        path = tmp_path / f"old{k}.npz"
+        _save_format1(m, path)
+        m2 = load_npz(path)
+        assert_same_model(m, m2)
+        _same_rnea(m, m2)
+    assert load_npz(tmp_path / "old1.npz").mimic == {"finger2": ("finger1", 1.0, 0.001)}
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda a: a.update({k: v[:0] for k, v in a.items() if k.startswith(("jnt.", "prm."))}),
+     "no joints"),
+    (lambda a: a.update({"jnt.type": np.array(3)}), "'jnt.type' must be 1-D"),
+    (lambda a: a.pop("prm.damping"), "'prm.damping' missing"),
+    (lambda a: a.pop("gravity"), "'gravity' missing"),
+    (lambda a: a.pop("mimic_coeffs"), "'mimic_coeffs' missing"),
+], ids=["no joints", "scalar type", "missing field", "missing gravity", "missing mimic"])
+def test_npz_damaged_files_raise_value_error(tmp_path, change, message):
+    path = tmp_path / "m.npz"
+    save_npz(fm.load("double_pendulum"), path)
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    change(arrays)
+    np.savez(path, **arrays)
+    with pytest.raises(ValueError, match=message):
+        load_npz(path)
+
+
 def test_npz_rejects_other_files(tmp_path):
     np.savez(tmp_path / "other.npz", x=np.arange(3))
     with pytest.raises(ValueError, match="not a fastdyn model file"):

@@ -173,6 +173,37 @@ def test_parameter_batch_shapes_and_counts(arm, legged):
         fd.batch.rnea(arm, Q, V, A, prm=P)
 
 
+@pytest.mark.parametrize("column, value, words", [
+    (layout.P_DAMPING, -0.1, "damping must be >= 0"),
+    (layout.P_Q_UPPER, np.nan, "q_upper contains NaN"),
+    (layout.P_R, 2.0, "R is not a rotation"),
+    (layout.P_AXIS, 0.6, "axis differs"),
+])
+def test_a_model_and_a_batch_are_checked_by_one_rule(arm, column, value, words):
+    """Model.check and the batch check are one function: a bad table is refused by both in
+    the same words, naming the joint and field (a batch also names the robot)."""
+    from fastdyn.parameters import check_parameters
+    P = np.array(arm.prm)
+    P[2, column] = value
+    with pytest.raises(ValueError, match=words) as single:
+        arm.with_parameters(P)
+    with pytest.raises(ValueError) as batch:
+        check_parameters(arm, P)
+    assert str(single.value).startswith(f"joint {arm.joint_names[2]!r}: ")
+    assert str(batch.value) == "prm: robot 0, " + str(single.value)
+
+
+def test_a_models_own_table_passes_as_a_batch():
+    """A rotation written to 6 decimals (R R^T = I to 6e-7) is one the builder takes; the
+    batch check once refused the table of the model built from it."""
+    c = 0.707107
+    b = fd.ModelBuilder()
+    j = b.add_joint("a", "revolute_z", 0, ([[c, -c, 0], [c, c, 0], [0, 0, 1]], np.zeros(3)))
+    b.add_body(j, 1.0, (0.1, 0, 0), np.eye(3) * 0.01)
+    m = b.build()
+    assert fd.parameter_batch(m, gravity=np.zeros((2, 3))).shape == (2,) + m.prm.shape
+
+
 def test_generated_kernels_refuse_a_parameter_batch(tmp_path):
     import fastdyn.codegen as cg
     m = fd.samples.double_pendulum()  # small: a quick compile
