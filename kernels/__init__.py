@@ -29,6 +29,7 @@ them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fe
 """
 
 from .algorithms.aba import aba
+from .algorithms.aba_derivatives import aba_derivatives
 from .algorithms.center_of_mass import center_of_mass
 from .algorithms.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
 from .algorithms.crba import crba
@@ -37,12 +38,14 @@ from .algorithms.forward_kinematics import forward_kinematics
 from .algorithms.frames import update_frame_placements
 from .algorithms.jacobian import frame_jacobian, joint_jacobian, joint_jacobians
 from .algorithms.rnea import rnea
+from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
 from .algorithms.simulate import simulate
 from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
 from .layout import workspace
 
-__all__ = ["aba", "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
+__all__ = ["aba", "aba_derivatives", "rnea_derivatives", "static_torque_derivatives",
+           "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
            "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference",
            "integrate", "neutral", "normalize", "jcalc", "workspace"]

@@ -61,6 +61,31 @@ def solve(dof, U, D, x):
 
 
 @jit
+def solve_many(dof, U, D, X):
+    """X <- M^-1 X for X (nv, k), every column at once: ``solve``'s sweeps, each step applied
+    to a whole (contiguous) row of X instead of one entry."""
+    nv = X.shape[0]
+    k = X.shape[1]
+    for r in range(nv - 1, -1, -1):
+        j = dof[r].parent
+        while j >= 0:
+            u = U[j, r]
+            for c in range(k):
+                X[j, c] -= u * X[r, c]
+            j = dof[j].parent
+    for r in range(nv):
+        d = 1.0 / D[r]
+        for c in range(k):
+            X[r, c] *= d
+    for r in range(nv):
+        j = dof[r].parent
+        while j >= 0:
+            u = U[j, r]
+            for c in range(k):
+                X[r, c] -= u * X[j, c]
+            j = dof[j].parent
+
+@jit
 def inverse(dof, U, D, Minv):
     """Minv = U^-T D^-1 U^-1, column by column through ``solve`` (for users who need the
     matrix itself, e.g. operational-space control); symmetric by construction."""

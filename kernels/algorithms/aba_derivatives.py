@@ -1,0 +1,47 @@
+"""Analytical derivatives of forward dynamics: ddq/dq, ddq/dv and ddq/dtau = M(q)^-1.
+
+Source: Carpentier & Mansard, "Analytical Derivatives of Rigid Body Dynamics Algorithms",
+Robotics: Science and Systems 2018, sec. V: differentiating the identity
+ID(q, v, FD(q, v, tau)) = tau gives, at a = FD(q, v, tau),
+  ddq/dq = -M^-1 dtau/dq,   ddq/dv = -M^-1 dtau/dv,   ddq/dtau = M^-1,
+with dtau/dq, dtau/dv and M from rnea_derivatives.py at (q, v, a) (the same external forces).
+q is perturbed along tangent vectors, q (+) dq = integrate(q, dq), as Pinocchio's
+computeABADerivatives, so the matrices are interchangeable with it. M^-1 is applied through the
+tree-sparse factorization M = U D U^T (cholesky.py: Featherstone 2008, sec. 6.5), right-hand
+sides a row at a time (solve_many); M^-1 itself is the same solve on the identity.
+"""
+
+from .._jit import jit
+from .aba import aba
+from .cholesky import cholesky, solve_many
+from .rnea_derivatives import rnea_derivatives
+
+
+@jit
+def aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D, Minv):
+    """ddq (nv,) = ABA(q, v, tau, fext); ddq_dq, ddq_dv, Minv (nv, nv), both triangles; M, U, D
+    hold M(q) and its factorization after the call. Returns -1, or the index of a joint whose
+    (articulated or composite) inertia is not positive definite: the outputs are then not
+    meaningful."""
+    bad = aba(jnt, prm, q, v, tau, fext, ws, ddq)
+    if bad >= 0:
+        return bad
+    rnea_derivatives(jnt, prm, q, v, ddq, fext, ws, tau[:0], ddq_dq, ddq_dv, M)
+    k = cholesky(dof, M, U, D)
+    if k >= 0:
+        return dof[k].joint
+    solve_many(dof, U, D, ddq_dq)
+    solve_many(dof, U, D, ddq_dv)
+    nv = M.shape[0]
+    for r in range(nv):
+        for c in range(nv):
+            ddq_dq[r, c] = -ddq_dq[r, c]
+            ddq_dv[r, c] = -ddq_dv[r, c]
+            Minv[r, c] = 1.0 if r == c else 0.0
+    solve_many(dof, U, D, Minv)
+    for r in range(nv):  # symmetric to the bit, as cholesky.inverse
+        for c in range(r + 1, nv):
+            s = 0.5 * (Minv[r, c] + Minv[c, r])
+            Minv[r, c] = s
+            Minv[c, r] = s
+    return -1
