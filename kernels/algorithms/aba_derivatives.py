@@ -8,12 +8,13 @@ with dtau/dq, dtau/dv and M from rnea_derivatives.py at (q, v, a) (the same exte
 q is perturbed along tangent vectors, q (+) dq = integrate(q, dq), as Pinocchio's
 computeABADerivatives, so the matrices are interchangeable with it. M^-1 is applied through the
 tree-sparse factorization M = U D U^T (cholesky.py: Featherstone 2008, sec. 6.5), right-hand
-sides a row at a time (solve_many); M^-1 itself is the same solve on the identity.
+sides a row at a time (solve_pair); M^-1 itself is the same solve on the identity, cut to the
+entries it reaches (inverse_sparse).
 """
 
 from .._jit import jit
 from .aba import aba
-from .cholesky import cholesky, solve_many
+from .cholesky import cholesky, inverse_sparse, solve_pair
 from .rnea_derivatives import rnea_derivatives
 
 
@@ -30,18 +31,11 @@ def aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, 
     k = cholesky(dof, M, U, D)
     if k >= 0:
         return dof[k].joint
-    solve_many(dof, U, D, ddq_dq)
-    solve_many(dof, U, D, ddq_dv)
+    solve_pair(dof, U, D, ddq_dq, ddq_dv)
     nv = M.shape[0]
     for r in range(nv):
         for c in range(nv):
             ddq_dq[r, c] = -ddq_dq[r, c]
             ddq_dv[r, c] = -ddq_dv[r, c]
-            Minv[r, c] = 1.0 if r == c else 0.0
-    solve_many(dof, U, D, Minv)
-    for r in range(nv):  # symmetric to the bit, as cholesky.inverse
-        for c in range(r + 1, nv):
-            s = 0.5 * (Minv[r, c] + Minv[c, r])
-            Minv[r, c] = s
-            Minv[c, r] = s
+    inverse_sparse(dof, U, D, Minv)
     return -1
