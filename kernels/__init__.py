@@ -25,7 +25,12 @@ its universe row, ``model.frm``, ``model.dof``), inputs, the workspace
 identity placements the kernels read, so every result would be NaN), outputs last. Inputs are trusted: check
 them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fext`` is
 (njoints, 6) LOCAL forces or a (0, 6) array for none; an empty ``v`` (shape (0,)) means
-"placements only" where a kernel accepts it.
+"placements only" where a kernel accepts it. The derivative kernels read the same way, their
+(nv, nv) outputs last (Data's arrays of the same names):
+``rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, dtau_dq, dtau_dv, M)``,
+``aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D, Minv)``
+(returns -1, or a joint whose inertia is singular) and
+``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``.
 """
 
 from .algorithms.aba import aba

@@ -300,3 +300,22 @@ def test_massless_subtree_is_reported():
     m = b.build()
     with pytest.raises(fd.SingularMassMatrixError, match="j2"):
         fd.compute_aba_derivatives(m, m.create_data(), np.zeros(2), np.zeros(2), np.zeros(2))
+
+
+def test_far_from_the_origin():
+    """A floating robot 10 km away has the same derivatives (the world-frame passes work at
+    the first joint's origin, as ABA and CRBA, and keep their digits), and the placements they
+    leave in Data are the world's."""
+    m, pm = get_pair("solo12")
+    d, ref = m.create_data(), m.create_data()
+    rng = np.random.default_rng(7)
+    q, v, a = random_state(pm, rng)
+    far = q.copy()
+    far[:3] += 1e4
+    fd.forward_kinematics(m, ref, far)
+    j = m.njoints - 1
+    for f in (fd.compute_rnea_derivatives, fd.compute_aba_derivatives):
+        near = [x.copy() for x in f(m, d, q, v, a)]
+        for x, y in zip(f(m, d, far, v, a), near):
+            close(x, y, 1e-10)
+        close(fd.joint_placement(m, d, j), fd.joint_placement(m, ref, j), 1e-12)

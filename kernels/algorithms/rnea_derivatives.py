@@ -63,7 +63,6 @@ def forward_pass(jnt, prm, q, v, a, fext, ws):
     """Placements, J, v, a_gf, h, f, the body inertias and their variations, and the columns
     dV/dq, dA/dq, dA/dv of every joint (module docstring), all in the world frame."""
     n = jnt.shape[0]
-    has_f = fext.shape[0] > 0
     g = prm[0]
     w0 = ws[0]
     for k in range(6):
@@ -95,35 +94,42 @@ def forward_pass(jnt, prm, q, v, a, fext, ws):
             cj = motion.act(w, OM, w, CJ)
             for k in range(6):
                 w[OAG + k] += cj[k]
-        inertia.act(w, OM, prm[i], P_PI, w, OYC)
-        inertia.variation(w, OYC, w, OV, w, ODYC)
-        h = inertia.apply(w, OYC, w, OV)
-        motion.put6(w, OH, h)
-        ya = inertia.apply(w, OYC, w, OAG)
-        vxh = motion.cross_force(w, OV, w, OH)
-        for k in range(6):
-            w[OF + k] = ya[k] + vxh[k]
-        if has_f:
-            fo = force.act(w, OM, fext[i], 0)
-            for k in range(6):
-                w[OF + k] -= fo[k]
-        for d in range(nvi):
-            c = OJ + 6 * d
-            dv = motion.cross(wp, OV, w, c)
-            motion.put6(w, DVDQ + 6 * d, dv)
-            vj = motion.cross(w, OV, w, c)
-            for k in range(6):
-                w[DADV + 6 * d + k] = vj[k] + dv[k]
-        moving = S_MOVES[jr.type]
-        if moving:
-            _moving_subspace(jr, prm[i], q, v, a, w)
-        for d in range(nvi):
-            aj = motion.cross(wp, OAG, w, OJ + 6 * d)
-            vv = motion.cross(wp, OV, w, DVDQ + 6 * d)
-            o = DADQ + 6 * d
-            for k in range(6):
-                w[o + k] = aj[k] + vv[k] + (w[o + k] if moving else 0.0)
+        joint_columns(jr, prm[i], i, q, v, a, fext, w, wp)
 
+
+@jit
+def joint_columns(jr, pr, i, q, v, a, fext, w, wp):
+    """Joint i's inertia Y, dY, h, f and its columns dV/dq, dA/dq, dA/dv (module docstring),
+    from its row w = ws[i] (oMi, J, v, a_gf already there) and its parent's row wp."""
+    inertia.act(w, OM, pr, P_PI, w, OYC)
+    inertia.variation(w, OYC, w, OV, w, ODYC)
+    h = inertia.apply(w, OYC, w, OV)
+    motion.put6(w, OH, h)
+    ya = inertia.apply(w, OYC, w, OAG)
+    vxh = motion.cross_force(w, OV, w, OH)
+    for k in range(6):
+        w[OF + k] = ya[k] + vxh[k]
+    if fext.shape[0] > 0:
+        fo = force.act(w, OM, fext[i], 0)
+        for k in range(6):
+            w[OF + k] -= fo[k]
+    nvi = jr.nv
+    for d in range(nvi):
+        c = OJ + 6 * d
+        dv = motion.cross(wp, OV, w, c)
+        motion.put6(w, DVDQ + 6 * d, dv)
+        vj = motion.cross(w, OV, w, c)
+        for k in range(6):
+            w[DADV + 6 * d + k] = vj[k] + dv[k]
+    moving = S_MOVES[jr.type]
+    if moving:
+        _moving_subspace(jr, pr, q, v, a, w)
+    for d in range(nvi):
+        aj = motion.cross(wp, OAG, w, OJ + 6 * d)
+        vv = motion.cross(wp, OV, w, DVDQ + 6 * d)
+        o = DADQ + 6 * d
+        for k in range(6):
+            w[o + k] = aj[k] + vv[k] + (w[o + k] if moving else 0.0)
 
 @jit
 def _moving_subspace(jr, pr, q, v, a, w):
@@ -238,7 +244,7 @@ def backward_pass(jnt, prm, q, a, ws, tau, dtau_dq, dtau_dv, M):
 
 
 @jit
-def _clear(X):
+def clear(X):
     """Zero an (nv, nv) output: entries between dofs on different branches are never written."""
     for r in range(X.shape[0]):
         for c in range(X.shape[1]):
@@ -250,9 +256,9 @@ def rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, dtau_dq, dtau_dv, M):
     """dtau_dq, dtau_dv and M (nv, nv), both triangles, at (q, v, a) with LOCAL external forces
     fext (njoints, 6) or none ((0, 6)); tau (nv,) = RNEA(q, v, a, fext) too, unless tau is
     empty (shape (0,)). Fills oMi on the way (world-frame algorithm)."""
-    _clear(dtau_dq)
-    _clear(dtau_dv)
-    _clear(M)
+    clear(dtau_dq)
+    clear(dtau_dv)
+    clear(M)
     rx, ry, rz = shift_origin(jnt, prm, q, v, ws)
     forward_pass(jnt, prm, q, v, a, fext, ws)
     backward_pass(jnt, prm, q, a, ws, tau, dtau_dq, dtau_dv, M)
@@ -266,7 +272,7 @@ def static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq):
     dY = 0, h = 0 and dA/dq_k = -gravity x J_k. With fext empty ((0, 6)) this is dg/dq, the
     derivative of the generalized gravity (Pinocchio's computeGeneralizedGravityDerivatives;
     with forces, its computeStaticTorqueDerivatives). Fills oMi on the way."""
-    _clear(dtau_dq)
+    clear(dtau_dq)
     n = jnt.shape[0]
     has_f = fext.shape[0] > 0
     has_tau = tau.shape[0] > 0
