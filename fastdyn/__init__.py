@@ -26,6 +26,8 @@ try:
                              jacobian_center_of_mass, jacobian_subtree_center_of_mass)
     from ._checks import NumericalOverflowError
     from .builder import ModelBuilder
+    from .derivatives import (compute_aba_derivatives, compute_generalized_gravity_derivatives,
+                              compute_rnea_derivatives, compute_static_torque_derivatives)
     from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
                                 is_normalized, neutral, normalize, random_configuration)
     from .dynamics import (SingularMassMatrixError, aba, cholesky, cholesky_solve, compute_minverse,
@@ -78,4 +80,6 @@ __all__ = [
     "dynamic_parameters", "compute_joint_torque_regressor", "compute_kinetic_energy_regressor",
     "compute_potential_energy_regressor", "compute_static_regressor",
     "batch_joint_torque_regressor", "sample_parameters", "parameter_batch",
+    "compute_rnea_derivatives", "compute_aba_derivatives",
+    "compute_generalized_gravity_derivatives", "compute_static_torque_derivatives",
 ]

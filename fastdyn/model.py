@@ -356,6 +356,12 @@ def _arrays(nq: int, nv: int, nj: int, nf: int) -> dict[str, tuple[int, ...]]:
         "C": (nv, nv),  # Coriolis matrix
         "T": (nv, nv),  # velocity-representation transform
         "base_X": (2, 6, 6),
+        # Dynamics derivatives (fastdyn.derivatives), Pinocchio's names; q along tangents
+        "dtau_dq": (nv, nv),  # d tau / dq (compute_rnea_derivatives, static torque)
+        "dtau_dv": (nv, nv),  # d tau / dv
+        "ddq_dq": (nv, nv),  # d ddq / dq (compute_aba_derivatives)
+        "ddq_dv": (nv, nv),  # d ddq / dv
+        "dg_dq": (nv, nv),  # d g / dq (compute_generalized_gravity_derivatives)
     }
 
 

@@ -25,10 +25,16 @@ its universe row, ``model.frm``, ``model.dof``), inputs, the workspace
 identity placements the kernels read, so every result would be NaN), outputs last. Inputs are trusted: check
 them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fext`` is
 (njoints, 6) LOCAL forces or a (0, 6) array for none; an empty ``v`` (shape (0,)) means
-"placements only" where a kernel accepts it.
+"placements only" where a kernel accepts it. The derivative kernels read the same way, their
+(nv, nv) outputs last (Data's arrays of the same names):
+``rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, dtau_dq, dtau_dv, M)``,
+``aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D, Minv)``
+(returns -1, or a joint whose inertia is singular) and
+``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``.
 """
 
 from .algorithms.aba import aba
+from .algorithms.aba_derivatives import aba_derivatives
 from .algorithms.center_of_mass import center_of_mass
 from .algorithms.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
 from .algorithms.crba import crba
@@ -37,12 +43,14 @@ from .algorithms.forward_kinematics import forward_kinematics
 from .algorithms.frames import update_frame_placements
 from .algorithms.jacobian import frame_jacobian, joint_jacobian, joint_jacobians
 from .algorithms.rnea import rnea
+from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
 from .algorithms.simulate import simulate
 from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
 from .layout import workspace
 
-__all__ = ["aba", "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
+__all__ = ["aba", "aba_derivatives", "rnea_derivatives", "static_torque_derivatives",
+           "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
            "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference",
            "integrate", "neutral", "normalize", "jcalc", "workspace"]

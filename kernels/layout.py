@@ -125,7 +125,15 @@ ODJ = 310  # time derivative of OJ, column k at ODJ + 6 k: its columns of data.d
 OYC = 346  # composite inertia of the subtree of i in the world frame, 10 parameters (10)
 OB = 356  # 6x6 row-major per subtree, world frame: d/dt OYC (dccrba) or Coriolis B (36)
 OAG = 392  # ABA: acceleration of body i with -gravity folded in, world frame (6)
-NW = 398  # workspace width
+# Appended for the dynamics derivatives (rnea_derivatives.py; world frame, column k of joint i
+# at X + 6 k): the partial derivatives of body velocities and accelerations along J's columns.
+DVDQ = 398  # d(ov)/dq: ov_parent x J_k (36)
+DADQ = 434  # d(oa)/dq: oa_gf,parent x J_k + ov_parent x DVDQ_k (36)
+DADV = 470  # d(oa)/dv: (ov_i + ov_parent) x J_k (36)
+ODYC = 506  # d/dt of OYC, 10 parameters (its mass entry is zero) (10)
+OH = 516  # spatial momentum of the subtree of i, world frame, [p; L] (6)
+OF = 522  # force of the subtree of i, world frame (Pinocchio's of, summed over the subtree) (6)
+NW = 528  # workspace width
 
 # Reference frames of velocities, accelerations and Jacobians (the README's Conventions section).
 LOCAL = 0  # in the moving frame

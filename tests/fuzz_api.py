@@ -408,6 +408,15 @@ CALLS: list[Call] = [
     Call("compute_minverse", fd.compute_minverse, [MODEL(), DATA(), Q()]),
     Call("aba", fd.aba, [MODEL(), DATA(), Q(), V(), V("tau"), FEXT()]),
     Call("kinetic_energy", fd.kinetic_energy, [MODEL(), DATA(), Q(), V()]),
+    # dynamics derivatives
+    Call("compute_rnea_derivatives", fd.compute_rnea_derivatives,
+         [MODEL(), DATA(), Q(), V(), V("a"), FEXT()]),
+    Call("compute_aba_derivatives", fd.compute_aba_derivatives,
+         [MODEL(), DATA(), Q(), V(), V("tau"), FEXT()]),
+    Call("compute_generalized_gravity_derivatives", fd.compute_generalized_gravity_derivatives,
+         [MODEL(), DATA(), Q()]),
+    Call("compute_static_torque_derivatives", fd.compute_static_torque_derivatives,
+         [MODEL(), DATA(), Q(), FEXT()]),
     # regressors
     Call("dynamic_parameters", fd.dynamic_parameters, [MODEL()], model_only=True),
     Call("sample_parameters", fd.sample_parameters,

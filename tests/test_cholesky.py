@@ -33,3 +33,24 @@ def test_solve_and_minverse(pair):
     Mp = pin.computeMinverse(pm, pd, q)
     close(Minv, np.triu(Mp) + np.triu(Mp, 1).T)
     close(Minv @ M, np.eye(m.nv))
+
+
+def test_many_right_hand_sides_and_the_sparse_inverse(pair):
+    """solve_pair and inverse_sparse (the ABA derivatives' linear algebra) are M^-1 applied to
+    whole matrices; the inverse is symmetric to the bit."""
+    from fastdyn.kernels.algorithms.cholesky import inverse_sparse, solve_pair
+    m, pm = pair
+    d = m.create_data()
+    rng = np.random.default_rng(2)
+    q, _, _ = random_state(pm, rng)
+    M = fd.crba(m, d, q).copy()
+    fd.cholesky(m, d)
+    X, Y = rng.normal(size=(2, m.nv, m.nv))  # (the same shape: the kernel trusts it)
+    x, y = X.copy(), Y.copy()
+    solve_pair(m.dof, d.U, d.D, x, y)
+    close(M @ x, X)
+    close(M @ y, Y)
+    Minv = np.empty((m.nv, m.nv))
+    inverse_sparse(m.dof, d.U, d.D, Minv)
+    assert np.array_equal(Minv, Minv.T)
+    close(Minv, fd.compute_minverse(m, d, q))

@@ -16,10 +16,12 @@ SCRIPT = textwrap.dedent("""
     from numba.core.runtime import rtsys
     import fastdyn as fd
     from fastdyn.kernels import (aba, crba, rnea, forward_kinematics, integrate, cholesky,
-                                 cholesky_solve, center_of_mass)
+                                 cholesky_solve, center_of_mass, rnea_derivatives,
+                                 aba_derivatives, static_torque_derivatives)
 
     @numba.njit
-    def run(jnt, prm, dof, q, v, a, fext, ws, tau, M, U, D, mass, com, vcom, acom, qn, e, n):
+    def run(jnt, prm, dof, q, v, a, fext, ws, tau, M, U, D, mass, com, vcom, acom, qn, e, X,
+            Y, Minv, n):
         for _ in range(n):
             rnea(jnt, prm, q, v, a, fext, ws, tau)
             aba(jnt, prm, q, v, tau, fext, ws, a)
@@ -29,6 +31,9 @@ SCRIPT = textwrap.dedent("""
             forward_kinematics(jnt, prm, q, v, a, ws)
             center_of_mass(jnt, prm, ws, 2, mass, com, vcom, acom)
             integrate(jnt, q, v, 1e-3, qn)
+            rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, X, Y, M)
+            aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, a, X, Y, M, U, D, Minv)
+            static_torque_derivatives(jnt, prm, q, fext, ws, tau, X)
 
     m = fd.samples.random_tree(20, seed=4, root="freeflyer")
     d = m.create_data()
@@ -36,7 +41,8 @@ SCRIPT = textwrap.dedent("""
     v = np.ones(m.nv)
     a = np.ones(m.nv)
     args = (m.jnt, m.prm, m.dof, q, v, a, np.zeros((0, 6)), d.ws, d.tau, d.M, d.U, d.D,
-            d.mass, d.com, d.vcom, d.acom, np.empty(m.nq), np.zeros(0))
+            d.mass, d.com, d.vcom, d.acom, np.empty(m.nq), np.zeros(0), d.dtau_dq, d.dtau_dv,
+            d.Minv)
     def allocations(n):
         before = rtsys.get_allocation_stats()
         run(*args, n)

@@ -70,6 +70,70 @@ def solve(dof, U, D, x):
 
 
 @jit
+def solve_pair(dof, U, D, X, Y):
+    """X <- M^-1 X and Y <- M^-1 Y for X, Y (nv, k), in one walk over the tree: ``solve``'s
+    sweeps, each step applied to whole (contiguous) rows of X and Y instead of one entry."""
+    nv = X.shape[0]
+    k = X.shape[1]
+    for r in range(nv - 1, -1, -1):
+        j = dof[r].parent
+        while j >= 0:
+            u = U[j, r]
+            for c in range(k):
+                X[j, c] -= u * X[r, c]
+                Y[j, c] -= u * Y[r, c]
+            j = dof[j].parent
+    for r in range(nv):
+        d = 1.0 / D[r]
+        for c in range(k):
+            X[r, c] *= d
+            Y[r, c] *= d
+    for r in range(nv):
+        j = dof[r].parent
+        while j >= 0:
+            u = U[j, r]
+            for c in range(k):
+                X[r, c] -= u * X[j, c]
+                Y[r, c] -= u * Y[j, c]
+            j = dof[j].parent
+
+
+@jit
+def inverse_sparse(dof, U, D, Minv):
+    """Minv = M^-1 as ``solve_pair``'s sweeps on the identity, with both sweeps cut to what they reach:
+    row r of U^-1 is nonzero only on the dofs of r's subtree (contiguous: r up to the first
+    later dof whose parent precedes r), and the second sweep, which reads row r's ancestors at
+    the same columns, is run on the upper triangle only and mirrored (symmetric to the bit)."""
+    nv = Minv.shape[0]
+    for r in range(nv):
+        for c in range(nv):
+            Minv[r, c] = 1.0 if r == c else 0.0
+    for r in range(nv - 1, -1, -1):
+        e = r + 1
+        while e < nv and dof[e].parent >= r:
+            e += 1
+        j = dof[r].parent
+        while j >= 0:
+            u = U[j, r]
+            for c in range(r, e):
+                Minv[j, c] -= u * Minv[r, c]
+            j = dof[j].parent
+    for r in range(nv):
+        d = 1.0 / D[r]
+        for c in range(r, nv):
+            Minv[r, c] *= d
+    for r in range(nv):
+        j = dof[r].parent
+        while j >= 0:
+            u = U[j, r]
+            for c in range(r, nv):
+                Minv[r, c] -= u * Minv[j, c]
+            j = dof[j].parent
+    for r in range(nv):
+        for c in range(r + 1, nv):
+            Minv[c, r] = Minv[r, c]
+
+@jit
 def inverse(dof, U, D, Minv):
     """Minv = U^-T D^-1 U^-1, column by column through ``solve`` (for users who need the
     matrix itself, e.g. operational-space control); symmetric by construction."""

@@ -23,12 +23,14 @@ from .._jit import jit
 from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
 from ..layout import A, IA, NP, NW, OM, V
 from .aba import aba
+from .aba_derivatives import aba_derivatives
 from .cholesky import cholesky, inverse
 from .crba import crba
 from .forward_kinematics import forward_kinematics
 from .jacobian import frame_jacobian, joint_jacobians
 from .regressor import joint_torque_regressor
 from .rnea import rnea
+from .rnea_derivatives import rnea_derivatives, static_torque_derivatives
 
 CODE = 1_000_000
 
@@ -230,4 +232,78 @@ def minverse_checked(jnt, prm, dof, q, ws, M, U, D, Minv, empty, no_forces, tol)
         for k in range(nv):  # a pivot near zero overflows its row of the inverse
             if not (Minv[k, k] - Minv[k, k] == 0.0):
                 return 7 * CODE + k
+    return code
+
+
+@jit
+def _square(nv, X):
+    return X.shape[0] == nv and X.shape[1] == nv
+
+
+@jit
+def _diagonal_overflow(X):
+    """Code 7 for the first non-finite diagonal entry of X (0: none). A non-finite entry
+    anywhere comes with one on the diagonal or in the vector results (they are computed from
+    the same products of the inputs), so the diagonal is the cheap witness."""
+    for k in range(X.shape[0]):
+        if not (X[k, k] - X[k, k] == 0.0):
+            return 7 * CODE + k
+    return 0
+
+
+@jit
+def rnea_derivatives_checked(jnt, prm, q, v, a, fext, ws, tau, dtau_dq, dtau_dv, M, tol):
+    """check_state, then rnea_derivatives (tau, dtau_dq, dtau_dv, M); code 7 if one of tau or
+    the diagonals is not finite."""
+    code = check_state(jnt, prm, q, v, a, fext, ws, tol)
+    nv = _sizes(jnt)[1]
+    if code == 0 and not (_all_nv(jnt, v, a, tau) and _square(nv, dtau_dq)
+                          and _square(nv, dtau_dv) and _square(nv, M)):
+        code = 8 * CODE
+    if code == 0:
+        rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, dtau_dq, dtau_dv, M)
+        code = _overflow(_finite(tau))
+        for X in (dtau_dq, dtau_dv, M):
+            if code == 0:
+                code = _diagonal_overflow(X)
+    return code
+
+
+@jit
+def aba_derivatives_checked(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D,
+                            Minv, tol):
+    """check_state, then aba_derivatives (ddq, ddq_dq, ddq_dv, Minv; M, U, D on the way)."""
+    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
+    nv = _sizes(jnt)[1]
+    if code == 0 and not (_all_nv(jnt, v, tau, ddq) and D.shape[0] == nv
+                          and dof.shape[0] == nv and _square(nv, ddq_dq)
+                          and _square(nv, ddq_dv) and _square(nv, M) and _square(nv, U)
+                          and _square(nv, Minv)):
+        code = 8 * CODE
+    if code == 0:
+        bad = aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D,
+                              Minv)
+        if bad >= 0:  # singular if the articulated inertia is finite (as aba_checked)
+            code = 6 * CODE + bad if _finite_block(ws[bad:bad + 1], IA, 36, 1) < 0 \
+                else 7 * CODE
+        else:
+            code = _overflow(_finite(ddq))
+            for X in (ddq_dq, ddq_dv, Minv):
+                if code == 0:
+                    code = _diagonal_overflow(X)
+    return code
+
+
+@jit
+def static_torque_derivatives_checked(jnt, prm, q, fext, ws, tau, dtau_dq, empty, tol):
+    """check_state, then static_torque_derivatives (tau, dtau_dq)."""
+    code = check_state(jnt, prm, q, empty, empty, fext, ws, tol)
+    nv = _sizes(jnt)[1]
+    if code == 0 and not (tau.shape[0] == nv and _square(nv, dtau_dq)):
+        code = 8 * CODE
+    if code == 0:
+        static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)
+        code = _overflow(_finite(tau))
+        if code == 0:
+            code = _diagonal_overflow(dtau_dq)
     return code

@@ -69,6 +69,29 @@ def bias_force(Y, y, x, i):
             wx * f[4] - wy * f[3] + vx * f[1] - vy * f[0])
 
 
+
+@jit
+def variation(Y, y, x, i, out, o):
+    """d/dt Y = nu x* Y - Y (nu x) for the inertia pi at Y[y:y+10] moving with the twist nu at
+    x[i:i+6] (both in one fixed frame), as 10 parameters into out[o:o+10]. (Traversaro & Saccon
+    (2019), sec. 5.3/6.1.) Written out from Y's blocks: the mass is constant, h' = m v + w x h,
+    I' = [w]x I - I [w]x - (v h^T + h v^T - 2 (v.h) I3) (the entries xx, xy, yy, xz, yz, zz)."""
+    m, hx, hy, hz = Y[y], Y[y + 1], Y[y + 2], Y[y + 3]
+    I0, I1, I2, I3, I4, I5 = Y[y + 4], Y[y + 5], Y[y + 6], Y[y + 7], Y[y + 8], Y[y + 9]
+    vx, vy, vz, wx, wy, wz = x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4], x[i + 5]
+    vh = vx * hx + vy * hy + vz * hz
+    out[o] = 0.0
+    out[o + 1] = m * vx + wy * hz - wz * hy
+    out[o + 2] = m * vy + wz * hx - wx * hz
+    out[o + 3] = m * vz + wx * hy - wy * hx
+    # [w]x I - I [w]x = A + A^T with A = [w]x I
+    out[o + 4] = 2.0 * (wy * I3 - wz * I1) - 2.0 * (vx * hx - vh)
+    out[o + 5] = (wy * I4 - wz * I2) + (wz * I0 - wx * I3) - (vx * hy + hx * vy)
+    out[o + 6] = 2.0 * (wz * I1 - wx * I4) - 2.0 * (vy * hy - vh)
+    out[o + 7] = (wy * I5 - wz * I4) + (wx * I1 - wy * I0) - (vx * hz + hx * vz)
+    out[o + 8] = (wz * I3 - wx * I5) + (wx * I2 - wy * I1) - (vy * hz + hy * vz)
+    out[o + 9] = 2.0 * (wx * I4 - wy * I3) - 2.0 * (vz * hz - vh)
+
 @jit
 def _sym_shift(I0, I1, I2, I3, I4, I5, m, hx, hy, hz, dx, dy, dz):
     """I + [h][d] + [d][h] - m [d]^2 on the 6 unique entries (xx, xy, yy, xz, yz, zz)."""

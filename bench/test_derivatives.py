@@ -1,0 +1,105 @@
+"""RNEA and ABA derivatives against Pinocchio's computeRNEADerivatives / computeABADerivatives:
+one call from Python, and the kernel's time per evaluation inside an @njit loop over the seeded
+states. Pinocchio 4.1 has no parallel derivatives, so its C++ time is estimated as (the call
+from Python, state by state) - (the same loop on a joint-less model), as bench/test_crba.py
+does; part of the binding cost (three nv x nv results) grows with nv, so the estimate is an
+upper bound on Pinocchio's C++ time and the ratio a lower bound. UR5, Solo12 and Talos, the
+issue's targets. ABA derivatives are taken at tau = RNEA(q, v, a) of each state."""
+
+import numba
+import numpy as np
+import pinocchio as pin
+import pytest
+
+import fastdyn as fd
+from bench.ladder import NSTATES, pin_loop, robot as _robot, tag
+from fastdyn.kernels import aba_derivatives, rnea_derivatives
+
+NO_FORCES = np.zeros((0, 6))
+ALGOS = ("rnea_derivatives", "aba_derivatives")
+
+
+@pytest.fixture(params=("ur5", "solo12", "talos"), scope="module")
+def robot(request):
+    return _robot(request.param)
+
+
+@numba.njit
+def rnea_derivatives_states(jnt, prm, Q, V, A, fext, ws, tau, dq, dv, M):
+    for r in range(Q.shape[0]):
+        rnea_derivatives(jnt, prm, Q[r], V[r], A[r], fext, ws, tau, dq, dv, M)
+
+
+@numba.njit
+def aba_derivatives_states(jnt, prm, dof, Q, V, TAU, fext, ws, ddq, dq, dv, M, U, D, Minv):
+    bad = -1
+    for r in range(Q.shape[0]):
+        bad = max(bad, aba_derivatives(jnt, prm, dof, Q[r], V[r], TAU[r], fext, ws, ddq, dq, dv,
+                                       M, U, D, Minv))
+    return bad
+
+
+def _single(r, algo):
+    """(fastdyn call, pinocchio call, arguments after (model, data)) at the first state."""
+    if algo == "rnea_derivatives":
+        return fd.compute_rnea_derivatives, pin.computeRNEADerivatives, (r.q, r.v, r.a)
+    return fd.compute_aba_derivatives, pin.computeABADerivatives, (r.q, r.v, r.tau)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_single_fastdyn(benchmark, robot, algo):
+    r = robot
+    f, _, args = _single(r, algo)
+    f(r.model, r.data, *args)
+    tag(benchmark, "single", algo, r, "fastdyn")
+    benchmark(f, r.model, r.data, *args)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_single_pinocchio(benchmark, robot, algo):
+    r = robot
+    _, f, args = _single(r, algo)
+    f(r.pm, r.pd, *args)
+    tag(benchmark, "single", algo, r, "pinocchio")
+    benchmark(f, r.pm, r.pd, *args)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_kernel_fastdyn(benchmark, robot, algo):
+    r = robot
+    m, nv = r.model, r.nv
+    mats = [np.zeros((nv, nv)) for _ in range(5)]
+    if algo == "rnea_derivatives":
+        loop = rnea_derivatives_states
+        args = (m.jnt, m.prm, r.Q, r.V, r.A, NO_FORCES, r.data.ws, np.zeros(nv), *mats[:3])
+    else:
+        loop = aba_derivatives_states
+        args = (m.jnt, m.prm, m.dof, r.Q, r.V, r.TAU, NO_FORCES, r.data.ws, np.zeros(nv),
+                mats[0], mats[1], mats[2], mats[3], np.zeros(nv), mats[4])
+    loop(*args)
+    tag(benchmark, "kernel", algo, r, "fastdyn", evals=NSTATES)
+    benchmark(loop, *args)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_kernel_pinocchio_python_loop(benchmark, robot, algo):
+    """Pinocchio state by state from Python: C++ time + binding overhead (see the next one)."""
+    r = robot
+    _, f, _ = _single(r, algo)
+    rows = list(zip(r.Q, r.V, r.A if algo == "rnea_derivatives" else r.TAU))
+    pin_loop(f, r.pm, r.pd, rows)
+    tag(benchmark, "kernel", algo, r, "pinocchio-pyloop", evals=NSTATES)
+    benchmark(pin_loop, f, r.pm, r.pd, rows)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_kernel_pinocchio_empty_loop(benchmark, robot, algo):
+    """The same loop on a joint-less model: the binding overhead alone."""
+    r = robot
+    _, f, _ = _single(r, algo)
+    em, ed = r.empty
+    z = np.zeros(0)
+    rows = [(z, z, z)] * NSTATES
+    pin_loop(f, em, ed, rows)
+    tag(benchmark, "kernel", algo, r, "pinocchio-empty-pyloop", evals=NSTATES)
+    benchmark(pin_loop, f, em, ed, rows)
