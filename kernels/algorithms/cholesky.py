@@ -100,7 +100,7 @@ def solve_pair(dof, U, D, X, Y):
 
 @jit
 def inverse_sparse(dof, U, D, Minv):
-    """Minv = M^-1 as ``solve_pair``'s sweeps on the identity, with both sweeps cut to what they reach:
+    """Minv = M^-1 as ``solve_pair``'s sweeps on the identity, both cut to what they reach:
     row r of U^-1 is nonzero only on the dofs of r's subtree (contiguous: r up to the first
     later dof whose parent precedes r), and the second sweep, which reads row r's ancestors at
     the same columns, is run on the upper triangle only and mirrored (symmetric to the bit)."""
@@ -132,6 +132,7 @@ def inverse_sparse(dof, U, D, Minv):
     for r in range(nv):
         for c in range(r + 1, nv):
             Minv[c, r] = Minv[r, c]
+
 
 @jit
 def inverse(dof, U, D, Minv):

@@ -24,7 +24,7 @@ from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
 from ..layout import A, IA, NP, NW, OM, V
 from .aba import aba
 from .aba_derivatives import aba_derivatives
-from .cholesky import cholesky, inverse
+from .cholesky import cholesky, inverse_sparse
 from .crba import crba
 from .forward_kinematics import forward_kinematics
 from .jacobian import frame_jacobian, joint_jacobians
@@ -228,7 +228,7 @@ def minverse_checked(jnt, prm, dof, q, ws, M, U, D, Minv, empty, no_forces, tol)
         bad = cholesky(dof, M, U, D)
         if bad >= 0:
             return 9 * CODE + bad
-        inverse(dof, U, D, Minv)
+        inverse_sparse(dof, U, D, Minv)
         for k in range(nv):  # a pivot near zero overflows its row of the inverse
             if not (Minv[k, k] - Minv[k, k] == 0.0):
                 return 7 * CODE + k
