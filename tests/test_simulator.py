@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
+from fastdyn.simulate_demo import FEET, standing_scene
 
 G = 9.81
 DT = 1e-3
@@ -164,28 +165,17 @@ def test_effort_limits_clamp_the_commanded_torque():
 
 
 def standing_quadruped():
-    model = fd.models.load("quadruped")
-    q = fd.neutral(model)
-    for leg in ("FL", "FR", "HL", "HR"):
-        s = 1.0 if leg[0] == "F" else -1.0
-        q[model.jnt[model.joint_id(leg + "_HFE")]["idx_q"]] = 0.8 * s
-        q[model.jnt[model.joint_id(leg + "_KFE")]["idx_q"]] = -1.6 * s
-    data = model.create_data()
-    fd.forward_kinematics(model, data, q)
-    fd.update_frame_placements(model, data)
-    feet = [model.frame_id(leg + "_FOOT") for leg in ("FL", "FR", "HL", "HR")]
-    q[2] -= min(data.oMf_p[f][2] for f in feet) - 0.016
-    gains = np.r_[np.zeros(6), np.full(12, 5.0)], np.r_[np.zeros(6), np.full(12, 0.2)]
-    return model, q, feet, gains
+    """(model, q, foot frame ids, (kp, kd)): fastdyn simulate's standing pose and gains, for
+    the tests and benches that build their own scenes (the MuJoCo twin, bench/)."""
+    scene, q, kp, kd = standing_scene()
+    model = scene.model
+    return model, q, [model.frame_id(f) for f in FEET], (kp, kd)
 
 
 @pytest.fixture(scope="module")
 def quadruped_scene():
-    model, q, feet, gains = standing_quadruped()
-    scene = fd.Scene(model, dt=DT, mu=0.8)
-    for f in feet:
-        scene.add_sphere(f, 0.016)
-    return scene, q, gains
+    scene, q, kp, kd = standing_scene()
+    return scene, q, (kp, kd)
 
 
 def test_quadruped_dropped_stands_with_its_weight_on_its_feet(quadruped_scene):
