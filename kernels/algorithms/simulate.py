@@ -14,6 +14,19 @@ from .guard import _finite
 
 
 @jit
+def euler_step(jnt, prm, q, v, tau, dt, fext, ws, ddq, qn, vn):
+    """One step: ddq = aba(q, v, tau), vn = v + dt ddq, qn = q (+) dt vn. Returns -1, or the
+    joint whose articulated inertia is singular (qn, vn then not written)."""
+    bad = aba(jnt, prm, q, v, tau, fext, ws, ddq)
+    if bad >= 0:
+        return bad
+    for j in range(v.shape[0]):
+        vn[j] = v[j] + dt * ddq[j]
+    integrate(jnt, q, vn, dt, qn)
+    return -1
+
+
+@jit
 def simulate(jnt, prm, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
     """Trajectory from (q0, v0) under torques (T, nv): qs (T + 1, nq), vs (T + 1, nv).
     ``scratch`` (nv,) receives each step's acceleration. Returns -1, or the first step k whose
@@ -24,11 +37,9 @@ def simulate(jnt, prm, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
     for j in range(v0.shape[0]):
         vs[0, j] = v0[j]
     for k in range(torques.shape[0]):
-        if aba(jnt, prm, qs[k], vs[k], torques[k], fext, ws, scratch) >= 0:
+        if euler_step(jnt, prm, qs[k], vs[k], torques[k], dt, fext, ws, scratch, qs[k + 1],
+                      vs[k + 1]) >= 0:
             return k
-        for j in range(vs.shape[1]):
-            vs[k + 1, j] = vs[k, j] + dt * scratch[j]
-        integrate(jnt, qs[k], vs[k + 1], dt, qs[k + 1])
         if _finite(vs[k + 1]) >= 0 or _finite(qs[k + 1]) >= 0:
             return k
     return -1

@@ -19,7 +19,6 @@ from .._jit import jit
 from ..configuration.dispatch import integrate
 from ..layout import (H_N, H_T1, H_T2, O_DT, O_FREE, O_INTEGRATOR, O_ITERATIONS,
                       O_REGULARIZATION, O_TOL, P_DAMPING, P_EFFORT_MAX, RK4)
-from .aba import aba
 from .cholesky import cholesky, solve
 from .constraint_rows import contact_rows, joint_rows
 from .crba import crba
@@ -28,6 +27,7 @@ from .guard import _finite
 from .pgs import pgs
 from .rk4 import rk4_step
 from .rnea import rnea
+from .simulate import euler_step
 
 OK = 0
 SINGULAR = 1  # M_d not positive definite (detail: the dof)
@@ -179,15 +179,9 @@ def _clamp(jnt, prm, tau):
 def _free_step(jnt, prm, opt, q, v, tau, fext, ws, ddq, rhs, qn, vn, cf, stats):
     """The step when no constraint row can arise (no contact pairs, no limits, no dry
     friction, no damping: the object API's O_FREE): v+ = v + dt ABA(q, v, tau), O(n)."""
-    dt = opt[O_DT]
     _clamp(jnt, prm, tau)
-    bad = aba(jnt, prm, q, v, tau, fext, ws, ddq)
-    if bad >= 0:
-        return _ended(bad, jnt, rhs, cf, stats, qn, vn)
-    for k in range(v.shape[0]):
-        vn[k] = v[k] + dt * ddq[k]
-    integrate(jnt, q, vn, dt, qn)
-    return _ended(-1, jnt, rhs, cf, stats, qn, vn)
+    bad = euler_step(jnt, prm, q, v, tau, opt[O_DT], fext, ws, ddq, qn, vn)
+    return _ended(bad, jnt, rhs, cf, stats, qn, vn)
 
 
 @jit
