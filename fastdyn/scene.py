@@ -26,8 +26,8 @@ from . import _checks
 from ._parallel import launch
 from .batch import _configurations, _robots
 from .kernels import layout as L
-from .kernels.joints import codes
-from .kernels.algorithms import controllers, rollout as _roll, time_step as _ts
+from .kernels.algorithms import constraint_rows as _rows, controllers, rollout as _roll
+from .kernels.algorithms import time_step as _ts
 from .model import Model
 
 RECORDABLE = ("q", "v", "tau", "contacts", "stats")
@@ -400,20 +400,10 @@ class Scene:
                 table(torques, nv, "torques", np.zeros((1, 1, nv))))
 
     def _free(self, PRM: np.ndarray) -> bool:
-        """Whether no constraint row can arise for these robots (time_step's O_FREE)."""
-        if len(self.spheres) and len(self.halfspaces):
-            return False
-        for i, jr in enumerate(self.model.jnt[1:], start=1):
-            n = int(jr["nv"])
-            if (PRM[:, i, L.P_FRICTION:L.P_FRICTION + n] > 0).any() or \
-                    (PRM[:, i, L.P_DAMPING:L.P_DAMPING + n] > 0).any():
-                return False
-            if self.opt[L.O_LIMITS] and jr["nq"] == n and \
-                    codes.LIE_GROUP[jr["type"]] == codes.VECTOR and (
-                    np.isfinite(PRM[:, i, L.P_Q_LOWER:L.P_Q_LOWER + n]).any()
-                    or np.isfinite(PRM[:, i, L.P_Q_UPPER:L.P_Q_UPPER + n]).any()):
-                return False
-        return True
+        """Whether no constraint row can arise for these robots (time_step's O_FREE), by the
+        rule joint_rows itself follows (constraint_rows.rows_possible)."""
+        npair = len(self.spheres) * len(self.halfspaces)
+        return not _rows.rows_possible(self.model.jnt, PRM, self.opt, npair)
 
     def _forces(self, n: int, steps: int, fext) -> np.ndarray:
         nj = self.model.njoints

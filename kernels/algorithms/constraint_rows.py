@@ -25,7 +25,7 @@ phi + dt min(u_n, 0) < margin.
 from .._jit import jit
 from ..joints.codes import LIE_GROUP, VECTOR
 from ..layout import (H_MU, H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, O_BOUNCE, O_DT, O_ERP,
-                      O_LIMITS, O_MARGIN, OJ, OM, P_FRICTION, P_Q_LOWER, P_Q_UPPER)
+                      O_LIMITS, O_MARGIN, OJ, OM, P_DAMPING, P_FRICTION, P_Q_LOWER, P_Q_UPPER)
 
 REST_GAP = 1e-9  # a gap this small counts as touching, for restitution [m]
 
@@ -119,6 +119,38 @@ def _unit_row(J, m, k, sign):
 
 
 @jit
+def _limited(jr, opt):
+    """Whether joint jr's coordinates can carry limit rows: limits on, and coordinates that
+    are the dofs themselves (a vector-space joint with nq = nv)."""
+    return opt[O_LIMITS] > 0.0 and LIE_GROUP[jr.type] == VECTOR and jr.nq == jr.nv
+
+
+@jit
+def _bounded(bound):
+    return abs(bound) < 1e300  # +-inf: unbounded
+
+
+@jit
+def rows_possible(jnt, PRM, opt, npair):
+    """Whether a step of any of the robots PRM (N, njoints, NP) can meet a constraint row
+    (a contact pair, a bounded limited coordinate, dry friction) or needs the factorized
+    step for damping; otherwise time_step may take the ABA step (O_FREE)."""
+    if npair > 0:
+        return True
+    for s in range(PRM.shape[0]):
+        for i in range(1, jnt.shape[0]):
+            jr = jnt[i]
+            pr = PRM[s, i]
+            for d in range(jr.nv):
+                if pr[P_FRICTION + d] > 0.0 or pr[P_DAMPING + d] > 0.0:
+                    return True
+                if _limited(jr, opt) and (_bounded(pr[P_Q_LOWER + d])
+                                          or _bounded(pr[P_Q_UPPER + d])):
+                    return True
+    return False
+
+
+@jit
 def joint_rows(jnt, prm, opt, q, vf, m, nslot, J, c, lo, hi, slot):
     """Limit and dry-friction rows from row m on; warm-start slots from nslot on (limits
     lower nslot + k, upper nslot + nv + k, friction nslot + 2 nv + k for dof k). Returns
@@ -128,13 +160,13 @@ def joint_rows(jnt, prm, opt, q, vf, m, nslot, J, c, lo, hi, slot):
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
         pr = prm[i]
-        if opt[O_LIMITS] > 0.0 and LIE_GROUP[jr.type] == VECTOR and jr.nq == jr.nv:
+        if _limited(jr, opt):
             for d in range(jr.nv):
                 k = jr.idx_v + d
                 x = q[jr.idx_q + d]
                 for side in range(2):
                     bound = pr[P_Q_LOWER + d] if side == 0 else pr[P_Q_UPPER + d]
-                    if not abs(bound) < 1e300:  # +-inf: unbounded
+                    if not _bounded(bound):
                         continue
                     sign = 1.0 if side == 0 else -1.0
                     phi = sign * (x - bound)
