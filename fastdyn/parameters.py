@@ -23,13 +23,16 @@ Use the samples with the regressors: ``fd.batch_joint_torque_regressor(model, Q,
 
 from __future__ import annotations
 
+import weakref
 from typing import Sequence
 
 import numpy as np
 
 from . import _checks
-from .builder import as_placement, check_inertia, dynamic_parameters, is_rotation
+from ._parallel import launch
+from .builder import as_placement, check_inertia, dynamic_parameters
 from .kernels import layout
+from .kernels.algorithms import parameter_check
 from .kernels.joints import codes
 from .model import Model
 
@@ -255,8 +258,12 @@ def sample_parameters(model: Model, n: int, seed: int | np.random.Generator | No
 def parameter_batch(model: Model, pi=None, gravity=None) -> np.ndarray:
     """A batch of robots for ``fastdyn.batch`` (``prm=``): (N, njoints, NP) float64, row s the
     model's parameter table with robot s's inertial parameters ``pi`` (N, njoints - 1, 10) as
-    ``sample_parameters`` returns them, and/or gravity (N, 3). Anything else can be edited by
-    name before use: ``fastdyn.kernels.layout.named(batch)[:, j]["damping"][:, 0] = ...``."""
+    ``sample_parameters`` returns them, and/or gravity (N, 3).
+
+    The batch is checked here once and returned read-only, so ``fastdyn.batch`` calls trust
+    it without reading it all again. To edit anything else, edit a copy by name (checked at
+    each use instead): ``P = np.array(batch); fastdyn.kernels.layout.named(P)[:, j]["damping"]
+    [:, 0] = ...``."""
     _checks.model_arg(model)
     n = None
     if pi is not None:
@@ -282,7 +289,38 @@ def parameter_batch(model: Model, pi=None, gravity=None) -> np.ndarray:
         out[:, 1:, layout.P_PI:layout.P_PI + 10] = pi
     if gravity is not None:
         out[:, 0, layout.P_GRAVITY:layout.P_GRAVITY + 3] = gravity
-    return check_parameters(model, out)
+    check_table(model.jnt, out, model.joint_names)
+    return _seal(model, out)
+
+
+# Batches parameter_batch made, checked and made read-only: id -> (weak reference, the
+# topology's token). Checking a batch reads all of it (for a big robot, as long as an RNEA of
+# every row), so a batch used many times is checked once, where it is made.
+_CHECKED: dict[int, tuple] = {}
+
+
+def _seal(model: Model, out: np.ndarray) -> np.ndarray:
+    out.flags.writeable = False
+    key = id(out)
+    _CHECKED[key] = (weakref.ref(out, lambda _, k=key: _CHECKED.pop(k, None)), model.token)
+    return out
+
+
+def _sealed(model: Model, x: np.ndarray) -> bool:
+    """Whether x (C-contiguous float64 (N, njoints, NP)) is a batch parameter_batch checked
+    for this topology, or whole robots of one, and nobody can have written to it since: the
+    batch is still read-only (so is every view of it)."""
+    b = x
+    while isinstance(b, np.ndarray):
+        entry = _CHECKED.get(id(b))
+        if entry is not None and entry[0]() is b:
+            break
+        b = b.base
+    else:
+        return False
+    if entry[1] != model.token or b.flags.writeable or x.flags.writeable:
+        return False
+    return (x.ctypes.data - b.ctypes.data) % model.prm.nbytes == 0
 
 
 def check_parameters(model: Model, prm) -> np.ndarray:
@@ -297,7 +335,8 @@ def check_parameters(model: Model, prm) -> np.ndarray:
                          f"({model.njoints}, {layout.NP}) for model {model.name!r}, got "
                          f"{np.shape(prm)}")
     x = np.ascontiguousarray(x, dtype=np.float64)
-    check_table(model.jnt, x, model.joint_names)
+    if not _sealed(model, x):
+        check_table(model.jnt, x, model.joint_names)
     x = x.view()  # read-only as the model's own table: one compiled type for both
     x.flags.writeable = False
     return x
@@ -314,56 +353,49 @@ def check_table(jnt: np.ndarray, prm: np.ndarray, joint_names: Sequence[str]) ->
     ValueError naming the joint and field, and for a batch the robot."""
     batch = prm.ndim == 3
     x = prm if batch else prm[None]
-    p = layout.named(x)[:, 1:]  # moving joints
-    names = joint_names[1:]
-    types = jnt["type"][1:]
+    bad = np.empty(x.shape[0], dtype=np.int64)
+    fixed, uses = _axis_rules(jnt)
+    args = (jnt, np.ascontiguousarray(x), fixed, uses, bad)
+    if x.shape[0] > 1:
+        launch(parameter_check.check_batch, parameter_check.check_chunk, *args)
+    else:  # one table (Model.check): no threads
+        parameter_check.check_chunk(0, 1, *args)
+    hit = np.flatnonzero(bad >= 0)
+    if not hit.size:
+        return
+    s = int(hit[0])
+    code, joint = divmod(int(bad[s]), parameter_check.CODE)
+    at = f"prm: robot {s}" if batch else ""
+    if code != parameter_check.GRAVITY_NOT_FINITE and code != parameter_check.GRAVITY_MISPLACED:
+        at += f"{', ' if at else ''}joint {joint_names[joint]!r}"
+    what = _VIOLATIONS[code]
+    raise ValueError(f"{at}: {what}" if at else what)
 
-    def refuse(what: str, robot: int = 0, joint: int | None = None):
-        at = f"prm: robot {robot}" if batch else ""
-        if joint is not None:
-            at += f"{', ' if at else ''}joint {names[joint]!r}"
-        raise ValueError(f"{at}: {what}" if at else what)
 
-    def fail(bad: np.ndarray, what: str):
-        s, j = np.argwhere(bad)[0]
-        refuse(what, s, j)
+# parameter_check's rule codes, worded (the rules and their order are the kernel's)
+_VIOLATIONS = {
+    **{k + 1: f"{f} is not finite" for k, f in enumerate(
+        ("R", "p", "axis", "axis2", "pitch", "pi", "armature", "damping", "friction"))},
+    **{10 + k: f"{f} contains NaN" for k, f in enumerate(
+        ("q_lower", "q_upper", "v_max", "effort_max"))},
+    **{14 + k: f"{f} must be >= 0" for k, f in enumerate(("armature", "damping", "friction"))},
+    parameter_check.NEGATIVE_MASS: "negative mass",
+    parameter_check.NOT_ROTATION: "R is not a rotation matrix (orthonormal, determinant +1)",
+    parameter_check.AXIS_CHANGED: "axis differs from the one its joint type fixes (an "
+                                  "axis-aligned joint's kernels never read it: change the "
+                                  "model's joint type instead)",
+    parameter_check.AXIS_NOT_UNIT: "axis is not a unit vector",
+    parameter_check.GRAVITY_NOT_FINITE: "gravity is not finite",
+    parameter_check.GRAVITY_MISPLACED: "gravity lives in the universe row only; the gravity "
+                                       "columns of every other row must be zero",
+}
 
-    for field in ("R", "p", "axis", "axis2", "pitch", "pi", "armature", "damping", "friction"):
-        v = p[field]
-        bad = ~np.isfinite(v).all(axis=tuple(range(2, v.ndim)))  # (robot, joint)
-        if bad.any():
-            fail(bad, f"{field} is not finite")
-    for field in ("q_lower", "q_upper", "v_max", "effort_max"):  # +-inf: unbounded
-        bad = np.isnan(p[field]).any(axis=-1)
-        if bad.any():
-            fail(bad, f"{field} contains NaN")
-    for field in ("armature", "damping", "friction"):
-        bad = (p[field] < 0.0).any(axis=-1)
-        if bad.any():
-            fail(bad, f"{field} must be >= 0")
-    bad = p["pi"][..., 0] < 0.0
-    if bad.any():
-        fail(bad, "negative mass")
-    bad = ~is_rotation(p["R"])
-    if bad.any():
-        fail(bad, "R is not a rotation matrix (orthonormal, determinant +1)")
-    axis = p["axis"]
-    bad = _aligned(types) & (axis != _aligned_axes(types)).any(axis=-1)
-    if bad.any():
-        fail(bad, "axis differs from the one its joint type fixes (an axis-aligned joint's "
-                  "kernels never read it: change the model's joint type instead)")
-    uses = np.isin(types, list(codes.AXIS_TYPES))
-    bad = uses & (np.abs(np.linalg.norm(axis, axis=-1) - 1.0) > 1e-9)
-    if bad.any():
-        fail(bad, "axis is not a unit vector")
-    g = layout.named(x)["gravity"]
-    bad = ~np.isfinite(g[:, 0]).all(axis=-1)
-    if bad.any():
-        refuse("gravity is not finite", int(np.argmax(bad)))
-    bad = (g[:, 1:] != 0.0).any(axis=(1, 2))
-    if bad.any():
-        refuse("gravity lives in the universe row only; the gravity columns of every other "
-               "row must be zero", int(np.argmax(bad)))
+
+def _axis_rules(jnt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per joint: the axis its type fixes (zeros: none) and whether its kernels read the
+    parameter row's axis (the joint contract, codes.ALIGNED_AXIS and codes.AXIS_TYPES)."""
+    types = jnt["type"]
+    return _aligned_axes(types), np.isin(types, list(codes.AXIS_TYPES))
 
 
 def _aligned(types: np.ndarray) -> np.ndarray:
