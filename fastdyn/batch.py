@@ -21,6 +21,8 @@ import numpy as np
 from . import _checks, dynamics, kinematics, simulation
 from ._parallel import launch
 from .dynamics import NO_FORCES
+from .codegen.parameters import KINEMATIC_COLUMNS
+from .kernels import layout
 from .kernels.algorithms import batch as _batch
 from .kernels.layout import workspace
 from .kinematics import EMPTY
@@ -107,6 +109,39 @@ def _rowwise(kernel):
     return chunk
 
 
+# the first column of each named field of a parameter row (to name a column)
+_FIELD_STARTS = np.array([layout.PARAM_DTYPE.fields[f][1] // 8 for f in layout.PARAM_DTYPE.names])
+
+
+def _rowwise_prm(kernel, same_kinematics):
+    """The serial fallback of a generated parameter-table batch (as _rowwise)."""
+    def chunk(t, nt, PRM, X, Y, Z, OUT):
+        for r in range(X.shape[0]):
+            prm = PRM[r] if PRM.shape[0] > 1 else PRM[0]
+            if same_kinematics(prm):
+                kernel(prm, X[r], Y[r], Z[r], OUT[r])
+            else:
+                OUT[r, 0] = np.nan
+    return chunk
+
+
+def _kinematics_differ(model: Model, PRM: np.ndarray, bad: np.ndarray) -> None:
+    """Raise for the first failed row whose robot has other placements, axes or pitch than
+    the generated kernels hold (they left it NaN); other failures are _explain_row's."""
+    for r in np.flatnonzero(bad >= 0):
+        s = int(r) if PRM.shape[0] > 1 else 0
+        diff = PRM[s, 1:, :KINEMATIC_COLUMNS] != model.prm[1:, :KINEMATIC_COLUMNS]
+        if diff.any():
+            j, c = (int(x) for x in np.argwhere(diff)[0])
+            field = layout.PARAM_DTYPE.names[np.searchsorted(_FIELD_STARTS, c, "right") - 1]
+            raise ValueError(
+                f"row {int(r)}: robot {s} has another {field!r} for joint "
+                f"{model.joint_names[j + 1]!r} than the model these generated kernels were "
+                f"made from; they hold placements, axes and pitches as constants and read "
+                f"only the dynamic parameters (inertias, armature, gravity) from prm: use "
+                f"generated=None for robots with edited kinematics")
+
+
 def _finite_rows(X: np.ndarray) -> np.ndarray:
     """-1 for a finite row of X, 0 otherwise (as the kernels' ``bad``)."""
     return np.where(np.isfinite(X).all(axis=1), -1, 0)
@@ -116,7 +151,9 @@ def rnea(model: Model, Q, V, A, generated=None, prm=None) -> np.ndarray:
     """TAU (N, nv): inverse dynamics of every row (Q (N, nq), V and A (N, nv)).
     ``generated``: the model's ``fastdyn.codegen.generate(model)`` kernels, to use instead of
     the generic ones (same checks on the inputs, about twice the throughput). ``prm``: one
-    robot per row (see the module docstring)."""
+    robot per row (see the module docstring); with ``generated`` too, the generated
+    parameter-table kernels, which read the robots' inertias, armature and gravity and hold the
+    model's placements and axes (a robot with other ones is refused, named)."""
     return _dynamics(model, Q, V, A, "A", generated, "rnea", dynamics.rnea, prm)
 
 
@@ -135,13 +172,16 @@ def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single,
     OUT = np.empty((Q.shape[0], model.nv))
     PRM = _robots(model, prm, Q.shape[0])
     if _generated_for(model, generated) is not None:
-        if prm is not None:
-            raise ValueError("generated kernels hold the model's parameters as constants: "
-                             "prm= needs the generic kernels (generated=None)")
         k = generated.kernels
-        launch(getattr(k, name + "_batch"), _rowwise(getattr(k, name)), model.gravity, Q, V, X,
-               OUT)
+        if prm is None:
+            launch(getattr(k, name + "_batch"), _rowwise(getattr(k, name)), model.gravity, Q, V,
+                   X, OUT)
+        else:
+            launch(getattr(k, name + "_prm_batch"),
+                   _rowwise_prm(getattr(k, name + "_prm"), k.same_kinematics), PRM, Q, V, X, OUT)
         bad = _finite_rows(OUT)
+        if prm is not None and (bad >= 0).any():
+            _kinematics_differ(model, PRM, bad)
     else:
         bad = np.empty(Q.shape[0], dtype=np.int64)
         launch(getattr(_batch, name + "_batch"), getattr(_batch, name + "_chunk"), model.jnt,

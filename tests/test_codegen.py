@@ -183,6 +183,41 @@ def test_batches_through_generated_kernels():
                       np.zeros((2, other.nv)), generated=g)
 
 
+def test_parameter_table_kernels_match_pinocchio_robot_by_robot():
+    """rnea_prm / aba_prm / crba_prm read inertias, armature and gravity from a robot's table:
+    each robot of a batch against Pinocchio on a model built with that robot's parameters; a
+    robot with an edited placement is refused by name, never computed with the baked-in one."""
+    from oracle import to_pinocchio
+    from fastdyn.kernels import layout
+    m, _ = _pair("mixed_tree")
+    g = _gen(m)
+    n = 6
+    rng = np.random.default_rng(21)
+    PRM = np.array(fd.parameter_batch(
+        m, pi=fd.sample_parameters(m, n, seed=2, mass=0.3, com=0.05, inertia=0.3),
+        gravity=rng.normal([0.0, 0.0, -9.81], 1.0, (n, 3))))
+    layout.named(PRM)["armature"][:, 1:, 0] = rng.uniform(0.0, 0.2, (n, m.njoints - 1))
+    Q = np.array([fd.random_configuration(m, rng) for _ in range(n)])
+    V, A = rng.normal(size=(2, n, m.nv))
+    TAU = fd.batch.rnea(m, Q, V, A, prm=PRM, generated=g)
+    DDQ = fd.batch.aba(m, Q, V, TAU, prm=PRM, generated=g)
+    M = np.empty((m.nv, m.nv))
+    for s in range(n):
+        pm = to_pinocchio(m.with_parameters(PRM[s]))
+        pd = pm.createData()
+        close(TAU[s], pin.rnea(pm, pd, Q[s], V[s], A[s]))
+        close(DDQ[s], pin.aba(pm, pd, Q[s], V[s], TAU[s]), 1e-9)
+        g.kernels.crba_prm(PRM[s], Q[s], M)
+        Mp = pin.crba(pm, pd, Q[s])
+        close(M, np.triu(Mp) + np.triu(Mp, 1).T)
+    one = fd.batch.rnea(m, Q, V, A, prm=PRM[2], generated=g)  # one robot for every row
+    close(one[4], fd.rnea(m.with_parameters(PRM[2]), m.create_data(), Q[4], V[4], A[4]))
+    layout.named(PRM)["p"][3, 5, 1] += 1e-3
+    with pytest.raises(ValueError, match=f"row 3: robot 3 has another 'p' for joint "
+                                         f"'{m.joint_names[5]}'.*generated=None"):
+        fd.batch.rnea(m, Q, V, A, prm=PRM, generated=g)
+
+
 def test_generated_batch_aba_reports_a_singular_mass_matrix():
     m = _massless_leaf()
     g = codegen.generate(m)

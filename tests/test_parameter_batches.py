@@ -204,15 +204,6 @@ def test_a_models_own_table_passes_as_a_batch():
     assert fd.parameter_batch(m, gravity=np.zeros((2, 3))).shape == (2,) + m.prm.shape
 
 
-def test_generated_kernels_refuse_a_parameter_batch(tmp_path):
-    import fastdyn.codegen as cg
-    m = fd.samples.double_pendulum()  # small: a quick compile
-    gen = cg.generate(m, ("rnea",), directory=str(tmp_path))
-    Q, V = np.zeros((2, m.nq)), np.zeros((2, m.nv))
-    with pytest.raises(ValueError, match="generic kernels"):
-        fd.batch.rnea(m, Q, V, V, generated=gen, prm=m.prm)
-
-
 def test_old_pickles_and_files_still_load(arm, tmp_path):
     """A Model pickled or saved before the split (every field in one joint record)."""
     import pickle
@@ -236,3 +227,20 @@ def test_old_pickles_and_files_still_load(arm, tmp_path):
         arrays[f"frm.{f}"] = arm.frm[f]
     np.savez(tmp_path / "old.npz", **arrays)
     assert np.array_equal(fd.load_npz(tmp_path / "old.npz").prm, arm.prm)
+
+
+def test_a_made_batch_is_checked_once_and_stays_read_only(arm):
+    """parameter_batch checks its batch and hands it out read-only, so batch calls need not
+    read it all again; unlocked by hand, it is no longer trusted and is checked at each use."""
+    PRM = fd.parameter_batch(arm, pi=fd.sample_parameters(arm, 3, seed=0))
+    with pytest.raises(ValueError, match="read-only"):
+        layout.named(PRM)["damping"][1, 1, 0] = 1.0
+    Q, V, A = _states(arm, 3)
+    fd.batch.rnea(arm, Q, V, A, prm=PRM)
+    PRM.flags.writeable = True
+    PRM[1, 2, layout.P_PI] = np.nan
+    with pytest.raises(ValueError, match=f"robot 1, joint '{arm.joint_names[2]}': pi is not "
+                                         f"finite"):
+        fd.batch.rnea(arm, Q, V, A, prm=PRM)
+    with pytest.raises(ValueError, match="robot 0, joint .*pi is not finite"):
+        fd.batch.rnea(arm, Q[:1], V[:1], A[:1], prm=PRM[1:2])

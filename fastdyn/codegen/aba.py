@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from . import joints, spatial
 from .kinematics import read, world_placements
+from .parameters import LITERALS, Literals
 from .tracer import Tracer, lit
 
 
@@ -76,12 +77,14 @@ def spd_solve(T: Tracer, D, rhs):
     return out
 
 
-def aba(jnt, nq: int, nv: int, fext: bool = False) -> str:
+def aba(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS) -> str:
     """The source of ``aba(gravity, q, v, tau, ddq)``, or with ``fext`` of
-    ``aba_fext(gravity, q, v, tau, fext, ddq)``: pA_i -= ^0X_i^-* fext_i (LOCAL forces)."""
+    ``aba_fext(gravity, q, v, tau, fext, ddq)``: pA_i -= ^0X_i^-* fext_i (LOCAL forces).
+    With ``params=parameters.TABLE``: ``aba_prm(prm, q, v, tau, ddq)``, inertias, rotor
+    inertias and gravity read from the parameter table ``prm``."""
     T = Tracer()
     qn, vn, tn = read(T, "q", nq), read(T, "v", nv), read(T, "tau", nv)
-    g = read(T, "gravity", 3)
+    g = params.gravity(T)
     n = jnt.shape[0]
     world, axes = world_placements(T, jnt, qn, frame="first")
     J, ov, c, IA, pA = ([None] * n for _ in range(5))
@@ -98,7 +101,7 @@ def aba(jnt, nq: int, nv: int, fext: bool = False) -> str:
             c[i] = spatial.cross_motion(T, ov[i], vj)
         else:
             ov[i], c[i] = vj, [0.0] * 6  # v_i x v_J = v_J x v_J
-        Y = spatial.body_to_world(T, jr, R, p)
+        Y = params.body_in(T, jr, i, R, p)
         IA[i] = inertia6(T, Y)
         pA[i] = spatial.cross_force(T, ov[i], spatial.apply_inertia(T, Y, ov[i]))
         if fext:
@@ -110,9 +113,9 @@ def aba(jnt, nq: int, nv: int, fext: bool = False) -> str:
         par = int(jr["parent"])
         iv, nvi = int(jr["idx_v"]), int(jr["nv"])
         U[i] = [mul6(T, IA[i], col) for col in J[i]]
-        Dm[i] = [[T.sop([(1.0, x, y) for x, y in zip(J[i][r], U[i][d])],
-                        float(jr["armature"][r]) if r == d else 0.0) for d in range(nvi)]
-                 for r in range(nvi)]
+        Dm[i] = [[T.sop([(1.0, x, y) for x, y in zip(J[i][r], U[i][d])]
+                        + ([(1.0, params.armature(T, jr, i, r))] if r == d else []))
+                  for d in range(nvi)] for r in range(nvi)]
         u[i] = [T.sop([(1.0, tn[iv + r])] + [(-1.0, x, y) for x, y in zip(J[i][r], pA[i])])
                 for r in range(nvi)]
         if not par:
@@ -152,8 +155,12 @@ def aba(jnt, nq: int, nv: int, fext: bool = False) -> str:
             T.line(f"ddq[{iv + d}] = {lit(qdd[d])}")
         acc[i] = [T.sop([(1.0, a[k])] + [(1.0, J[i][d][k], qdd[d]) for d in range(nvi)])
                   for k in range(6)]
+    assert not (fext and params.table), "no generated aba_prm with fext"
     head = ("def aba_fext(gravity, q, v, tau, fext, ddq):",
             '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q) + sum_i J_i^T fext_i)."""') if fext else (
+        "def aba_prm(prm, q, v, tau, ddq):",
+        '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)), the dynamic parameters from prm."""'
+    ) if params.table else (
         "def aba(gravity, q, v, tau, ddq):",
         '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) (no external forces)."""')
     return "\n".join(["@jit", *head] + T.lines) + "\n"

@@ -13,11 +13,14 @@ constants. Entries are stored as soon as they are known (short live ranges in a 
 from __future__ import annotations
 
 from . import joints, spatial
+from .parameters import LITERALS, Literals
 from .kinematics import read, world_placements
 from .tracer import Tracer, lit
 
 
-def crba(jnt, nq: int, nv: int) -> str:
+def crba(jnt, nq: int, nv: int, params: Literals = LITERALS) -> str:
+    """The source of ``crba(q, M)``; with ``params=parameters.TABLE`` of ``crba_prm(prm, q,
+    M)``, the inertias and rotor inertias read from the parameter table."""
     T = Tracer()
     qn = read(T, "q", nq)
     n = jnt.shape[0]
@@ -27,7 +30,7 @@ def crba(jnt, nq: int, nv: int) -> str:
     for i in range(1, n):
         R, p = world[i]
         Jc[i] = [spatial.act(T, R, p, col) for col in joints.subspace(jnt[i])]
-        Yc[i] = spatial.body_to_world(T, jnt[i], R, p)
+        Yc[i] = params.body_in(T, jnt[i], i, R, p)
     related = set()
     for i in range(1, n):
         j = i
@@ -50,7 +53,7 @@ def crba(jnt, nq: int, nv: int) -> str:
                         continue  # the block's other triangle: its transpose
                     x = T.dot(colj, f)
                     if j == i and e == d:
-                        x = T.sop([(1.0, x)], float(jr["armature"][d]))
+                        x = T.sop([(1.0, x), (1.0, params.armature(T, jr, i, d))])
                     T.line(f"M[{jv + e}, {iv + d}] = {lit(x)}")
             j = int(jnt[j]["parent"])
         if par:
@@ -70,6 +73,10 @@ def crba(jnt, nq: int, nv: int) -> str:
             "        M[CRBA_ZERO[k, 0], CRBA_ZERO[k, 1]] = 0.0",
             "    for k in range(CRBA_UPPER.shape[0]):",
             "        M[CRBA_UPPER[k, 1], CRBA_UPPER[k, 0]] = M[CRBA_UPPER[k, 0], CRBA_UPPER[k, 1]]"]
-    return "\n".join(tables + ["", "", "@jit", "def crba(q, M):",
+    if params.table:  # its own tables: either function can be generated alone
+        tables = [t.replace("CRBA_", "CRBA_PRM_", 1) for t in tables]
+        tail = [t.replace("CRBA_", "CRBA_PRM_") for t in tail]
+    head = ("def crba_prm(prm, q, M):" if params.table else "def crba(q, M):")
+    return "\n".join(tables + ["", "", "@jit", head,
                       '    """The joint-space inertia matrix M(q) (nv, nv), both triangles."""']
                      + T.lines + tail) + "\n"

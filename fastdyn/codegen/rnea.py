@@ -10,16 +10,19 @@ Dynamics Algorithms" (2008), Table 5.1; the same recursion as kernels/algorithms
 from __future__ import annotations
 
 from . import joints, spatial
+from .parameters import LITERALS, Literals
 from .kinematics import read
 from .tracer import Tracer, lit
 
 
-def rnea(jnt, nq: int, nv: int, fext: bool = False) -> str:
+def rnea(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS) -> str:
     """The source of ``rnea(gravity, q, v, a, tau)``, or with ``fext`` of
-    ``rnea_fext(gravity, q, v, a, fext, tau)``: f_i -= fext_i, LOCAL forces (njoints, 6)."""
+    ``rnea_fext(gravity, q, v, a, fext, tau)``: f_i -= fext_i, LOCAL forces (njoints, 6).
+    With ``params=parameters.TABLE``: ``rnea_prm(prm, q, v, a, tau)``, inertias, rotor
+    inertias and gravity read from the parameter table ``prm``."""
     T = Tracer()
     qn, vn, an = read(T, "q", nq), read(T, "v", nv), read(T, "a", nv)
-    g = read(T, "gravity", 3)
+    g = params.gravity(T)
     n = jnt.shape[0]
     vel = [[0.0] * 6] + [None] * (n - 1)
     acc = [[T.sop([(-1.0, x)]) for x in g] + [0.0] * 3] + [None] * (n - 1)
@@ -38,7 +41,7 @@ def rnea(jnt, nq: int, nv: int, fext: bool = False) -> str:
         if par:  # v_i x v_J vanishes when v_i = v_J
             a = T.add(a, spatial.cross_motion(T, vel[i], vj))
         acc[i] = a
-        pi = [float(x) for x in jr["pi"]]
+        pi = params.pi(T, jr, i)
         frc[i] = T.add(spatial.apply_inertia(T, pi, a),
                        spatial.cross_force(T, vel[i], spatial.apply_inertia(T, pi, vel[i])))
         if fext:
@@ -51,13 +54,17 @@ def rnea(jnt, nq: int, nv: int, fext: bool = False) -> str:
         S, (R, p) = cols[i]
         for d, col in enumerate(S):
             tau = T.sop([(c, x) for c, x in zip(col, frc[i])]
-                        + [(float(jr["armature"][d]), an[iv + d])])
+                        + [(1.0, params.armature(T, jr, i, d), an[iv + d])])
             T.line(f"tau[{iv + d}] = {lit(tau)}")
         par = int(jr["parent"])
         if par:
             frc[par] = T.add(frc[par], spatial.act_force(T, R, p, frc[i]))
+    assert not (fext and params.table), "no generated rnea_prm with fext"
     head = ("def rnea_fext(gravity, q, v, a, fext, tau):",
             '    """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i."""') if fext else (
+        "def rnea_prm(prm, q, v, a, tau):",
+        '    """tau = M(q) a + C(q, v) v + g(q), the robot\'s dynamic parameters from prm."""'
+    ) if params.table else (
         "def rnea(gravity, q, v, a, tau):",
         '    """tau = M(q) a + C(q, v) v + g(q) (no external forces)."""')
     return "\n".join(["@jit", *head] + T.lines) + "\n"

@@ -66,3 +66,26 @@ def body_to_world(T: Tracer, jr, R, p):
             terms.append((m, cc))
         out.append(T.sop(terms))
     return out
+
+
+def pi_to_world(T: Tracer, pi, R, p):
+    """The 10 parameters ``pi`` (about the joint origin, in the joint frame; names read at run
+    time) in the frame where the joint frame sits at (R, p): with h_R = R h,
+      h' = h_R + m p,
+      I' = R I R^T + 2 (p . h_R) I3 - p h_R^T - h_R p^T + m (|p|^2 I3 - p p^T)
+    (the parallel-axis theorem for a moved origin, the arithmetic of kernels/spatial/inertia.py).
+    Used when the inertia is a run-time parameter, so body_to_world's constant com and I_c are
+    not known."""
+    m, hR = pi[0], T.matvec(R, pi[1:4])
+    I3 = rot_inertia(pi)
+    ri = T.matmul(R, I3)
+    ph = T.dot(p, hR)
+    pp = T.dot(p, p)
+    out = [m] + [T.sop([(1.0, x), (1.0, m, y)]) for x, y in zip(hR, p)]
+    for r, c in ((0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)):
+        terms = [(1.0, ri[r][k], R[c][k]) for k in range(3)]
+        terms += [(-1.0, p[r], hR[c]), (-1.0, hR[r], p[c]), (-1.0, m, p[r], p[c])]
+        if r == c:
+            terms += [(2.0, ph), (1.0, m, pp)]
+        out.append(T.sop(terms))
+    return out
