@@ -406,6 +406,56 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
                         "MuJoCo / step", "target", ""], rows)
 
 
+MC_LOOP_TARGET = 1 / 20  # time vs Pinocchio's inertia-editing loop (>= 20x its throughput)
+MC_REGRESSOR_TARGET = 1 / 3  # time vs Pinocchio's regressor route, RNEA (>= 3x)
+MC_FIXED_TARGET = 1.2  # time vs fastdyn's own fixed-model batch
+
+
+def montecarlo_section(res: Results, tally: Tally) -> list[str]:
+    if not res.has("montecarlo", "fastdyn"):
+        return []
+    out = ["## Monte Carlo: 10,000 (sample, state) pairs, each row its own robot", "",
+           "bench/test_montecarlo.py. fastdyn: one `fastdyn.batch.rnea`/`aba` call with "
+           "`prm=` a batch of 10,000 sampled robots (every body's mass, com and inertia "
+           "perturbed; `fastdyn.parameter_batch`, checked when made), 2 threads; "
+           "\"generated\": the same call with the model's generated parameter-table kernels. "
+           "Pinocchio (one thread: neither route has a parallel form): \"loop\" assigns "
+           "`model.inertias[j]` of every body then calls `pin.rnea`/`pin.aba`, per sample, "
+           "from Python (the `pin.Inertia` objects are made before timing); \"regressor\" "
+           "computes `computeJointTorqueRegressor` at each state and multiplies it by that "
+           "sample's parameters. Throughput ratios (Pinocchio time / fastdyn time, min); the "
+           "fixed-model column is fastdyn's time over its own batch without `prm` (the price "
+           "of a robot per row). Targets (2 threads): >= 20x the loop, >= 3x the regressor "
+           "route, <= 1.2x the fixed-model time.", ""]
+    rows = []
+    for algo in ("rnea", "aba"):
+        for m in MODELS:
+            f = res.get("montecarlo", algo, m, "fastdyn", "2t")
+            if not f:
+                continue
+            g = res.get("montecarlo", algo, m, "fastdyn-generated", "2t")
+            fixed = res.get("montecarlo", algo, m, "fastdyn-fixed", "2t")
+            loop = res.get("montecarlo", algo, m, "pinocchio-loop", "1t")
+            reg = res.get("montecarlo", algo, m, "pinocchio-regressor", "1t")
+            where = f"{ALGO_NAMES[algo]} {m}"
+            r_loop, r_reg, r_fix = ratio(f, loop), ratio(f, reg), ratio(f, fixed)
+            v_loop = tally.judge("Monte Carlo >= 20x Pinocchio's loop", where, r_loop,
+                                 MC_LOOP_TARGET)
+            v_reg = tally.judge("Monte Carlo RNEA >= 3x Pinocchio's regressor route", where,
+                                r_reg, MC_REGRESSOR_TARGET, reg is not None)
+            v_fix = tally.judge("Monte Carlo <= 1.2x fastdyn's fixed-model batch", where,
+                                r_fix, MC_FIXED_TARGET)
+            x = lambda r: f"{1 / r:.1f}x" if r else "-"  # noqa: E731
+            rows.append([ALGO_NAMES[algo], model_label(res, m), fmt_t(f[0]),
+                         fmt_t(g[0]) if g else "-", fmt_t(loop[0]) if loop else "n/a",
+                         fmt_t(reg[0]) if reg else "-", x(r_loop), v_loop, x(r_reg), v_reg,
+                         fmt_r(r_fix), v_fix, x(ratio(g, loop)), fmt_r(ratio(g, fixed))])
+    return out + table(["algorithm", "model", "fastdyn / pair", "generated / pair",
+                        "pin loop / pair", "pin regressor / pair", "vs loop", "",
+                        "vs regressor", "", "vs fixed model", "", "generated vs loop",
+                        "generated vs fixed"], rows)
+
+
 def estimate_check(res: Results) -> list[str]:
     rows = []
     for algo in ("rnea", "aba"):
@@ -445,6 +495,7 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
     tally = Tally()
     body = (kernel_section(res, tally) + single_section(res, tally) + batch_section(res, tally)
             + startup_section(res, tally) + simulator_section(res, tally)
+            + montecarlo_section(res, tally)
             + estimate_check(res))
     v = meta["versions"]
     lines = ["# fastdyn benchmarks vs Pinocchio", "",
