@@ -112,7 +112,7 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
     jnt = joint_records(model)  # topology, parameters and the derived inertia, by name
     for i in range(1, model.njoints):
         try:
-            joints.kind(int(jnt[i]["type"]))
+            joints.family(int(jnt[i]["type"]))
         except NotImplementedError as e:
             raise NotImplementedError(
                 f"fastdyn.codegen: joint {model.joint_names[i]!r} is of type {e.args[0]!r}, "

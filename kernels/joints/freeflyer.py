@@ -10,8 +10,13 @@ Translation: M_J = (I, q), S = [I3; 0], v_J = [qdot; 0], c_J = 0.
 
 from .._jit import jit
 from ..layout import S, VJ
-from .codes import FREEFLYER
-from .common import clear_bias, quat_matrix, set_placement, set_subspace_column
+from .common import (SE3, VECTOR, JointType, clear_bias, placement0, quat_matrix, set_placement,
+                     set_subspace_column, symbolic_quat_matrix, unit_columns)
+
+FREEFLYER = 15  # q = [x, y, z, qx, qy, qz, qw], v = body-fixed [v; w]
+TRANSLATION = 17  # q = [x, y, z]
+CONTRACT = (JointType(FREEFLYER, "freeflyer", 7, 6, SE3, False, False, generated=True),
+            JointType(TRANSLATION, "translation", 3, 3, VECTOR, False, False, generated=True))
 
 
 @jit
@@ -34,3 +39,18 @@ def calc(jr, pr, q, v, w):
         for k in range(6):
             w[VJ + k] = v[iv + k] if k < n else 0.0
         clear_bias(w)
+
+
+def symbolic_placement(T, jr, qn):
+    """For fastdyn.codegen (common.py says how): (R0 R(quat), p0 + R0 q[:3]); translation:
+    (R0, p0 + R0 q)."""
+    R0, p0 = placement0(jr)
+    iq = int(jr["idx_q"])
+    p = T.add(p0, T.matvec(R0, qn[iq:iq + 3]))
+    if int(jr["type"]) == TRANSLATION:
+        return R0, p
+    return T.matmul(R0, symbolic_quat_matrix(T, *qn[iq + 3:iq + 7])), p
+
+
+def symbolic_subspace(jr):
+    return unit_columns()[:3] if int(jr["type"]) == TRANSLATION else unit_columns()

@@ -10,8 +10,17 @@ from math import cos, sin
 
 from .._jit import jit
 from ..layout import P_AXIS, P_PITCH, VJ
-from .codes import HELICAL
-from .common import axis_rotation, clear_bias, set_placement, set_subspace_column
+from .common import (VECTOR, JointType, axis_rotation, clear_bias, placement0, set_placement,
+                     set_subspace_column)
+
+PRISMATIC_X, PRISMATIC_Y, PRISMATIC_Z, PRISMATIC = 9, 10, 11, 12  # q = [d]
+HELICAL = 18  # q = [t], translation pitch * t along the axis
+CONTRACT = tuple(
+    JointType(code, name, 1, 1, VECTOR, False, False, fixed_axis=k if k < 3 else -1,
+              reads_axis=k == 3, generated=True)
+    for k, code, name in zip(range(4), (PRISMATIC_X, PRISMATIC_Y, PRISMATIC_Z, PRISMATIC),
+                             ("prismatic_x", "prismatic_y", "prismatic_z", "prismatic"))
+) + (JointType(HELICAL, "helical", 1, 1, VECTOR, False, False, reads_axis=True),)
 
 
 @jit
@@ -41,3 +50,14 @@ def calc(jr, pr, q, v, w):
         w[VJ + 4] = u[1] * ang
         w[VJ + 5] = u[2] * ang
         clear_bias(w)
+
+
+def symbolic_placement(T, jr, qn):
+    """For fastdyn.codegen (common.py says how): (R0, p0 + R0 d u); not helical."""
+    R0, p0 = placement0(jr)
+    d = T.scale(qn[int(jr["idx_q"])], [float(x) for x in jr["axis"]])
+    return R0, T.add(p0, T.matvec(R0, d))
+
+
+def symbolic_subspace(jr):
+    return [[float(x) for x in jr["axis"]] + [0.0, 0.0, 0.0]]

@@ -10,8 +10,19 @@ from math import cos, sin
 
 from .._jit import jit
 from ..layout import CJ, LI, P_AXIS, P_P, P_R, S, VJ
-from .codes import REVOLUTE
-from .common import axis_rotation, clear_bias, set_placement, set_subspace_column
+from .common import (SO2, VECTOR, JointType, axis_rotation, clear_bias, placement0,
+                     set_placement, set_subspace_column, symbolic_rotation)
+
+REVOLUTE_X, REVOLUTE_Y, REVOLUTE_Z, REVOLUTE = 1, 2, 3, 4  # q = [t]
+CONTINUOUS_X, CONTINUOUS_Y, CONTINUOUS_Z, CONTINUOUS = 5, 6, 7, 8  # q = [cos t, sin t]
+CONTRACT = tuple(
+    JointType(code, name, nq, 1, group, False, nq == 1, fixed_axis=k if k < 3 else -1,
+              reads_axis=k == 3, generated=True)
+    for codes, prefix, nq, group in (((REVOLUTE_X, REVOLUTE_Y, REVOLUTE_Z, REVOLUTE), "revolute",
+                                      1, VECTOR),
+                                     ((CONTINUOUS_X, CONTINUOUS_Y, CONTINUOUS_Z, CONTINUOUS),
+                                      "continuous", 2, SO2))
+    for k, code, name in zip(range(4), codes, (prefix + "_x", prefix + "_y", prefix + "_z", prefix)))
 
 
 @jit
@@ -82,3 +93,19 @@ def calc_aligned(jr, pr, q, v, w):
             w[VJ + d] = 0.0
             w[CJ + d] = 0.0
         w[VJ + 3 + k] = v[jr.idx_v]
+
+
+def symbolic_placement(T, jr, qn):
+    """For fastdyn.codegen (common.py says how): M_0 exp(t [u]x)."""
+    iq = int(jr["idx_q"])
+    if int(jr["type"]) <= REVOLUTE:
+        c = T.assign(f"cos({qn[iq]})", "c")
+        s = T.assign(f"sin({qn[iq]})", "s")
+    else:
+        c, s = qn[iq], qn[iq + 1]
+    R0, p0 = placement0(jr)
+    return T.matmul(R0, symbolic_rotation(T, jr["axis"], c, s)), p0
+
+
+def symbolic_subspace(jr):
+    return [[0.0, 0.0, 0.0] + [float(x) for x in jr["axis"]]]

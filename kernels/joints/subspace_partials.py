@@ -13,13 +13,12 @@ s2 = (1, 0, 0) (kernels/joints/spherical.py):
   dc/dx = dz dy (0, -sy cx, sy sx) + dz dx (0, -cy sx, -cy cx) + dy dx (0, -cx, sx).
 Universal, s0 = e = R2(t2)^T a1, s1 = a2 (kernels/joints/universal.py):
   ds0/dt2 = -a2 x e;  dc/dt2 = t1dot t2dot a2 x (a2 x e).
-Every other partial is zero.
+Every other partial is zero. The arithmetic lives with each family (spherical.py,
+universal.py); this dispatches.
 """
 
-from math import cos, sin
-
 from .._jit import jit
-from ..layout import P_AXIS2, S
+from . import spherical, universal
 from .codes import SPHERICAL_ZYX, UNIVERSAL
 
 
@@ -29,22 +28,9 @@ def ds_dq(jr, pr, q, w, m, l):
     jcalc (the universal joint's S is read from it)."""
     t = jr.type
     if t == SPHERICAL_ZYX:
-        iq = jr.idx_q
-        if m == 0 and l == 1:
-            cy, sy = cos(q[iq + 1]), sin(q[iq + 1])
-            cx, sx = cos(q[iq + 2]), sin(q[iq + 2])
-            return (-cy, -sy * sx, -sy * cx)
-        if m == 0 and l == 2:
-            cy = cos(q[iq + 1])
-            cx, sx = cos(q[iq + 2]), sin(q[iq + 2])
-            return (0.0, cy * cx, -cy * sx)
-        if m == 1 and l == 2:
-            cx, sx = cos(q[iq + 2]), sin(q[iq + 2])
-            return (0.0, -sx, -cx)
-    elif t == UNIVERSAL and m == 0 and l == 1:
-        b = pr[P_AXIS2:P_AXIS2 + 3]
-        ex, ey, ez = w[S + 3], w[S + 4], w[S + 5]
-        return (-(b[1] * ez - b[2] * ey), -(b[2] * ex - b[0] * ez), -(b[0] * ey - b[1] * ex))
+        return spherical.zyx_ds_dq(q, jr.idx_q, m, l)
+    if t == UNIVERSAL and m == 0 and l == 1:
+        return universal.ds0_dt2(pr, w)
     return (0.0, 0.0, 0.0)
 
 
@@ -52,26 +38,8 @@ def ds_dq(jr, pr, q, w, m, l):
 def dc_dq(jr, pr, q, v, w, l):
     """d c_J / dq_l (angular part, LOCAL) at (q, v) (full vectors)."""
     t = jr.type
-    iv = jr.idx_v
     if t == SPHERICAL_ZYX and l > 0:
-        iq = jr.idx_q
-        cy, sy = cos(q[iq + 1]), sin(q[iq + 1])
-        cx, sx = cos(q[iq + 2]), sin(q[iq + 2])
-        dz, dy, dx = v[iv], v[iv + 1], v[iv + 2]
-        if l == 1:
-            return (dz * dy * sy, dz * (-dy * cy * sx - dx * sy * cx),
-                    dz * (-dy * cy * cx + dx * sy * sx))
-        zy = dz * dy
-        zx = dz * dx
-        yx = dy * dx
-        return (0.0, -zy * sy * cx - zx * cy * sx - yx * cx, zy * sy * sx - zx * cy * cx + yx * sx)
+        return spherical.zyx_dc_dq(q, v, jr.idx_q, jr.idx_v, l)
     if t == UNIVERSAL and l == 1:
-        b = pr[P_AXIS2:P_AXIS2 + 3]
-        ex, ey, ez = w[S + 3], w[S + 4], w[S + 5]
-        cx = b[1] * ez - b[2] * ey  # a2 x e
-        cy = b[2] * ex - b[0] * ez
-        cz = b[0] * ey - b[1] * ex
-        k = v[iv] * v[iv + 1]
-        return (k * (b[1] * cz - b[2] * cy), k * (b[2] * cx - b[0] * cz),
-                k * (b[0] * cy - b[1] * cx))
+        return universal.dc_dt2(pr, v, jr.idx_v, w)
     return (0.0, 0.0, 0.0)

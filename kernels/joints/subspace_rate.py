@@ -7,13 +7,12 @@ Coriolis matrix need each column. Only two joint types have a configuration-depe
       ds1 = (0, -sx dx, -cx dx), ds2 = 0;
   universal: s0 = R2^T a1, ds0 = -t2dot a2 x s0 (kernels/joints/universal.py), ds1 = 0.
 Every other type has a constant S in its own frame (Pinocchio documentation, "SE(3) operations"
-cheat sheet, "Joint": j.c = 0).
+cheat sheet, "Joint": j.c = 0). The arithmetic lives with each family (spherical.py,
+universal.py; their CONTRACT says s_moves); this dispatches.
 """
 
-from math import cos, sin
-
 from .._jit import jit
-from ..layout import P_AXIS2, S
+from . import spherical, universal
 from .codes import SPHERICAL_ZYX, UNIVERSAL
 
 
@@ -22,20 +21,8 @@ def column(jr, pr, q, v, w, k):
     """dS_k/dt of joint row jr (parameters pr) at (q, v) (full vectors), as a 6-tuple [v; w];
     w is the joint's workspace row after jcalc (its S is read, not recomputed)."""
     t = jr.type
-    iq = jr.idx_q
-    iv = jr.idx_v
     if t == SPHERICAL_ZYX and k < 2:
-        cy, sy = cos(q[iq + 1]), sin(q[iq + 1])
-        cx, sx = cos(q[iq + 2]), sin(q[iq + 2])
-        dy, dx = v[iv + 1], v[iv + 2]
-        if k == 0:
-            return (0.0, 0.0, 0.0, -cy * dy, -sy * sx * dy + cy * cx * dx,
-                    -sy * cx * dy - cy * sx * dx)
-        return (0.0, 0.0, 0.0, 0.0, -sx * dx, -cx * dx)
+        return spherical.zyx_rate_column(q, v, jr.idx_q, jr.idx_v, k)
     if t == UNIVERSAL and k == 0:
-        b = pr[P_AXIS2:P_AXIS2 + 3]
-        ex, ey, ez = w[S + 3], w[S + 4], w[S + 5]  # s0 = R2^T a1, written by jcalc
-        d2 = -v[iv + 1]
-        return (0.0, 0.0, 0.0, d2 * (b[1] * ez - b[2] * ey), d2 * (b[2] * ex - b[0] * ez),
-                d2 * (b[0] * ey - b[1] * ex))
+        return universal.rate_column0(pr, v, jr.idx_v, w)
     return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)

@@ -9,8 +9,11 @@ c_J = [0; -t1dot t2dot a2 x (R2^T a1)].
 from math import cos, sin
 
 from .._jit import jit
-from ..layout import CJ, P_AXIS, P_AXIS2, VJ
-from .common import axis_rotation, set_placement, set_subspace_column
+from ..layout import CJ, P_AXIS, P_AXIS2, S, VJ
+from .common import VECTOR, JointType, axis_rotation, set_placement, set_subspace_column
+
+UNIVERSAL = 19  # q = [t1, t2], R = R(axis, t1) R(axis2, t2)
+CONTRACT = (JointType(UNIVERSAL, "universal", 2, 2, VECTOR, True, True, reads_axis=True),)
 
 
 @jit
@@ -50,3 +53,38 @@ def calc(jr, pr, q, v, w):
         w[CJ + 3] = k12 * (b[1] * ez - b[2] * ey)
         w[CJ + 4] = k12 * (b[2] * ex - b[0] * ez)
         w[CJ + 5] = k12 * (b[0] * ey - b[1] * ex)
+
+
+# --- S moves with q (CONTRACT's s_moves): dS/dt column by column (kernels/joints/
+# subspace_rate.py) and the partials of S and c_J (kernels/joints/subspace_partials.py) come
+# from here. Only s0 = e = R2^T a1 moves, with t2: ds0/dt2 = -a2 x e. w is the joint's
+# workspace row after calc (e is read from its S, not recomputed).
+
+@jit
+def rate_column0(pr, v, iv, w):
+    """dS_0/dt = -t2dot a2 x e, as a 6-tuple."""
+    b = pr[P_AXIS2:P_AXIS2 + 3]
+    ex, ey, ez = w[S + 3], w[S + 4], w[S + 5]
+    d2 = -v[iv + 1]
+    return (0.0, 0.0, 0.0, d2 * (b[1] * ez - b[2] * ey), d2 * (b[2] * ex - b[0] * ez),
+            d2 * (b[0] * ey - b[1] * ex))
+
+
+@jit
+def ds0_dt2(pr, w):
+    """dS_0/dq_1 = -a2 x e (angular part)."""
+    b = pr[P_AXIS2:P_AXIS2 + 3]
+    ex, ey, ez = w[S + 3], w[S + 4], w[S + 5]
+    return (-(b[1] * ez - b[2] * ey), -(b[2] * ex - b[0] * ez), -(b[0] * ey - b[1] * ex))
+
+
+@jit
+def dc_dt2(pr, v, iv, w):
+    """d c_J / dq_1 = t1dot t2dot a2 x (a2 x e) (angular part)."""
+    b = pr[P_AXIS2:P_AXIS2 + 3]
+    ex, ey, ez = w[S + 3], w[S + 4], w[S + 5]
+    cx = b[1] * ez - b[2] * ey  # a2 x e
+    cy = b[2] * ex - b[0] * ez
+    cz = b[0] * ey - b[1] * ex
+    k = v[iv] * v[iv + 1]
+    return (k * (b[1] * cz - b[2] * cy), k * (b[2] * cx - b[0] * cz), k * (b[0] * cy - b[1] * cx))
