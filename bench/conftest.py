@@ -10,6 +10,7 @@ asserts on time.
 
 import importlib.util
 
+import numba
 import pytest
 
 if importlib.util.find_spec("pinocchio") is None:  # every suite compares against Pinocchio
@@ -17,6 +18,19 @@ if importlib.util.find_spec("pinocchio") is None:  # every suite compares agains
     LADDER = ()
 else:
     from bench.ladder import LADDER, robot as _robot
+
+
+THREADS = (1, 2)
+
+
+@pytest.fixture(params=THREADS, ids=lambda t: f"{t}t")
+def threads(request):
+    """numba's thread count for one benchmark (1, then 2), restored afterwards."""
+    if request.param > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip(f"numba has {numba.config.NUMBA_NUM_THREADS} thread(s)")
+    numba.set_num_threads(request.param)
+    yield request.param
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
 @pytest.fixture(params=LADDER, scope="session")

@@ -4,11 +4,11 @@ Both allocate their output; fastdyn's time includes its input checks (quaternion
 test_fastdyn_generated times the same calls with ``generated=robot.generated`` (the model's
 fastdyn.codegen kernels; their generation and compile cost is paid before timing)."""
 
-import numba
 import pinocchio as pin
 import pytest
 
 import fastdyn as fd
+from bench.conftest import THREADS
 from bench.ladder import tag
 
 # 2-thread rounds are ruined whenever another process holds one of the cores for a time
@@ -18,16 +18,6 @@ from bench.ladder import tag
 pytestmark = pytest.mark.benchmark(min_rounds=20, max_time=2.0)
 
 SIZES = (1000, 10000)
-THREADS = (1, 2)
-
-
-@pytest.fixture(params=THREADS, ids=lambda t: f"{t}t")
-def threads(request):
-    if request.param > numba.config.NUMBA_NUM_THREADS:
-        pytest.skip(f"numba has {numba.config.NUMBA_NUM_THREADS} thread(s)")
-    numba.set_num_threads(request.param)
-    yield request.param
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
 @pytest.mark.parametrize("n", SIZES, ids=lambda n: f"N{n}")

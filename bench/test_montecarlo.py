@@ -19,7 +19,6 @@ threads): >= 20x the loop's throughput, >= 3x the regressor route's, and <= 1.2x
 fastdyn's fixed-model batch.
 """
 
-import numba
 import numpy as np
 import pinocchio as pin
 import pytest
@@ -49,15 +48,6 @@ def study(request):
             cache[robot.name] = Q, V, A, pi, PRM, inertias
         return cache[robot.name]
     return get
-
-
-@pytest.fixture(params=(1, 2), ids=lambda t: f"{t}t")
-def threads(request):
-    if request.param > numba.config.NUMBA_NUM_THREADS:
-        pytest.skip(f"numba has {numba.config.NUMBA_NUM_THREADS} thread(s)")
-    numba.set_num_threads(request.param)
-    yield request.param
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
 def _pin_loop(robot, algo, Q, V, X, inertias):
