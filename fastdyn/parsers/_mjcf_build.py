@@ -155,11 +155,18 @@ def _check_moving(r, names, inertia) -> None:
 
 
 def _collision(r, g) -> Collision:
-    s = g.size
+    s = [float(x) for x in g.size]
     kind = "mesh" if g.mesh is not None and g.kind not in ("hfield", "sdf") else g.kind
-    size = {"sphere": (s[0],), "box": (2 * s[0], 2 * s[1], 2 * s[2]),
-            "capsule": (s[0], 2 * s[1]), "cylinder": (s[0], 2 * s[1]),
-            "ellipsoid": (s[0], s[1], s[2])}.get(kind, ())
+    if kind == "sphere":
+        size = (s[0],)
+    elif kind == "box":  # MJCF: half-sizes; Collision: edge lengths, as URDF
+        size = (2 * s[0], 2 * s[1], 2 * s[2])
+    elif kind in ("capsule", "cylinder"):  # MJCF: half-length
+        size = (s[0], 2 * s[1])
+    elif kind == "ellipsoid":
+        size = tuple(s)
+    else:
+        size = ()
     return Collision(kind, g.R, g.p, size, g.mesh, _line(r, g.node), g.friction)
 
 
@@ -223,12 +230,17 @@ def _joints(r, d: Description, b, name: str, parent: str, names, world) -> None:
         jname = names.joint[id(j)]
         last = k == len(b.joints) - 1
         child = name if last else _fresh(f"{name}_{jname}", names.links)
+        # A joint's frame: at its anchor, turned back by its ref (q = ref is the pose the
+        # file draws), so that q is MuJoCo's qpos (Pinocchio 4's reading of ref too)
+        R, p = np.eye(3), (j.pos if prev is None else j.pos - prev)
+        if j.kind == "hinge" and j.ref:
+            R = mm.axis_angle(j.axis, -j.ref)
+        elif j.kind == "slide" and j.ref:
+            p = p - j.ref * j.axis
         if j.kind == "free":  # q is the body's pose in the world, as MuJoCo's qpos
             R, p = np.eye(3), np.zeros(3)
         elif prev is None:
-            R, p = b.R, b.p + b.R @ j.pos
-        else:
-            R, p = np.eye(3), j.pos - prev
+            R, p = b.R @ R, b.p + b.R @ p
         lower, upper = j.limits if j.limits is not None else (None, None)
         J = Joint(jname, _KINDS[j.kind], link, child, R, p, axis=j.axis, lower=lower,
                   upper=upper, effort=j.effort, damping=j.damping, friction=j.frictionloss,

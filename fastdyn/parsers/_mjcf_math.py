@@ -100,9 +100,9 @@ def fromto_frame(ft, size: tuple, kind: str) -> tuple[np.ndarray, np.ndarray, tu
         raise ValueError("fromto's two points coincide")
     R = z_to(d)
     if kind in ("capsule", "cylinder"):
-        size = (size[0], half)
+        size = (float(size[0]), half, 0.0)
     else:  # box, ellipsoid
-        size = (size[0], size[0], half)
+        size = (float(size[0]), float(size[0]), half)
     return R, 0.5 * (a + b), size
 
 

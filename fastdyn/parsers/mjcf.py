@@ -12,10 +12,11 @@ Reads MuJoCo's XML format (the XML Reference chapter of MuJoCo's documentation, 
   a BODY frame placed back from it). Several joints in one body compose in order at the
   body, as MuJoCo's do: each but the last carries a massless link "<body>_<joint>" (as
   Pinocchio does with a composite joint, here as plain joints, so every joint keeps its
-  name). ``ref`` gives the joint's zero: fastdyn's q = MuJoCo's qpos - ref (the convention
-  of Pinocchio's MJCF parser), and the limits move with it;
-- q and v, against MuJoCo's qpos and qvel: quaternions are (x, y, z, w) here, (w, x, y, z)
-  there; a free joint's q is the body's world position and orientation in both, its v is
+  name). A hinge or slide joint's ``ref`` is the q at which the body is where the file draws
+  it (the joint frame is turned back by it), so q is MuJoCo's qpos, as in Pinocchio 4
+  (fastdyn's neutral q = 0 is then not MuJoCo's qpos0 = ref);
+- q and v, against MuJoCo's qpos and qvel: equal, but quaternions are (x, y, z, w) here and
+  (w, x, y, z) there, and a free joint's v is
   [R^T v_world; w_body] here where MuJoCo's qvel is [v_world; w_body] (R the body's
   orientation), so accelerations convert with the extra term -w x v and forces with R^T
   (``tests/test_mjcf.py`` does both ways against MuJoCo);
@@ -387,6 +388,8 @@ class _Reader(Numbers):
         j.armature = self.nonnegative(a, "armature", 0.0)
         j.damping = self.nonnegative(a, "damping", 0.0)
         j.frictionloss = self.nonnegative(a, "frictionloss", 0.0)
+        if kind == "free" and (j.armature or j.frictionloss):
+            self.note("free terms", f"{a.get('name') or '<joint>'} ({self.where(node)})")
         if self.limited(a, "limited", "range") and kind != "free":
             lo, hi = self.floats(a, "range", 2, default=(0.0, 0.0)) * scale
             if not lo < hi:
@@ -394,7 +397,7 @@ class _Reader(Numbers):
             if kind == "ball":
                 self.note("ball limits", f"{a.get('name') or '<joint>'} ({self.where(node)})")
             else:
-                j.limits = (lo - j.ref, hi - j.ref)
+                j.limits = (lo, hi)
         if self.limited(a, "actuatorfrclimited", "actuatorfrcrange"):
             lo, hi = self.floats(a, "actuatorfrcrange", 2, default=(0.0, 0.0))
             if lo > hi:
@@ -417,7 +420,7 @@ class _Reader(Numbers):
     def geom(self, a: Attrs, R, p) -> _Geom:
         kind = self.keyword(a, "type", _GEOM_TYPES, "sphere")
         size = self.floats(a, "size", (1, 3), default=(0.0, 0.0, 0.0))
-        size = tuple(size) + (0.0,) * (3 - len(size))
+        size = tuple(float(x) for x in size) + (0.0,) * (3 - len(size))
         ft = self.floats(a, "fromto", 6)
         if ft is not None:
             if "pos" in a:
@@ -516,4 +519,7 @@ _NOTES = {
     "ball limits": "{source}: {n} ball joint cone limit(s) not modelled: {items}",
     "gravcomp": "{source}: {n} body gravity compensation(s) (gravcomp) not modelled: {items}",
     "constraints": "{source}: equality and tendon constraints are not modelled: {items}",
+    "free terms": "{source}: {n} free joint(s) with armature or frictionloss, which fastdyn "
+                  "applies along the body's axes and MuJoCo along the world's for the linear "
+                  "part (with armature the dynamics differ by armature (w x v)): {items}",
 }
