@@ -198,7 +198,10 @@ class Numbers:
 
     def fail(self, message: str, a: Attrs, what: str | None = None):
         n = a.node
-        raise self.error(message, n.source, what or f"<{n.tag}>", n.line)
+        name = n.attrib.get("name")
+        if what is None:  # the element, by name where it has one
+            what = f"<{n.tag} name=\"{name[:40]}\">" if name else f"<{n.tag}>"
+        raise self.error(message, n.source, what, n.line)
 
     def floats(self, a: Attrs, key: str, count, what: str | None = None,
                default=None) -> np.ndarray | None:

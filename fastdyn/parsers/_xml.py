@@ -71,8 +71,9 @@ def read(path_or_xml, max_bytes, error: type, kind: str, loaders: str) -> tuple[
         try:
             source = os.fsdecode(os.fspath(path_or_xml))
         except TypeError:
-            raise TypeError(f"path_or_xml must be a {kind} file's path or a {kind} document (str "
-                            f"or bytes), got {type(path_or_xml).__name__}") from None
+            art = "an" if kind[0] in "AEFHILMNORSX" else "a"  # an MJCF, a URDF (as spoken)
+            raise TypeError(f"path_or_xml must be {art} {kind} file's path or {art} {kind} "
+                            f"document (str or bytes), got {type(path_or_xml).__name__}") from None
         data = read_path(source, max_bytes)
         if data is None:
             size = os.stat(source).st_size
