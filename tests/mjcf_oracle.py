@@ -2,11 +2,12 @@
 
 States (``states``): fastdyn's q is MuJoCo's qpos, but quaternions are (x, y, z, w) in
 fastdyn and (w, x, y, z) in MuJoCo (hinge and slide joints are numbered alike, ``ref``
-included: the Model's joint frame is turned back by it). A free joint's linear velocity is in the body frame in fastdyn (v = R^T qvel[:3], R the body's
-orientation) and in the world in MuJoCo; angular velocities are in the body frame in both. So
-qvel = T v with T = diag(R, I3) on each free joint (identity elsewhere), qacc = T a + [w x
-v_lin in R; 0] (the derivative of R), MuJoCo's generalized forces are T^-T ours and its mass
-matrix T^-T M T^-1.
+included: the Model's joint frame is turned back by it). A free joint's linear velocity is in
+the body frame in fastdyn (v = R^T qvel[:3], R the body's orientation) and in the world in
+MuJoCo; angular velocities are in the body frame in both. So qvel = T v with T = diag(R, I3)
+on each free joint (identity elsewhere), qacc = T a + [R (w x v_lin); 0] (the derivative of
+R), MuJoCo's generalized forces are T^-T ours (T is a rotation: T^-T = T) and its mass matrix
+T^-T M T^-1.
 
 Dynamics (``dynamics_errors``): MuJoCo's ``mj_rne`` with flg_acc=1 gives M qacc + bias
 without the armature, which MuJoCo adds to its mass matrix only, so the armature term is

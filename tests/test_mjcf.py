@@ -57,7 +57,8 @@ HUMANOID = """<mujoco model="small_humanoid">
       <freejoint name="root"/>
       <camera name="track" pos="0 -3 0" xyaxes="1 0 0 0 0 1"/>
       <geom name="torso" type="capsule" fromto="0 -.07 0 0 .07 0" size=".07"/>
-      <geom name="upper_waist" type="ellipsoid" size=".06 .08 .05" pos="-.01 0 -.12" euler="10 20 5"/>
+      <geom name="upper_waist" type="ellipsoid" size=".06 .08 .05" pos="-.01 0 -.12"
+            euler="10 20 5"/>
       <geom name="torso_visual" class="visual" type="box" size=".1 .1 .1"/>
       <site name="imu" pos="0 0 .05" xyaxes="0 1 0 -1 0 0"/>
       <body name="head" pos="0 0 .19">
@@ -355,6 +356,91 @@ def test_defaults_classes_match_mujoco_joint_by_joint(humanoid):
     assert np.array_equal(model.armature, m.dof_armature)
     assert np.array_equal(model.friction, m.dof_frictionloss)
     assert model.damping[model.jnt[model.joint_id("hip_x_l")]["idx_v"]] == 2.0  # hip < leg
+
+
+TETRAHEDRON = "v 0 0 0\nv .1 0 0\nv 0 .1 0\nv 0 0 .1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+
+MENAGERIE = """<mujoco model="arm">
+  <compiler angle="radian" meshdir="assets" autolimits="true"/>
+  <option integrator="implicitfast" timestep="0.002"/>
+  <default>
+    <default class="arm">
+      <material specular="0.5" shininess="0.25"/>
+      <joint armature="0.1" damping="1" axis="0 0 1" range="-2.8973 2.8973"/>
+      <general dyntype="none" biastype="affine" ctrlrange="-2.8973 2.8973" forcerange="-87 87"/>
+      <default class="visual">
+        <geom type="mesh" contype="0" conaffinity="0" group="2"/>
+      </default>
+      <default class="collision">
+        <geom type="mesh" group="3"/>
+      </default>
+      <site size="0.001" rgba="0.5 0.5 0.5 0.3" group="4"/>
+    </default>
+  </default>
+  <asset>
+    <material class="arm" name="white" rgba="1 1 1 1"/>
+    <mesh name="link0" file="link0.obj"/>
+    <mesh name="link1" file="link1.obj"/>
+  </asset>
+  <worldbody>
+    <light name="top" pos="0 0 2" mode="trackcom"/>
+    <body name="link0" childclass="arm">
+      <inertial mass="0.63" pos="-0.04 -0.0003 0.06" diaginertia="0.0031 0.0041 0.0043"/>
+      <geom mesh="link0" material="white" class="visual"/>
+      <geom mesh="link0" class="collision"/>
+      <body name="link1" pos="0 0 0.333">
+        <inertial mass="4.97" pos="0.0039 0.0021 -0.0476" quat="0.7115 0.0063 -0.0131 0.7025"
+                  diaginertia="0.7071 0.7034 0.0085"/>
+        <joint name="joint1"/>
+        <geom mesh="link1" material="white" class="visual"/>
+        <geom mesh="link1" class="collision"/>
+        <body name="link2" quat="1 -1 0 0">
+          <inertial mass="0.647" pos="-0.0031 -0.0287 0.0035" quat="-0.168 0.828 -0.123 0.52"
+                    diaginertia="0.031 0.0283 0.0027"/>
+          <joint name="joint2" range="-1.7628 1.7628"/>
+          <geom mesh="link1" class="collision"/>
+          <body name="hand" pos="0 -0.316 0" quat="1 1 0 0">
+            <inertial mass="0.73" pos="-0.01 0 0.03" diaginertia="0.001 0.0025 0.0017"/>
+            <joint name="finger" type="slide" axis="0 1 0" range="0 0.04" armature="0.01"/>
+            <geom type="box" size="0.01 0.02 0.03" class="collision"/>
+            <site name="attachment_site" pos="0 0 0.1"/>
+          </body>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <contact>
+    <exclude body1="link0" body2="link1"/>
+  </contact>
+  <actuator>
+    <general class="arm" name="actuator1" joint="joint1" gainprm="4500" biasprm="0 -4500 -450"/>
+  </actuator>
+  <keyframe>
+    <key name="home" qpos="0.1 0.3 0.02" ctrl="0.1"/>
+  </keyframe>
+</mujoco>
+"""
+
+
+def test_menagerie_style_file(tmp_path):
+    """The shape of a MuJoCo Menagerie robot: classes for visual and collision meshes, explicit
+    inertials, meshdir, actuators, contact exclusions and keyframes. It loads without a
+    warning (the meshes carry no mass there), matches MuJoCo, and a keyframe's qpos is q."""
+    path = _write(tmp_path, {"arm.xml": MENAGERIE, "assets/link0.obj": TETRAHEDRON,
+                             "assets/link1.obj": TETRAHEDRON})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = load_mjcf(path)
+    _, m = check_against_mujoco(path)
+    d, data = mujoco.MjData(m), model.create_data()
+    mujoco.mj_resetDataKeyframe(m, d, 0)
+    mujoco.mj_kinematics(m, d)
+    fd.forward_kinematics(model, data, d.qpos)
+    T = fd.frame_placement(model, data, "attachment_site")
+    assert np.allclose(T[:3, 3], d.site_xpos[0], rtol=0, atol=1e-14)
+    scene = fd.Scene(model)
+    with pytest.warns(MJCFWarning, match="3 mesh collision shapes .*link0 .link0, line 28"):
+        assert len(scene.add_mjcf_collisions(path)) == 8  # the hand's box
 
 
 # --- robots MuJoCo converts from example-robot-data URDFs ---------------------------------------
