@@ -101,6 +101,7 @@ HUMANOID = """<mujoco model="small_humanoid">
     <body name="crate" pos="1 0 .5" euler="0 0 40">
       <freejoint/>
       <geom type="box" size=".1 .2 .1"/>
+      <site pos=".1 0 0" euler="0 90 0"/>
     </body>
     <body pos="2 0 0">
       <geom type="sphere" size=".1"/>
@@ -125,11 +126,11 @@ DEFAULTS = """<mujoco>
         <joint damping="1" armature=".05" range="-45 45"/>
       </default>
       <default class="leg">
-        <joint damping=".5"/>
-        <geom density="1100"/>
         <default class="hip">
           <joint range="-30 30" damping="2" armature=".02"/>
         </default>
+        <joint damping=".5" frictionloss=".03"/>
+        <geom density="1100"/>
       </default>
       <default class="visual">
         <geom contype="0" conaffinity="0" group="3" density="0"/>
@@ -222,6 +223,7 @@ def test_humanoid_defaults_includes_and_orientations_match_mujoco(humanoid):
     assert model.joint_type("root") == "freeflyer" and model.joint_type("neck") == "spherical"
     assert model.joint_names[-1] == "joint14"  # the crate's unnamed free joint: MuJoCo's id
     assert "body13" in model.frame_names and "hand_r_fixed" in model.frame_names
+    assert "site4" in model.frame_names  # the crate's site, after origin, imu, palm_r, sole_r
 
 
 def test_inputs_path_string_bytes_and_from_mjcf(cartpole):
@@ -245,6 +247,9 @@ def test_orientations_and_euler_sequences(tmp_path, seq, angle):
         <site name="s_aa" axisangle="1 -1 2 {a(40)}"/>
         <body name="b" pos=".1 .2 .3" axisangle="1 1 0 {a(-35)}">
           <joint type="slide" axis="0 1 1"/><geom type="box" size=".1 .2 .3"/>
+          <frame pos=".05 0 0" euler="{a(0, 30, 60)}"><joint axis="1 0 0" pos="0 .1 0"/>
+            <geom type="capsule" size=".02 .1" pos="0 0 .1"/><site name="s_f" pos="0 .1 0"/>
+          </frame>
           <frame euler="{a(5, -15, 25)}" pos="0 .1 0">
             <body name="c" xyaxes="1 1 0 -1 1 .5"><joint type="ball"/><geom size=".1"/>
               <site name="s_z" zaxis="0 0 -1"/><site name="s_q" quat="1 2 3 4"/>
@@ -355,7 +360,9 @@ def test_defaults_classes_match_mujoco_joint_by_joint(humanoid):
     assert np.array_equal(model.damping, m.dof_damping)
     assert np.array_equal(model.armature, m.dof_armature)
     assert np.array_equal(model.friction, m.dof_frictionloss)
-    assert model.damping[model.jnt[model.joint_id("hip_x_l")]["idx_v"]] == 2.0  # hip < leg
+    k = model.jnt[model.joint_id("hip_x_l")]["idx_v"]
+    assert model.damping[k] == 2.0  # hip overrides leg ...
+    assert model.friction[k] == 0.03  # ... and inherits what leg sets after it (MuJoCo's order)
 
 
 TETRAHEDRON = "v 0 0 0\nv .1 0 0\nv 0 .1 0\nv 0 0 .1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
