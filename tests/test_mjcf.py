@@ -302,16 +302,18 @@ GEOMS = """<mujoco><compiler {compiler}/><worldbody>
     "", 'inertiafromgeom="true"', 'inertiagrouprange="0 3"', 'boundmass="20" boundinertia="0.7"',
     'settotalmass="50"', 'balanceinertia="true" inertiafromgeom="true"',
     'angle="radian" inertiafromgeom="auto"'])
-def test_masses_from_geoms_and_inertials(tmp_path, compiler):
+def test_masses_from_geoms_and_inertials(tmp_path, monkeypatch, compiler):
     """Mass, centre of mass and inertia of every body, from geoms (every primitive, fromto,
     mass or density, group range) or <inertial>, under each <compiler> mass option."""
+    monkeypatch.chdir(tmp_path)  # MuJoCo logs settotalmass's deprecation to ./MUJOCO_LOG.TXT
     path = tmp_path / "geoms.xml"
     path.write_text(GEOMS.format(compiler=compiler))
     check_against_mujoco(path, nstates=2)
 
 
-def test_inertiafromgeom_false_needs_inertials(tmp_path):
+def test_inertiafromgeom_false_needs_inertials(tmp_path, monkeypatch):
     """Bodies without <inertial> are then massless, and moving ones are refused, by MuJoCo too."""
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "geoms.xml"
     path.write_text(GEOMS.format(compiler='inertiafromgeom="false"'))
     with pytest.raises(ValueError, match="mjMINVAL"):
