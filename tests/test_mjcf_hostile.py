@@ -276,3 +276,27 @@ def test_bad_arguments():
     with pytest.raises(TypeError, match="root_joint must be None or a joint type name"):
         load_mjcf(W(B), root_joint=1)
     assert fd.MJCFError is MJCFError
+
+
+def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path):
+    """Bodies nest as elements do: a chain deeper than MAX_NESTING is refused where it gets
+    too deep (the file it is in, the line), in one document or across an include."""
+    from fastdyn.parsers._mjcf_doc import MAX_NESTING
+
+    def chain(n):
+        return '<body><joint/><geom size=".1"/>' * n + "</body>" * n
+
+    t = time.perf_counter()
+    with pytest.raises(MJCFError, match=f"nested more than {MAX_NESTING} deep"):
+        load_mjcf("<mujoco><worldbody>" + chain(20_000) + "</worldbody></mujoco>")
+    assert load_mjcf("<mujoco><worldbody>" + chain(MAX_NESTING - 10) +
+                     "</worldbody></mujoco>").nv == MAX_NESTING - 10
+    half = MAX_NESTING // 2 + 10
+    main = _files(tmp_path, {
+        "main.xml": "<mujoco><worldbody>" + chain(half).replace(
+            "</body>", '<include file="more.xml"/></body>', 1) + "</worldbody></mujoco>",
+        "more.xml": "<mujoco>" + chain(half) + "</mujoco>"})
+    with pytest.raises(MJCFError, match="nested more than") as err:
+        load_mjcf(main)
+    assert err.value.source.endswith("more.xml")
+    assert time.perf_counter() - t < 10.0

@@ -27,6 +27,9 @@ from . import _xml
 
 MAX_INCLUDE_DEPTH = 16  # nested includes; Menagerie models use 1 or 2
 MAX_INCLUDES = 256  # distinct files one model may include
+# Elements nested deeper are refused: bodies are read recursively, and a chain of 300 bodies
+# is far beyond any robot (a 100-link rope is 100 deep) yet within Python's recursion limit.
+MAX_NESTING = 300
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 # Element kinds whose defaults are read (others, e.g. mesh, motor, material, are ignored).
@@ -38,12 +41,22 @@ _FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _SPACE = re.compile(r"[ \t\r\n]+")
 
 
+def check_nesting(node: _xml.Node, above: int, error: type) -> None:
+    """Refuse elements nested more than MAX_NESTING deep (``above``: levels above ``node``)."""
+    d, deepest = _xml.depth(node)
+    if above + d > MAX_NESTING:
+        raise error(f"elements nested more than {MAX_NESTING} deep (bodies, frames, defaults); "
+                    f"no robot needs that many", deepest.source, f"<{deepest.tag}>",
+                    deepest.line)
+
+
 def expand_includes(root: _xml.Node, main_dir: str, main_file: str | None, budget: list,
                     error: type) -> None:
     """Replace every <include file=...> below ``root`` by the included file's elements, in
     place. ``budget``: [bytes still allowed] (None: no cap), shared with the caller."""
     seen: dict[str, _xml.Node] = {}
     stack = [os.path.realpath(main_file)] if main_file else []
+    check_nesting(root, 0, error)
 
     def fail(msg, node):
         raise error(msg, node.source, "<include>", node.line)
@@ -63,11 +76,11 @@ def expand_includes(root: _xml.Node, main_dir: str, main_file: str | None, budge
         fail(f"included file {name!r} not found (looked for "
              f"{' and '.join(repr(p) for p in dict.fromkeys(places))})", node)
 
-    def walk(node: _xml.Node) -> None:
+    def walk(node: _xml.Node, level: int) -> None:
         out = []
         for c in node.children:
             if c.tag != "include":
-                walk(c)
+                walk(c, level + 1)
                 out.append(c)
                 continue
             path = resolve(c)
@@ -100,13 +113,14 @@ def expand_includes(root: _xml.Node, main_dir: str, main_file: str | None, budge
             if sub.tag != "mujoco":
                 raise error(f"an included file's root element must be <mujoco>, got "
                             f"<{sub.tag}>", path, "XML", sub.line)
+            check_nesting(sub, level - 1, error)  # its children take the include's place
             stack.append(real)
-            walk(sub)
+            walk(sub, level)
             stack.pop()
             out.extend(sub.children)
         node.children = out
 
-    walk(root)
+    walk(root, 1)
 
 
 class Attrs:

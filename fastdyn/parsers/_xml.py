@@ -29,6 +29,19 @@ class Node:
         return next((c for c in self.children if c.tag == tag), None)
 
 
+def depth(node: Node) -> tuple[int, Node]:
+    """How deep elements nest below ``node`` (1: no children), and the deepest one; without
+    recursion, so any depth expat accepts can be measured."""
+    best, deepest = 1, node
+    stack = [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        if d > best:
+            best, deepest = d, n
+        stack.extend((c, d + 1) for c in n.children)
+    return best, deepest
+
+
 _DECL = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 

@@ -214,7 +214,6 @@ class _Reader(Numbers):
         self.alignfree = False
         self.gravity = np.array([0.0, 0.0, -9.81])
         self.bodies: list[_Body] = []
-        self.njoints = self.nsites = 0
         self.notes: dict[str, list[str]] = {}  # warning kind -> what
 
     def note(self, kind: str, what: str) -> None:
@@ -363,7 +362,6 @@ class _Reader(Numbers):
         self.elements(b, node, np.eye(3), np.zeros(3), self.childclass(node, cls), False)
 
     def joint(self, node: _xml.Node, R, p, cls: str) -> _Joint:
-        self.njoints += 1
         if node.tag == "freejoint":  # takes no defaults (MuJoCo's schema)
             a = Attrs(node)
             align = self.keyword(a, "align", ("true", "false", "auto"), "auto")
@@ -454,7 +452,6 @@ class _Reader(Numbers):
                      self.keyword(a, "shellinertia", ("true", "false"), "false") == "true")
 
     def site(self, a: Attrs, R, p) -> tuple:
-        self.nsites += 1
         ft = self.floats(a, "fromto", 6)
         if ft is not None:
             kind = self.keyword(a, "type", ("sphere", "capsule", "ellipsoid", "cylinder", "box"),
