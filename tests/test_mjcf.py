@@ -92,7 +92,7 @@ HUMANOID = """<mujoco model="small_humanoid">
           <joint name="hip_y_l" axis="0 1 0" range="-110 20"/>
           <geom name="thigh_l" type="capsule" fromto="0 0 0 0 -.01 -.34" size=".06" mass="4"/>
           <body name="shin_l" pos="0 -.01 -.403">
-            <joint name="knee_l" type="slide" axis="0 0 1" range="-.05 .05"/>
+            <joint name="knee_l" type="slide" axis="0 0 1" range="-.05 .05" ref=".02"/>
             <geom name="shin_l" type="ellipsoid" size=".05 .05 .15" pos="0 0 -.15"/>
           </body>
         </body>

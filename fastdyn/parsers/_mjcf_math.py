@@ -84,10 +84,9 @@ def z_to(v) -> np.ndarray:
 
 # --- geoms ------------------------------------------------------------------------------------
 
-# The sizes each type reads: (how many of size's numbers; how many with fromto, which then
-# gives the half-length). Box and ellipsoid with fromto take size[0] for both cross axes.
-SIZES = {"sphere": (1, 1), "capsule": (2, 1), "cylinder": (2, 1), "box": (3, 1),
-         "ellipsoid": (3, 1)}
+# How many of size's numbers each solid reads (with fromto, the last is the half-length that
+# fromto gives, and box and ellipsoid take size[0] for both cross axes).
+SIZES = {"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3}
 
 
 def fromto_frame(ft, size: tuple, kind: str) -> tuple[np.ndarray, np.ndarray, tuple]:

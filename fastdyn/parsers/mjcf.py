@@ -434,7 +434,7 @@ class _Reader(Numbers):
             Rg, pg = self.pose(a)
         mesh = a.get("mesh")
         if kind in mm.SIZES and mesh is None:
-            for k in range(mm.SIZES[kind][0]):
+            for k in range(mm.SIZES[kind]):
                 if not size[k] > 0:
                     self.fail(f"<geom size>: size[{k}] of a {kind} must be positive, got "
                               f"{size[k]:g}", a)
