@@ -106,6 +106,10 @@ HUMANOID = """<mujoco model="small_humanoid">
     <body pos="2 0 0">
       <geom type="sphere" size=".1"/>
     </body>
+    <body name="target" mocap="true" pos="0 1 1" quat="0 1 0 0">
+      <geom type="sphere" size=".05" contype="0" conaffinity="0"/>
+      <site name="target" pos="0 0 .1"/>
+    </body>
   </worldbody>
   <actuator>
     <motor joint="hip_y_r" gear="100"/>
@@ -224,6 +228,17 @@ def test_humanoid_defaults_includes_and_orientations_match_mujoco(humanoid):
     assert model.joint_names[-1] == "joint14"  # the crate's unnamed free joint: MuJoCo's id
     assert "body13" in model.frame_names and "hand_r_fixed" in model.frame_names
     assert "site4" in model.frame_names  # the crate's site, after origin, imu, palm_r, sole_r
+
+
+def test_gravity_option_and_flag(tmp_path):
+    """<option gravity> is the model's gravity; <flag gravity="disable"> makes it zero (MuJoCo
+    keeps opt.gravity and skips it; the dynamics agree)."""
+    for option, g in (('<option gravity="0 1 -3"/>', (0, 1, -3)),
+                      ('<option gravity="0 1 -3"><flag gravity="disable"/></option>', (0, 0, 0))):
+        path = tmp_path / "g.xml"
+        path.write_text(CARTPOLE.replace("<worldbody>", option + "<worldbody>"))
+        model, _ = check_against_mujoco(path, nstates=1)
+        assert np.array_equal(model.gravity, g)
 
 
 def test_inputs_path_string_bytes_and_from_mjcf(cartpole):
