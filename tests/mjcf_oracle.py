@@ -11,8 +11,8 @@ T^-T M T^-1.
 
 Dynamics (``dynamics_errors``): MuJoCo's ``mj_rne`` with flg_acc=1 gives M qacc + bias
 without the armature, which MuJoCo adds to its mass matrix only, so the armature term is
-added to compare with fastdyn's RNEA (which has it, as Pinocchio's); ``mj_fullM`` (armature
-included) against CRBA; ``mj_forward``'s qacc with constraints, springs, dampers and
+added to compare with fastdyn's RNEA (which has it, as Pinocchio's); ``qfrc_bias`` against
+the nonlinear effects; ``mj_fullM`` (armature included) against CRBA; ``mj_forward``'s qacc with constraints, springs, dampers and
 actuation disabled (``m.opt.disableflags``) and the torques in ``qfrc_applied`` against ABA.
 """
 
@@ -87,21 +87,26 @@ def relative(x, ref) -> float:
 
 
 def dynamics_errors(model: fd.Model, m: mujoco.MjModel, nstates: int = 3, seed: int = 0):
-    """Largest relative differences (RNEA, M, ABA) over ``nstates`` random states."""
+    """Largest relative differences (RNEA, nonlinear effects, M, ABA) over ``nstates`` random
+    states. MuJoCo's qfrc_bias is C(q, qvel) qvel + g(q) in its coordinates: with a = 0,
+    qacc = R (w x v_lin) on free joints, so fastdyn's nonlinear effects are
+    T^T (qfrc_bias + M (R (w x v_lin)))."""
     d, data = mujoco.MjData(m), model.create_data()
     rng = np.random.default_rng(seed)
-    worst = np.zeros(3)
+    worst = np.zeros(4)
     for _ in range(nstates):
         q, v, a, qpos, qvel, qacc, T = states(m, rng)
         d.qpos[:], d.qvel[:] = qpos, qvel
         mujoco.mj_forward(m, d)
+        M = np.zeros((m.nv, m.nv))
+        mujoco.mj_fullM(m, d, M)
+        nle = fd.nonlinear_effects(model, data, q, v).copy()
+        e_nle = relative(nle, T.T @ (d.qfrc_bias + M @ mj_acc(m, T, v, np.zeros(m.nv))))
         d.qacc[:] = qacc
         rne = np.zeros(m.nv)
         mujoco.mj_rne(m, d, 1, rne)
         tau = fd.rnea(model, data, q, v, a).copy()
         e_rnea = relative(tau, T.T @ (rne + m.dof_armature * qacc))
-        M = np.zeros((m.nv, m.nv))
-        mujoco.mj_fullM(m, d, M)
         Mf = fd.crba(model, data, q)
         Mf = np.triu(Mf) + np.triu(Mf, 1).T
         e_crba = relative(Mf, T.T @ M @ T)
@@ -110,7 +115,7 @@ def dynamics_errors(model: fd.Model, m: mujoco.MjModel, nstates: int = 3, seed: 
         mujoco.mj_forward(m, d)
         acc = fd.aba(model, data, q, v, tau).copy()
         e_aba = relative(mj_acc(m, T, v, acc), d.qacc)
-        worst = np.maximum(worst, (e_rnea, e_crba, e_aba))
+        worst = np.maximum(worst, (e_rnea, e_nle, e_crba, e_aba))
     return worst
 
 

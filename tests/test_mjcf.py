@@ -201,7 +201,7 @@ def check_against_mujoco(path, nstates=3, root_joint=None):
     assert mo.inertia_errors(_quiet(parse_mjcf, path), m) < 1e-10
     assert mo.frame_errors(model, m) < 1e-12
     errs = mo.dynamics_errors(model, m, nstates)
-    assert np.all(errs < TOL), f"RNEA, M, ABA relative errors {errs}"
+    assert np.all(errs < TOL), f"RNEA, nonlinear effects, M, ABA relative errors {errs}"
     return model, m
 
 
