@@ -61,8 +61,7 @@ from . import _mjcf_math as mm
 from . import _xml
 from ._mjcf_build import describe
 from ._mjcf_doc import ORIENTATIONS, Attrs, Defaults, Numbers, expand_includes
-from .description import (Collision, Description, DescriptionError, Frame, Inertial, Joint, Link,
-                          root_joint_type, to_model)
+from .description import Collision, Description, DescriptionError, root_joint_type, to_model
 
 __all__ = ["load_mjcf", "parse_mjcf", "mjcf_collisions", "MJCFError", "MJCFWarning"]
 
