@@ -1,7 +1,7 @@
 """fastdyn: rigid-body dynamics for Python, Numba kernels over flat NumPy model arrays.
 
     import fastdyn as fd
-    model = fd.samples.manipulator()        # or fd.load_urdf("robot.urdf")
+    model = fd.samples.manipulator()        # or fd.load_urdf("robot.urdf"), fd.load_mjcf("robot.xml")
     data = model.create_data()              # one per thread
     tau = fd.rnea(model, data, q, v, a)     # a view into data: copy to keep
 
@@ -46,7 +46,7 @@ try:
                             frame_jacobian_time_variation, frame_velocity, joint_jacobian)
     from .model import Data, Model
     from .parameters import parameter_batch, sample_parameters
-    from .parsers import URDFError, load_urdf
+    from .parsers import MJCFError, URDFError, load_mjcf, load_urdf
     from .regressors import (batch_joint_torque_regressor, compute_joint_torque_regressor,
                              compute_kinetic_energy_regressor,
                              compute_potential_energy_regressor, compute_static_regressor,
@@ -70,6 +70,7 @@ __all__ = [
     "Scene", "Rollout", "RolloutWarning", "DivergenceError", "batch", "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
     "is_normalized", "d_integrate", "d_difference", "models", "load_urdf", "URDFError",
+    "load_mjcf", "MJCFError",
     "save_npz", "load_npz", "LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED", "representations",
     "compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
     "compute_joint_jacobians_time_variation", "frame_jacobian_time_variation", "frame_velocity",

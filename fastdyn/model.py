@@ -69,6 +69,13 @@ class Model:
 
         return load_urdf(path_or_xml, root_joint=root_joint, **kwargs)
 
+    @classmethod
+    def from_mjcf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
+        """Same as ``fastdyn.load_mjcf`` (``max_bytes=`` included)."""
+        from .parsers import load_mjcf
+
+        return load_mjcf(path_or_xml, root_joint=root_joint, **kwargs)
+
     # --- sizes (plain attributes set in __init__: a property costs ~100 ns per call) ---
     @property
     def gravity(self) -> np.ndarray:

@@ -209,14 +209,41 @@ class Scene:
         these links. Returns the indices of the spheres added."""
         from .parsers.urdf import URDFWarning, urdf_collisions
 
-        added, meshes = [], []
-        for link, shapes in urdf_collisions(path_or_xml).items():
-            if links is not None and link not in links:
+        return self._add_shapes(urdf_collisions(path_or_xml), links, "URDF's link",
+                                URDFWarning)
+
+    def add_mjcf_collisions(self, path_or_xml, bodies: Sequence[str] | None = None, *,
+                            environment: bool = True) -> list[int]:
+        """The colliding geoms (contype or conaffinity not 0) of an MJCF file (the one the
+        model came from) as contact geometry on the body frames of the same names, as
+        ``add_urdf_collisions`` does: spheres, boxes, capsules, cylinders; meshes, ellipsoids
+        and other shapes are skipped with one warning. ``environment``: the worldbody's
+        planes become half-spaces with the geom's sliding friction (build the scene with
+        ``ground=False`` when the file has its own floor); other worldbody geoms are
+        skipped. ``bodies``: only these bodies. Returns the indices of the spheres added."""
+        from .parsers.mjcf import MJCFWarning, mjcf_collisions
+
+        shapes = mjcf_collisions(path_or_xml)
+        skipped = []
+        for sh in shapes.pop("world", []) if environment else ():
+            if sh.kind == "plane":
+                n = sh.R[:, 2]
+                self.add_halfspace(n, float(n @ sh.p), mu=sh.friction)
+            else:
+                skipped.append((f"world ({sh.kind}, line {sh.line})", sh.kind))
+        shapes.pop("world", None)
+        return self._add_shapes(shapes, bodies, "MJCF's body", MJCFWarning, skipped)
+
+    def _add_shapes(self, shapes: dict, only, what: str, warning: type,
+                    skipped: list | None = None) -> list[int]:
+        added, skipped = [], list(skipped or ())
+        for link, items in shapes.items():
+            if only is not None and link not in only:
                 continue
             if link not in self.model.frame_names:
-                raise KeyError(f"the URDF's link {link!r} is not a frame of model "
-                               f"{self.model.name!r}: is this the model's URDF?")
-            for sh in shapes:
+                raise KeyError(f"the {what} {link!r} is not a frame of model "
+                               f"{self.model.name!r}: is this the model's file?")
+            for sh in items:
                 if sh.kind == "sphere":
                     added.append(self.add_sphere(link, sh.size[0], sh.p))
                 elif sh.kind == "box":
@@ -226,11 +253,13 @@ class Scene:
                 elif sh.kind == "cylinder":
                     added += self.add_cylinder(link, sh.size[0], sh.size[1], sh.p, sh.R)
                 else:
-                    meshes.append(f"{link} ({sh.mesh}, line {sh.line})")
-        if meshes:
-            warnings.warn(f"{len(meshes)} mesh collision shapes have no contact geometry here "
-                          f"(add spheres for them): {'; '.join(meshes[:10])}"
-                          f"{' ...' if len(meshes) > 10 else ''}", URDFWarning, stacklevel=2)
+                    skipped.append((f"{link} ({sh.mesh or sh.kind}, line {sh.line})", sh.kind))
+        if skipped:
+            kinds = sorted({k for _, k in skipped})
+            shown = "; ".join(t for t, _ in skipped[:10])
+            warnings.warn(f"{len(skipped)} {' or '.join(kinds)} collision shapes have no contact "
+                          f"geometry here (add spheres for them): {shown}"
+                          f"{' ...' if len(skipped) > 10 else ''}", warning, stacklevel=3)
         return added
 
     def add_halfspace(self, normal: Sequence[float], offset: float = 0.0, *, mu: float = 0.8,

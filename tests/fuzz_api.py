@@ -320,6 +320,23 @@ def _urdf_path(ctx, _):
     return str(fd.models.path("double_pendulum"))
 
 
+_MJCF = """<mujoco model="cartpole"><worldbody>
+  <body name="cart"><joint name="slider" type="slide" axis="1 0 0" range="-1 1"/>
+    <geom type="box" size=".2 .1 .05"/>
+    <body name="pole"><joint name="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 .6" size=".045"/><site name="tip" pos="0 0 .6"/>
+    </body>
+  </body>
+</worldbody></mujoco>
+"""
+
+
+def _mjcf_path(ctx, _):
+    p = ctx.tmpdir() / "cartpole.xml"
+    p.write_text(_MJCF)
+    return str(p)
+
+
 def _npz_path(ctx, _):
     p = ctx.tmpdir() / "model.npz"
     fd.save_npz(ctx.model, p)
@@ -543,6 +560,10 @@ CALLS: list[Call] = [
     Call("load_urdf", lambda path_or_xml, root_joint: _fingerprint(
         fd.load_urdf(path_or_xml, root_joint=root_joint)),
          [A("path_or_xml", "urdf", _urdf_path, words=("XML", "URDF")),
+          A("root_joint", "root_joint", lambda c, _: None)], models=ONE),
+    Call("load_mjcf", lambda path_or_xml, root_joint: _fingerprint(
+        fd.load_mjcf(path_or_xml, root_joint=root_joint)),
+         [A("path_or_xml", "mjcf", _mjcf_path, words=("XML", "MJCF")),
           A("root_joint", "root_joint", lambda c, _: None)], models=ONE),
     Call("save_npz", _save_and_load,
          [MODEL(), A("path", "path_out", lambda c, _: str(c.tmpdir() / "saved.npz"))],
@@ -1145,6 +1166,7 @@ CATALOG: dict[str, list[Mutation]] = {
     "out": _out_mutations(),
     "name": _name_mutations(),
     "urdf": _urdf_mutations(),
+    "mjcf": _urdf_mutations(),  # the same: path objects, text, bytes, missing, truncated ...
     "root_joint": _root_joint_mutations(),
     "path_out": _file_mutations("out"),
     "path_in": _file_mutations("in"),

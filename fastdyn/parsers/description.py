@@ -1,8 +1,8 @@
 """A small, format-neutral robot description and the one function that turns it into a Model.
 
-A parser (URDF today, MJCF later) fills a ``Description`` — links with their inertials, joints
-with their origins, axes and limits, extra operational frames — recording the source line of
-every element; ``to_model`` then checks the topology (one root, one parent per link, no cycle,
+A parser (URDF, MJCF) fills a ``Description`` — links with their inertials, joints with their
+origins, axes and limits, extra operational frames — recording the source line of every
+element; ``to_model`` then checks the topology (one root, one parent per link, no cycle,
 no joint mimicking itself through a chain of mimic tags) and builds the Model through
 ``ModelBuilder`` the way Pinocchio's URDF parser builds its own:
 
@@ -31,7 +31,7 @@ from ..kernels import layout
 from ..kernels.joints import codes
 from ..model import Model
 
-JOINT_KINDS = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
+JOINT_KINDS = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar", "spherical")
 
 # Pinocchio's bounds on (cos, sin) and quaternion coordinates.
 _UNIT_BOUND = 1.01
@@ -68,7 +68,9 @@ class Inertial:
 class Collision:
     """A collision shape in its link's frame, placed at (R, p): ``kind`` "sphere" (size =
     (radius,)), "box" (full edge lengths), "cylinder" or "capsule" (radius, length along z),
-    or "mesh" (``mesh`` the file name; no size)."""
+    "ellipsoid" (semi-axes), "plane" (the half-space below its z = 0; no size), or "mesh",
+    "hfield", "sdf" (``mesh`` the file or asset name; no size). ``friction``: the sliding
+    friction coefficient the file gives (MJCF), or None."""
 
     kind: str
     R: np.ndarray
@@ -76,6 +78,7 @@ class Collision:
     size: tuple[float, ...] = ()
     mesh: str | None = None
     line: int | None = None
+    friction: float | None = None
 
 
 @dataclass
@@ -91,9 +94,12 @@ class Joint:
     """A joint of kind ``JOINT_KINDS`` placing ``child`` in ``parent`` at (R, p) (at q = 0).
 
     ``axis`` is a unit vector for revolute/continuous/prismatic joints. Limits are scalars
-    (None: unbounded); floating and planar joints ignore them and the dynamics terms, as
-    Pinocchio does. ``mimic``: (mimicked joint, multiplier, offset) or None, read at line
-    ``mimic_line``.
+    (None: unbounded); floating, planar and spherical joints ignore them, as Pinocchio does.
+    ``armature``, ``damping`` and ``friction`` apply to every degree of freedom of the joint
+    (planar joints ignore them). ``child_place``: the child link's frame in the joint frame,
+    (R, p), or None for the joint frame itself (URDF's rule; an MJCF joint sits at an anchor
+    away from its body's origin). ``mimic``: (mimicked joint, multiplier, offset) or None,
+    read at line ``mimic_line``.
     """
 
     name: str
@@ -109,6 +115,8 @@ class Joint:
     velocity: float | None = None
     damping: float = 0.0
     friction: float = 0.0
+    armature: float = 0.0
+    child_place: tuple[np.ndarray, np.ndarray] | None = None
     mimic: tuple[str, float, float] | None = None
     line: int | None = None
     mimic_line: int | None = None
@@ -135,6 +143,7 @@ class Description:
     frames: list[Frame] = field(default_factory=list)
     source: str = "<description>"
     child_order: str = "name"  # "name" (URDF, as Pinocchio) or "document"
+    gravity: np.ndarray | None = None  # None: the ModelBuilder's default
     error: type = DescriptionError  # raised as error(message, source, element, line)
     warning: type = UserWarning
 
@@ -175,10 +184,13 @@ def _aligned(axis: np.ndarray) -> int:
 def _joint_args(j: Joint) -> tuple[int, dict]:
     """Joint code and ModelBuilder.add_joint keywords, with Pinocchio's URDF limits."""
     inf = np.inf
+    u = _UNIT_BOUND
+    terms = dict(armature=j.armature, damping=j.damping, friction=j.friction)
     if j.kind == "floating":
-        u = _UNIT_BOUND
         return codes.FREEFLYER, dict(lower=[-inf, -inf, -inf, -u, -u, -u, -u],
-                                     upper=[inf, inf, inf, u, u, u, u])
+                                     upper=[inf, inf, inf, u, u, u, u], **terms)
+    if j.kind == "spherical":
+        return codes.SPHERICAL, dict(lower=[-u] * 4, upper=[u] * 4, **terms)
     if j.kind == "planar":
         u = _UNIT_BOUND
         return codes.PLANAR, dict(lower=[-inf, -inf, -u, -u], upper=[inf, inf, u, u])
@@ -187,8 +199,7 @@ def _joint_args(j: Joint) -> tuple[int, dict]:
     k = _aligned(j.axis)
     t = base + (k if k >= 0 else 3)
     kw = dict(effort=inf if j.effort is None else j.effort,
-              velocity=inf if j.velocity is None else j.velocity,
-              damping=j.damping, friction=j.friction)
+              velocity=inf if j.velocity is None else j.velocity, **terms)
     if k < 0:
         kw["axis"] = j.axis / np.linalg.norm(j.axis)
     if j.kind == "continuous":
@@ -368,7 +379,7 @@ def to_model(d: Description, root_joint: str | None = None) -> Model:
 def _to_model(d: Description, root_joint: str | None) -> Model:
     root, children, links, joints = _topology(d)
     relations, ignored = _mimic_relations(d, joints)
-    b = ModelBuilder(d.name)
+    b = ModelBuilder(d.name) if d.gravity is None else ModelBuilder(d.name, d.gravity)
     bad_inertia: list[Link] = []
 
     def add_inertia(jid: int, link: Link, place) -> None:
@@ -409,19 +420,21 @@ def _to_model(d: Description, root_joint: str | None) -> Model:
         child = links[j.child]
         what = f"joint {j.name!r}"
         origin = _compose(place, (j.R, j.p))
+        inside = ident if j.child_place is None else j.child_place  # the child in the joint
         try:
             if j.kind == "fixed":
                 ff = b.add_frame(j.name, jpar, origin, layout.FIXED_JOINT_FRAME, parent_frame=fpar)
-                add_inertia(jpar, child, origin)
-                fb = b.add_frame(child.name, jpar, origin, layout.BODY_FRAME, parent_frame=ff)
-                here = (jpar, origin, fb)
+                at = _compose(origin, inside)
+                add_inertia(jpar, child, at)
+                fb = b.add_frame(child.name, jpar, at, layout.BODY_FRAME, parent_frame=ff)
+                here = (jpar, at, fb)
             else:
                 t, kw = _joint_args(j)
                 jid = b.add_joint(j.name, t, jpar, origin, frame=False, **kw)
                 jf = b.add_frame(j.name, jid, None, layout.JOINT_FRAME, parent_frame=fpar)
-                add_inertia(jid, child, ident)
-                fb = b.add_frame(child.name, jid, None, layout.BODY_FRAME, parent_frame=jf)
-                here = (jid, ident, fb)
+                add_inertia(jid, child, inside)
+                fb = b.add_frame(child.name, jid, inside, layout.BODY_FRAME, parent_frame=jf)
+                here = (jid, inside, fb)
         except ValueError as e:
             if isinstance(e, d.error):
                 raise

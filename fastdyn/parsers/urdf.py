@@ -25,15 +25,12 @@ that many bytes, so a device or a pipe given as a path cannot exhaust memory.
 
 from __future__ import annotations
 
-import operator
-import os
 import re
-from pyexpat import ExpatError, ErrorString, ParserCreate
-from pyexpat import XML_PARAM_ENTITY_PARSING_NEVER
 
 import numpy as np
 
 from ..model import Model
+from . import _xml
 from .description import (Collision, Description, DescriptionError, Inertial, Joint, Link,
                           to_model)
 
@@ -101,106 +98,18 @@ def urdf_collisions(path_or_xml, *, max_bytes: int | None = MAX_BYTES
     return out
 
 
-# --- XML --------------------------------------------------------------------------------------
+# --- XML: the shared safe reader (fastdyn/parsers/_xml.py) ----------------------------------
 
-class _Node:
-    __slots__ = ("tag", "attrib", "children", "line")
-
-    def __init__(self, tag: str, attrib: dict, line: int):
-        self.tag, self.attrib, self.children, self.line = tag, attrib, [], line
-
-    def first(self, tag: str) -> "_Node | None":
-        return next((c for c in self.children if c.tag == tag), None)
-
-
-_DECL = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+_Node = _xml.Node
+_LOADERS = "load_urdf or parse_urdf"
 
 
 def _read(path_or_xml, max_bytes: int | None) -> tuple[bytes, str]:
-    if max_bytes is not None:
-        given = max_bytes
-        try:
-            max_bytes = -1 if isinstance(given, bool) else operator.index(given)
-        except TypeError:
-            max_bytes = -1
-        if max_bytes < 0:
-            raise ValueError(f"max_bytes must be None or an integer >= 0, got {given!r}")
-    if isinstance(path_or_xml, (bytes, bytearray)):
-        data, source = bytes(path_or_xml), "<string>"
-    elif isinstance(path_or_xml, str) and path_or_xml.lstrip("\ufeff \t\r\n").startswith("<"):
-        if max_bytes is not None and len(path_or_xml) > max_bytes:  # UTF-8: >= 1 byte a char
-            _too_big("<string>", max_bytes, "the document")
-        data, source = path_or_xml.encode("utf-8"), "<string>"
-    else:
-        try:
-            source = os.fsdecode(os.fspath(path_or_xml))
-        except TypeError:
-            raise TypeError(f"path_or_xml must be a URDF file's path or a URDF document (str or "
-                            f"bytes), got {type(path_or_xml).__name__}") from None
-        with open(source, "rb") as fh:
-            if max_bytes is None:
-                return fh.read(), source
-            # read(n) stops after n bytes whatever the file is; st_size is 0 for devices and
-            # pipes, so it cannot be trusted to decide beforehand
-            data = fh.read(max_bytes + 1)
-            if len(data) > max_bytes:
-                size = os.fstat(fh.fileno()).st_size
-                _too_big(source, max_bytes, f"the file ({size} bytes)" if size > max_bytes
-                         else "the file (a device or a pipe?)")
-    if max_bytes is not None and len(data) > max_bytes:
-        _too_big(source, max_bytes, "the document")
-    return data, source
-
-
-def _too_big(source: str, max_bytes: int, what: str):
-    mib = f" ({max_bytes / 2**20:g} MiB)" if max_bytes >= 2**20 else ""
-    raise URDFError(f"{what} is larger than max_bytes={max_bytes}{mib}, more than a URDF needs, "
-                    f"and was not read further; if it really is a URDF, pass a larger "
-                    f"max_bytes=... (or max_bytes=None for no cap) to load_urdf or parse_urdf",
-                    source)
+    return _xml.read(path_or_xml, max_bytes, URDFError, "URDF", _LOADERS)
 
 
 def _xml_tree(data: bytes, source: str) -> _Node:
-    """Parse with expat into _Nodes carrying line numbers; no DTD, entity or external fetch."""
-    m = _DECL.search(data)
-    if m:  # cheap first line of defence, before expat sees anything
-        line = data.count(b"\n", 0, m.start()) + 1
-        raise URDFError(f"<!{m.group(1).decode().upper()} ...> declarations are not allowed "
-                        f"(entity expansion and external entities are unsafe); remove it",
-                        source, "XML", line)
-    p = ParserCreate()
-    p.SetParamEntityParsing(XML_PARAM_ENTITY_PARSING_NEVER)
-
-    def reject(what):
-        def handler(*_):
-            raise URDFError(f"{what} declarations are not allowed (entity expansion and "
-                            f"external entities are unsafe)", source, "XML", p.CurrentLineNumber)
-        return handler
-
-    p.StartDoctypeDeclHandler = reject("DOCTYPE")
-    p.EntityDeclHandler = reject("ENTITY")
-    p.UnparsedEntityDeclHandler = reject("ENTITY")
-    p.NotationDeclHandler = reject("NOTATION")
-    p.ExternalEntityRefHandler = reject("external entity")
-    stack: list[_Node] = []
-    top: list[_Node] = []
-
-    def start(tag, attrib):
-        node = _Node(tag, attrib, p.CurrentLineNumber)
-        (stack[-1].children if stack else top).append(node)
-        stack.append(node)
-
-    def end(tag):
-        stack.pop()
-
-    p.StartElementHandler = start
-    p.EndElementHandler = end
-    try:
-        p.Parse(data, True)
-    except ExpatError as e:
-        raise URDFError(f"malformed XML: {ErrorString(e.code)} (column {e.offset + 1})", source,
-                        "XML", e.lineno) from None
-    return top[0]
+    return _xml.tree(data, source, URDFError)
 
 
 # --- URDF semantics ---------------------------------------------------------------------------
@@ -285,7 +194,10 @@ class _Reader:
     # elements
     def robot(self, root: _Node) -> Description:
         if root.tag != "robot":
-            self.fail(f"the root element is <{root.tag}>, expected <robot>", "XML", root.line)
+            hint = ("; this is an MJCF (MuJoCo) file: load it with fastdyn.load_mjcf"
+                    if root.tag == "mujoco" else "")
+            self.fail(f"the root element is <{root.tag}>, expected <robot>{hint}", "XML",
+                      root.line)
         d = Description(self.name(root, "<robot>"), source=self.source, child_order="name",
                         error=URDFError, warning=URDFWarning)
         for c in root.children:  # only direct children: <transmission> holds <joint> too
