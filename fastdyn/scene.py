@@ -381,9 +381,10 @@ class Scene:
         def gains(x, name):
             if x is None:
                 return np.zeros((1, nv))
-            x = _finite(x, name)
-            if x.ndim == 0:
-                x = np.full(nv, float(x))
+            scalar = np.ndim(x) == 0
+            x = _finite(x, name)  # (at least one dimension, as np.ascontiguousarray)
+            if scalar:
+                x = np.full(nv, float(x[0]))
             x = np.atleast_2d(x)
             if x.shape[1] != nv or x.shape[0] not in (1, n):
                 raise ValueError(f"{name} must be a scalar, ({nv},) or ({n}, {nv}); got shape "
