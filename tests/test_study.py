@@ -267,3 +267,36 @@ def test_progress_bar_counts_every_sample(arm, capsys):
               n=3000, seed=0, progress=True)
     err = capsys.readouterr().err
     assert "3000/3000" in err or "100.0 % of 3000 samples" in err  # tqdm, or the fallback
+
+
+def test_plot_writes_a_png(arm, tmp_path):
+    pytest.importorskip("matplotlib")
+    from fastdyn.study_plot import plot
+    Q, V, A = states(arm, 12)
+    res = study.run(arm, study.ParameterSampler(arm, **SPREAD),
+                    study.InverseDynamics(Q, V, A, every=2), n=200, seed=0)
+    path = plot(res, str(tmp_path / "fan.png"), time=np.arange(6) * 0.002,
+                limits=arm.params["effort_max"][1:, 0], names=arm.joint_names[1:])
+    assert open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="output 'peak' has shape"):
+        plot(res, str(tmp_path / "bad.png"), fan="peak")
+
+
+def test_cli_montecarlo_runs_a_study_and_writes_the_plot(tmp_path, capsys):
+    from fastdyn.__main__ import main
+    png = tmp_path / "mc.png"
+    assert main(["montecarlo", "--samples", "400", "--steps", "200", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "400 samples x 200 steps" in out and "P(peak > rated)" in out
+    assert "shoulder_lift_joint" in out
+    try:
+        import matplotlib  # noqa: F401
+        assert png.read_bytes()[:4] == b"\x89PNG"
+    except ImportError:
+        assert "no plot" in out
+    assert main(["montecarlo", "--samples", "0"]) == 2
+    assert main(["montecarlo", "--payload", "-1"]) == 2
+    assert main(["montecarlo", "--workers", "2", "--scheduler", "tcp://x:1"]) == 2
+    err = capsys.readouterr().err
+    assert "expected a positive whole number, got '0'" in err
+    assert "not both" in err
