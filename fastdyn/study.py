@@ -380,8 +380,8 @@ class StudyResult:
     ``result[name]``; ``mean`` and ``quantiles`` (len(levels), ...) over the samples, per
     output (boolean outputs: the mean only, the fraction of True); samples whose float outputs
     are NaN (rollouts that stopped early) are left out of both. ``seconds``: the wall time of
-    the computation, ``workers``: 0 for a local run, ``chunks``: the slices (local) or Dask
-    tasks it ran in."""
+    the samples' computation (not of a first compile, nor of the summaries), ``workers``: 0 for
+    a local run, ``chunks``: the slices (local) or Dask tasks it ran in."""
     model_name: str
     computation: str
     seed: int
@@ -479,15 +479,13 @@ def run(model: Model, sampler: ParameterSampler, what, n: int, seed: int | None 
     seed = _checks.integer(seed, "seed", 0)
     lv = _levels(levels)
     job = prepare(model, sampler, what, seed)
-    t0 = time.perf_counter()
     if client is None:
-        params, outputs, chunks = _run_local(job, n, progress)
+        params, outputs, chunks, seconds = _run_local(job, n, progress)
         workers = 0
     else:
         from .study_dask import run_on_cluster
-        params, outputs, workers, chunks = run_on_cluster(job, n, client, chunk, progress,
-                                                          timeout)
-    seconds = time.perf_counter() - t0
+        params, outputs, workers, chunks, seconds = run_on_cluster(job, n, client, chunk,
+                                                                   progress, timeout)
     if "ok" in outputs and not outputs["ok"].all():
         bad = np.argwhere(~outputs["ok"])[0].tolist()
         warnings.warn(f"{int((~outputs['ok']).sum())} rollouts of the study stopped early "
@@ -508,10 +506,12 @@ def _memory() -> float:
 
 def _run_local(job: _Job, n: int, progress: bool):
     params, outputs = job.allocate(n, check=True)
-    bar = _slices.progress(n, "sample") if progress else None
     threads = numba.get_num_threads()
+    bar = _slices.progress(n, "sample") if progress else None
     lo, span, slices = 0, 1, 0
     try:
+        job.run(0, 1, threads)  # sample 0 once untimed: a first compile is not throughput
+        start = time.perf_counter()
         while lo < n:
             hi = min(n, lo + span)
             t0 = time.perf_counter()
@@ -526,4 +526,4 @@ def _run_local(job: _Job, n: int, progress: bool):
     finally:
         if bar is not None:
             bar(0, done=True)
-    return params, outputs, slices
+    return params, outputs, slices, time.perf_counter() - start

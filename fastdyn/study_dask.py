@@ -116,7 +116,8 @@ def default_chunk(n: int, per_sample: float, slots: int) -> int:
 
 def run_on_cluster(job, n: int, client, chunk: int | None, progress: bool,
                    timeout: float | None):
-    """(params, outputs, workers, chunks) of the study ``job`` run on ``client``'s cluster."""
+    """(params, outputs, workers, chunks, seconds) of the study ``job`` run on ``client``'s
+    cluster; ``seconds`` from the plugin's registration to the last result."""
     from .study import StudyInterrupted
     if as_completed is None:
         raise ImportError('fastdyn.study.run(client=...) needs dask.distributed: pip install '
@@ -128,6 +129,7 @@ def run_on_cluster(job, n: int, client, chunk: int | None, progress: bool,
     if chunk is None:
         chunk = default_chunk(n, per_sample, slots)
     params, outputs = job.allocate(n, check=True)
+    t0 = time.perf_counter()
     client.register_plugin(StudyPlugin(job), name=job.key)
     pending = {}
     bar = _slices.progress(n, "sample") if progress else None
@@ -156,4 +158,4 @@ def run_on_cluster(job, n: int, client, chunk: int | None, progress: bool,
         if pending:
             client.cancel(list(pending.values()))
         client.unregister_worker_plugin(job.key)
-    return params, outputs, len(client.nthreads()), chunks
+    return params, outputs, len(client.nthreads()), chunks, time.perf_counter() - t0
