@@ -78,8 +78,8 @@ def run(samples: int = 10_000, steps: int = 1000, seed: int = 0, payload: float 
         res = study.run(model, sampler, what, samples, seed, progress=progress)
     print(f"  {res.n:,} samples x {steps} steps in {res.seconds:.2f} s "
           f"({res.samples_per_second:,.0f} samples/s, {res.n * steps / res.seconds / 1e6:.1f} M "
-          f"torque evaluations/s); {time.perf_counter() - t_start:.1f} s in all (the first run "
-          f"compiles the kernels)")
+          f"torque evaluations/s); {time.perf_counter() - t_start:.1f} s in all (a first run "
+          f"also compiles the kernels, about 10 s)")
     limit = model.params["effort_max"][1:, 0]
     over = (res["peak"] > limit).mean(axis=0)
     names = model.joint_names[1:]
