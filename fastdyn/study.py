@@ -37,6 +37,7 @@ bit-identical to the local run's.
 from __future__ import annotations
 
 import os
+import re
 import time
 import uuid
 import warnings
@@ -369,7 +370,13 @@ class _Job:
         given. ``threads``: numba's thread count in this thread (1: serial kernels)."""
         pi, res = out if out is not None else self.allocate(hi - lo)
         pi[...] = self.sampler.draw(self.seed, lo, hi, self._cache)
-        self.bound.compute(self.model, pi, threads, res)
+        try:
+            self.bound.compute(self.model, pi, threads, res)
+        except (ValueError, ArithmeticError) as e:  # "row r" of this slice is sample lo + r
+            row = re.match(r"row (\d+)(.*?): (.*)", str(e), re.S)
+            where = f"sample {lo + int(row[1])}{row[2]}" if row else f"samples {lo}..{hi - 1}"
+            raise type(e)(f"study (seed {self.seed}) {where}: {row[3] if row else e}") \
+                from None
         return pi, res
 
 

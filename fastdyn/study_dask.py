@@ -122,6 +122,8 @@ def run_on_cluster(job, n: int, client, chunk: int | None, progress: bool,
     if as_completed is None:
         raise ImportError('fastdyn.study.run(client=...) needs dask.distributed: pip install '
                           '"fastdyn[distributed]"')
+    if not all(hasattr(client, k) for k in ("submit", "nthreads", "register_plugin")):
+        raise TypeError(f"client must be a dask.distributed Client, got {type(client).__name__}")
     slots = sum(client.nthreads().values())
     if slots == 0:
         raise RuntimeError("the Dask cluster has no workers")

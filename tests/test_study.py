@@ -4,6 +4,7 @@ model.with_parameters), Pinocchio with the sample's inertias set through pin.Ine
 Scene.rollout per sample, NumPy's mean and quantiles on the raw samples.
 The Dask runs are in test_study_dask.py."""
 
+import importlib.util
 import os
 import signal
 import threading
@@ -215,6 +216,9 @@ def test_bad_input_is_refused_with_a_clear_message(arm, tree):
         study.run(arm, sampler, ok, n=3, seed=0, levels=(0.5, 1.5))
     with pytest.raises(TypeError, match="sampler must be a fastdyn.study.ParameterSampler"):
         study.run(arm, {"mass": 0.1}, ok, n=3, seed=0)
+    if importlib.util.find_spec("distributed") is not None:
+        with pytest.raises(TypeError, match="client must be a dask.distributed Client"):
+            study.run(arm, sampler, ok, n=3, seed=0, client="tcp://localhost:8786")
     with pytest.raises(TypeError, match="what to compute must be"):
         study.run(arm, sampler, "rnea", n=3, seed=0)
     with pytest.raises(ValueError, match=r"V must have shape \(5, 6\)"):
@@ -300,3 +304,16 @@ def test_cli_montecarlo_runs_a_study_and_writes_the_plot(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "expected a positive whole number, got '0'" in err
     assert "not both" in err
+
+
+def test_a_sample_that_fails_is_named(arm):
+    class Massless(study.ParameterSampler):  # sample 1030 has no mass anywhere
+        def sample(self, rng, n):
+            pi = super().sample(rng, n)
+            if pi.shape[0] == study.BLOCK and rng.bit_generator.seed_seq.entropy == [0, 1]:
+                pi[6] = 0.0
+            return pi
+
+    what = study.AtStates(np.zeros((1, arm.nq)), quantity="aba")
+    with pytest.raises(fd.SingularMassMatrixError, match=r"study \(seed 0\) sample 1030: the articulated"):
+        study.run(arm, Massless(arm, **SPREAD), what, n=2000, seed=0)
