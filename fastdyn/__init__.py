@@ -20,7 +20,7 @@ _source_tree.link_kernels()  # a source checkout's kernels/ (an installed one ha
 _gc_was_enabled = _gc.isenabled()
 _gc.disable()  # why: see fastdyn/_startup.py
 try:
-    from . import batch, configuration, models, parameters, representations, samples
+    from . import batch, configuration, models, parameters, representations, samples, study
     from .centroidal import (ccrba, compute_centroidal_map, compute_centroidal_momentum,
                              compute_centroidal_momentum_time_variation, dccrba,
                              jacobian_center_of_mass, jacobian_subtree_center_of_mass)
@@ -60,7 +60,7 @@ finally:
 __version__ = "0.1.0"
 
 __all__ = [
-    "Model", "Data", "ModelBuilder", "samples", "parameters", "JOINT_TYPES",
+    "Model", "Data", "ModelBuilder", "samples", "parameters", "study", "JOINT_TYPES",
     "OP_FRAME", "JOINT_FRAME", "FIXED_JOINT_FRAME", "BODY_FRAME", "SENSOR_FRAME",
     "forward_kinematics", "update_frame_placements", "frames_forward_kinematics",
     "frame_placement", "frame_pose", "joint_placement", "joint_pose", "center_of_mass",

@@ -1,5 +1,5 @@
-"""The ``fastdyn`` command (also ``python -m fastdyn``): ``demo``, ``simulate``, ``clear-cache``,
-``--version``. Bad arguments get one line saying what is wrong, and exit code 2."""
+"""The ``fastdyn`` command (also ``python -m fastdyn``): ``demo``, ``simulate``, ``montecarlo``,
+``clear-cache``, ``--version``. Bad arguments get one line saying what is wrong, and exit code 2."""
 
 from __future__ import annotations
 
@@ -12,6 +12,23 @@ def _count(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
     return n
+
+
+def _natural(text: str) -> int:
+    n = int(text) if text.strip().lstrip("+").isdigit() else -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return n
+
+
+def _mass(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0.0 <= x < 1e3:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected a mass in kg, >= 0, got {text!r}")
+    return x
 
 
 def parser() -> argparse.ArgumentParser:
@@ -47,6 +64,27 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--rollouts", type=_count, default=256,
                      help="rollouts in the timed batch (default: 256)")
     sim.add_argument("--plot", metavar="PNG", help="write a plot to this file")
+    mc = sub.add_parser(
+        "montecarlo", help="a Monte Carlo study on the bundled UR5: the spread of the joint "
+        "torques of a fast move when link inertias and the payload are uncertain",
+        description="Sample the bundled UR5's inertial parameters and an uncertain payload, "
+        "compute every sample's torques along a minimum-jerk move (inverse dynamics by the "
+        "regressor), and report each joint's peak and RMS torque quantiles and how often the "
+        "rated torque is exceeded. --plot writes a fan chart and histograms (needs "
+        "matplotlib); --workers or --scheduler run it on Dask (needs dask.distributed).")
+    mc.add_argument("--samples", type=_count, default=10_000,
+                    help="samples of the parameters (default: 10000)")
+    mc.add_argument("--steps", type=_count, default=1000,
+                    help="steps of the 1.2 s move (default: 1000)")
+    mc.add_argument("--seed", type=_natural, default=0, help="random seed (default: 0)")
+    mc.add_argument("--payload", type=_mass, default=5.0,
+                    help="nominal payload [kg] (default: 5; its spread is 30 %%)")
+    mc.add_argument("--plot", metavar="PNG", help="write the fan chart and histograms here")
+    mc.add_argument("--workers", type=_count, default=0,
+                    help="run on a local Dask cluster of this many single-threaded workers")
+    mc.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run on the Dask cluster whose scheduler is at ADDRESS")
+    mc.add_argument("--progress", action="store_true", help="show a progress bar")
     sub.add_parser("clear-cache", help="delete the per-model modules fastdyn.codegen "
                    "generated and the kernels' cached machine code (where NUMBA_CACHE_DIR says)")
     return p
@@ -66,6 +104,20 @@ def main(argv: list[str] | None = None) -> int:
         from .simulate_demo import run as simulate
 
         return 0 if simulate(a.drop, rollouts=a.rollouts, plot=a.plot) else 1
+    elif a.command == "montecarlo":
+        from .montecarlo_demo import run as montecarlo
+
+        if a.workers and a.scheduler:
+            try:
+                p.error("montecarlo: give --workers or --scheduler, not both")
+            except SystemExit as e:  # one line said, exit code 2
+                return int(e.code)
+        try:
+            return 0 if montecarlo(a.samples, a.steps, a.seed, a.payload, a.plot, a.workers,
+                                   a.scheduler, a.progress) else 1
+        except ImportError as e:  # an optional extra that --workers or --scheduler needs
+            print(f"fastdyn montecarlo: {e}", file=sys.stderr)
+            return 1
     elif a.command == "clear-cache":
         from .codegen import clear_cache, default_directory
         from .kernels import _jit

@@ -13,7 +13,6 @@ under a PD + feed-forward controller or a user's own @njit policy.
 
 from __future__ import annotations
 
-import sys
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ import numpy as np
 
 from . import _checks
 from ._parallel import launch
+from ._slices import next_span, progress as _progress
 from .batch import _configurations, _robots
 from .kernels import layout as L
 from .kernels.algorithms import constraint_rows as _rows, controllers, rollout as _roll
@@ -31,7 +31,6 @@ from .kernels.algorithms import time_step as _ts
 from .model import Model
 
 RECORDABLE = ("q", "v", "tau", "contacts", "stats")
-SLICE_SECONDS = 0.05  # a batch is launched in slices this long: Ctrl-C waits at most one
 
 
 class RolloutWarning(RuntimeWarning):
@@ -411,9 +410,10 @@ class Scene:
         def gains(x, name):
             if x is None:
                 return np.zeros((1, nv))
-            x = _finite(x, name)
-            if x.ndim == 0:
-                x = np.full(nv, float(x))
+            scalar = np.ndim(x) == 0
+            x = _finite(x, name)  # (at least one dimension, as np.ascontiguousarray)
+            if scalar:
+                x = np.full(nv, float(x[0]))
             x = np.atleast_2d(x)
             if x.shape[1] != nv or x.shape[0] not in (1, n):
                 raise ValueError(f"{name} must be a scalar, ({nv},) or ({n}, {nv}); got shape "
@@ -503,8 +503,7 @@ class Scene:
             elapsed = time.perf_counter() - t0
             if bar is not None:
                 bar((k1 - k0) * n)
-            # the next slice: ~SLICE_SECONDS of work (the first slice includes any compile)
-            span = int(min(max(1, span * SLICE_SECONDS / max(elapsed, 1e-9)), 4 * span + 8))
+            span = next_span(span, elapsed)  # ~50 ms of work (fastdyn/_slices.py)
             k0 = k1
         wall = time.perf_counter() - start
         if bar is not None:
@@ -551,25 +550,4 @@ def _finite(x, name: str) -> np.ndarray:
 def _singular():
     from .dynamics import SingularMassMatrixError
     return SingularMassMatrixError
-
-
-def _progress(total: int) -> Callable:
-    """A progress callback: tqdm's bar when installed, else a line on stderr."""
-    try:
-        from tqdm import tqdm
-        bar = tqdm(total=total, unit="step")
-
-        def update(k: int, done: bool = False) -> None:
-            bar.update(k)
-            if done:
-                bar.close()
-        return update
-    except ImportError:
-        count = [0]
-
-        def update(k: int, done: bool = False) -> None:
-            count[0] += k
-            sys.stderr.write(f"\r{100 * count[0] / max(total, 1):5.1f} % of {total} steps"
-                             + ("\n" if done else ""))
-        return update
 

@@ -10,7 +10,8 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def test_readme_examples_run():
     code = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
-    assert len(code) == 3, "README should have the main example, the codegen one, the simulator"
+    assert len(code) == 5, ("README should have the main example, the codegen one, the "
+                            "simulator, a Monte Carlo study and the same on Dask")
     scope: dict = {}
     exec(compile(code[0], str(README), "exec"), scope)  # noqa: S102 (our own README)
     assert np.abs(scope["ddq"] - scope["a"]).max() < 1e-9  # its comment: ddq == a
@@ -25,6 +26,16 @@ def test_readme_examples_run():
     exec(compile(code[2], str(README), "exec"), sim)  # noqa: S102 (the simulator example)
     weight = sim["model"].mass.sum() * 9.81
     assert np.allclose(sim["out"].contact_forces[:, -1, :, 2].sum(axis=1), weight, rtol=5e-3)
+    mc: dict = {}
+    exec(compile(code[3], str(README), "exec"), mc)  # noqa: S102 (the Monte Carlo study)
+    res = mc["res"]
+    assert res["tau"].shape == (20_000, 100, 6) and res.quantiles["peak"].shape == (5, 6)
+    try:
+        import distributed  # noqa: F401 (the "distributed" extra, part of the test one)
+    except ImportError:
+        return
+    exec(compile(code[4], str(README), "exec"), mc)  # noqa: S102 (the same on Dask)
+    assert all(np.array_equal(mc["far"][k], res[k]) for k in res.outputs)
 
 
 def fd_batch(scope):

@@ -239,6 +239,16 @@ def test_a_user_njit_policy_runs_in_the_loop(quadruped_scene):
     assert np.allclose(mine.tau, builtin.tau, rtol=0, atol=1e-9)
 
 
+def test_scalar_gains_mean_the_same_gain_on_every_dof():
+    arm = fd.models.load("ur5")
+    scene = fd.Scene(arm, dt=DT, ground=False)
+    q0 = fd.neutral(arm) + 0.2
+    one = scene.rollout(q0, np.zeros(6), 50, kp=40.0, kd=4.0, q_ref=fd.neutral(arm))
+    each = scene.rollout(q0, np.zeros(6), 50, kp=np.full(6, 40.0), kd=np.full(6, 4.0),
+                         q_ref=fd.neutral(arm))
+    assert np.array_equal(one.q, each.q)
+
+
 def test_parameter_batches_randomize_the_robot(ball):
     scene = fd.Scene(ball, dt=DT)
     scene.add_sphere("base", 0.1)
