@@ -5,8 +5,9 @@ peak and RMS torque and, with ``--plot``, writes a fan chart of the torques and 
 the peaks (matplotlib, an optional extra).
 
 The move: a minimum-jerk (quintic) joint-space path between two poses in ``DURATION`` seconds
-(Flash & Hogan 1985), sampled every millisecond. The payload: ``--payload`` kg (default 5) as a
-point mass 5 cm beyond the tool flange (5 kg: the UR5's rated payload), lumped into the last link's inertial parameters.
+(Flash & Hogan 1985), in ``--steps`` steps (default 1000). The payload: ``--payload`` kg (default 5) as a
+point mass 5 cm beyond the tool flange (5 kg: the UR5's rated payload), lumped into the last
+link's inertial parameters.
 """
 
 from __future__ import annotations

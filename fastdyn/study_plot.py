@@ -54,7 +54,8 @@ def plot(result, path: str, fan: str | None = "tau", hist: str | None = "peak",
     """Write a figure of ``result`` (a fastdyn.study.StudyResult) to ``path``: per component k,
     a fan chart of output ``fan`` (n, T, K) along ``time`` (T,) (default: the index) and a
     histogram of output ``hist`` (n, K), with ``limits`` (K,) drawn as dashed lines where they
-    are near the data (e.g. the joints' effort limits; the histogram says the share above). ``names`` label the rows. Returns ``path``."""
+    are near the data (e.g. the joints' effort limits; the histogram says the share above).
+    ``names`` label the rows. Returns ``path``."""
     plt = _pyplot()
     F = None if fan is None else result[fan]
     H = None if hist is None else result[hist]

@@ -315,5 +315,6 @@ def test_a_sample_that_fails_is_named(arm):
             return pi
 
     what = study.AtStates(np.zeros((1, arm.nq)), quantity="aba")
-    with pytest.raises(fd.SingularMassMatrixError, match=r"study \(seed 0\) sample 1030: the articulated"):
+    with pytest.raises(fd.SingularMassMatrixError,
+                       match=r"study \(seed 0\) sample 1030: the articulated"):
         study.run(arm, Massless(arm, **SPREAD), what, n=2000, seed=0)
