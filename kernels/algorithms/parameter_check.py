@@ -40,6 +40,7 @@ F_FINITE = ((P_R, 9), (P_P, 3), (P_AXIS, 3), (P_AXIS2, 3), (P_PITCH, 1), (P_PI, 
             (P_ARMATURE, 6), (P_DAMPING, 6), (P_FRICTION, 6))
 L_FIELDS = ((P_Q_LOWER, 7), (P_Q_UPPER, 7), (P_V_MAX, 6), (P_EFFORT_MAX, 6))
 NONNEG = ((P_ARMATURE, 6), (P_DAMPING, 6), (P_FRICTION, 6))
+ROTATION_ATOL, ROTATION_RTOL = 1e-9, 1e-5  # rule 18's tolerances; builder.is_rotation's too
 PI_NOT_FINITE = 6  # F_FINITE's (P_PI, 10), as a rule code
 NEGATIVE_MASS, NOT_ROTATION, AXIS_CHANGED, AXIS_NOT_UNIT = 17, 18, 19, 20
 GRAVITY_NOT_FINITE, GRAVITY_MISPLACED = 21, 22
@@ -53,7 +54,7 @@ def _rotation(prm, i):
             for k in range(3):
                 d += prm[i, P_R + 3 * a + k] * prm[i, P_R + 3 * b + k]
             want = 1.0 if a == b else 0.0
-            if abs(d - want) > 1e-9 + 1e-5 * want:
+            if abs(d - want) > ROTATION_ATOL + ROTATION_RTOL * want:
                 return False
     r = prm[i]
     det = (r[P_R] * (r[P_R + 4] * r[P_R + 8] - r[P_R + 5] * r[P_R + 7])
