@@ -160,8 +160,8 @@ def refuse_mimic(model) -> None:
     name = "this function" if f is None else f.f_code.co_qualname.replace(".__init__", "")
     raise MimicNotSupportedError(
         f"{name} does not support models with mimic joints yet ({model!r}); supported: "
-        f"kinematics, frames, Jacobians, rnea, crba, aba and the configuration functions "
-        f"(fastdyn/mimic.py). Use model.full (every joint independent; q_full = "
+        f"kinematics, frames, Jacobians, rnea, crba, aba, energies and the configuration "
+        f"functions (fastdyn/mimic.py). Use model.full (every joint independent; q_full = "
         f"model.expand_configuration(q)), or load the file with mimic=False")
 
 

@@ -1,13 +1,20 @@
 """The public algorithms on a MimicModel: the full model's, at the expanded state, with their
 results reduced (fastdyn/mimic.py says why; kernels/algorithms/mimic.py has the equations).
 The public functions (fastdyn.rnea, ...) route a MimicModel here; results land in the
-MimicData's reduced arrays, per-joint quantities in its full Data, as for a Model."""
+MimicData's reduced arrays, per-joint quantities in its full Data, as for a Model.
+
+Inputs are checked for type and length here, and for finiteness and unit parts by the full
+model's compiled checks, on the expanded state (which carries every reduced entry): when
+those refuse it, ``_run`` checks the reduced inputs again in Python, so the error names
+their indices and joints, not the expanded state's.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from . import _checks
+from ._fastcall import Kernel
 from . import centroidal as _cen
 from . import dynamics as _dyn
 from . import jacobians as _jac
@@ -15,6 +22,14 @@ from . import kinematics as _kin
 from .frames import LOCAL
 from .kernels.algorithms import mimic as _k
 from .mimic import MimicData, MimicModel
+
+
+_expand_q = Kernel(_k.expand_configuration, vectors=(3,))
+_expand_v = Kernel(_k.expand_velocity, vectors=(2,))
+_reduce_v = Kernel(_k.reduce_vector)
+_reduce_J = Kernel(_k.reduce_columns)
+_reduce_M = Kernel(_k.reduce_matrix)
+_solve = Kernel(_k.cholesky_solve)
 
 
 def _data(model: MimicModel, data) -> MimicData:
@@ -26,34 +41,43 @@ def _data(model: MimicModel, data) -> MimicData:
     return data
 
 
-def _q(model: MimicModel, data: MimicData, q) -> np.ndarray:
-    """q_full of the reduced q, checked against the reduced layout (errors name its indices)."""
-    q = _checks.configuration(model.configuration_model, q)
-    _k.expand_configuration(model.full.jnt, model.mim, model.q_index, q, data.q_full)
-    return data.q_full
-
-
-def _v(model: MimicModel, x, name: str, out: np.ndarray) -> np.ndarray:
-    x = _checks.vector(x, model.nv, name)
-    _k.expand_velocity(model.v_map, model.v_scale, x, out)
-    return out
-
-
 def _state(model, data, q, v=None, a=None):
+    """(data, q_full, v_full, a_full): the reduced state expanded (type and length checked;
+    the rest by the full model's checks, see the module docstring)."""
     data = _data(model, data)
-    qf = _q(model, data, q)
-    vf = None if v is None else _v(model, v, "v", data.v_full)
-    af = None if a is None else _v(model, a, "a", data.a_full)
-    return data, qf, vf, af
+    q = _checks.fast_vector(q, model.nq, "q")
+    _expand_q.call(model.full.jnt, model.mim, model.q_index, q, data.q_full)
+    vf = af = None
+    if v is not None:
+        vf = data.v_full
+        _expand_v.call(model.v_map, model.v_scale, _checks.fast_vector(v, model.nv, "v"), vf)
+    if a is not None:
+        af = data.a_full
+        _expand_v.call(model.v_map, model.v_scale, _checks.fast_vector(a, model.nv, "a"), af)
+    return data, data.q_full, vf, af
+
+
+def _run(model, inputs: tuple, fn, *args):
+    """fn(*args) on the full model; if it refuses the expanded state, the reduced ``inputs``
+    (q, then the (name, vector) pairs) are checked again so the error names them."""
+    try:
+        return fn(*args)
+    except ValueError:
+        q, *vectors = inputs
+        _checks.configuration(model.configuration_model, q)
+        for name, x in vectors:
+            if x is not None:
+                _checks.vector(x, model.nv, name)
+        raise
 
 
 def _reduce(model: MimicModel, full: np.ndarray, out: np.ndarray) -> np.ndarray:
-    _k.reduce_vector(model.v_map, model.v_scale, full, out)
+    _reduce_v.call(model.v_map, model.v_scale, full, out)
     return out
 
 
 def _columns(model: MimicModel, full: np.ndarray, out: np.ndarray) -> np.ndarray:
-    _k.reduce_columns(model.v_map, model.v_scale, full, out)
+    _reduce_J.call(model.v_map, model.v_scale, full, out)
     return out
 
 
@@ -62,7 +86,8 @@ def forward_kinematics(model, data, q, v=None, a=None) -> None:
     if a is not None and v is None:
         raise ValueError("forward_kinematics: accelerations need velocities; pass v too")
     data, qf, vf, af = _state(model, data, q, v, a)
-    _kin.forward_kinematics(model.full, data.full, qf, vf, af)
+    _run(model, (q, ("v", v), ("a", a)), _kin.forward_kinematics, model.full, data.full, qf,
+         vf, af)
 
 
 def update_frame_placements(model, data) -> np.ndarray:
@@ -86,14 +111,17 @@ def center_of_mass(model, data, q, v=None, a=None) -> np.ndarray:
     if a is not None and v is None:
         raise ValueError("forward_kinematics: accelerations need velocities; pass v too")
     data, qf, vf, af = _state(model, data, q, v, a)
-    return _kin.center_of_mass(model.full, data.full, qf, vf, af)
+    return _run(model, (q, ("v", v), ("a", a)), _kin.center_of_mass, model.full, data.full,
+                qf, vf, af)
 
 
 # --- dynamics -----------------------------------------------------------------------------
 def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
     """tau = G^T RNEA_full(q_full, G v, G a, fext)."""
     data, qf, vf, af = _state(model, data, q, v, a)
-    return _reduce(model, _dyn.rnea(model.full, data.full, qf, vf, af, fext), data.tau)
+    tau = _run(model, (q, ("v", v), ("a", a)), _dyn.rnea, model.full, data.full, qf, vf, af,
+               fext)
+    return _reduce(model, tau, data.tau)
 
 
 def nonlinear_effects(model, data, q, v) -> np.ndarray:
@@ -101,23 +129,27 @@ def nonlinear_effects(model, data, q, v) -> np.ndarray:
         raise TypeError("v must be an array of nv floats, got None (generalized_gravity is "
                         "the at-rest case)")
     data, qf, vf, _ = _state(model, data, q, v)
-    return _reduce(model, _dyn.nonlinear_effects(model.full, data.full, qf, vf), data.nle)
+    nle = _run(model, (q, ("v", v)), _dyn.nonlinear_effects, model.full, data.full, qf, vf)
+    return _reduce(model, nle, data.nle)
 
 
 def generalized_gravity(model, data, q) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
-    return _reduce(model, _dyn.generalized_gravity(model.full, data.full, qf), data.g)
+    g = _run(model, (q,), _dyn.generalized_gravity, model.full, data.full, qf)
+    return _reduce(model, g, data.g)
 
 
 def static_torque(model, data, q, fext) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
-    return _reduce(model, _dyn.static_torque(model.full, data.full, qf, fext), data.tau)
+    tau = _run(model, (q,), _dyn.static_torque, model.full, data.full, qf, fext)
+    return _reduce(model, tau, data.tau)
 
 
 def crba(model, data, q) -> np.ndarray:
     """M = G^T M_full G (armature included: a follower's rotor adds k^2 of its armature)."""
     data, qf, _, _ = _state(model, data, q)
-    _k.reduce_matrix(model.v_map, model.v_scale, _dyn.crba(model.full, data.full, qf), data.M)
+    M = _run(model, (q,), _dyn.crba, model.full, data.full, qf)
+    _reduce_M.call(model.v_map, model.v_scale, M, data.M)
     return data.M
 
 
@@ -134,10 +166,12 @@ def aba(model, data, q, v, tau, fext=None) -> np.ndarray:
     data, qf, vf, _ = _state(model, data, q, v)
     tau = _checks.vector(tau, model.nv, "tau")
     full = data.full
-    _reduce(model, _dyn.rnea(model.full, full, qf, vf, full._zero_v, fext), data._rhs)
-    _k.reduce_matrix(model.v_map, model.v_scale, _dyn.crba(model.full, full, qf), data.M)
+    inputs = (q, ("v", v))
+    _reduce(model, _run(model, inputs, _dyn.rnea, model.full, full, qf, vf, full._zero_v,
+                        fext), data._rhs)
+    _reduce_M.call(model.v_map, model.v_scale, _dyn.crba(model.full, full, qf), data.M)
     np.subtract(tau, data._rhs, out=data._rhs)
-    bad = _k.cholesky_solve(data.M, data._L, data._rhs, data.ddq)
+    bad = _solve.call(data.M, data._L, data._rhs, data.ddq)
     if bad >= 0:
         raise _singular(model, bad)
     return _checks.finite_result(data.ddq, ("q", "v", "tau"), (q, v, tau))
@@ -155,17 +189,17 @@ def compute_minverse(model, data, q) -> np.ndarray:
 
 def kinetic_energy(model, data, q, v) -> float:
     data, qf, vf, _ = _state(model, data, q, v)
-    return _dyn.kinetic_energy(model.full, data.full, qf, vf)
+    return _run(model, (q, ("v", v)), _dyn.kinetic_energy, model.full, data.full, qf, vf)
 
 
 def potential_energy(model, data, q) -> float:
     data, qf, _, _ = _state(model, data, q)
-    return _dyn.potential_energy(model.full, data.full, qf)
+    return _run(model, (q,), _dyn.potential_energy, model.full, data.full, qf)
 
 
 def mechanical_energy(model, data, q, v) -> float:
     data, qf, vf, _ = _state(model, data, q, v)
-    return _dyn.mechanical_energy(model.full, data.full, qf, vf)
+    return _run(model, (q, ("v", v)), _dyn.mechanical_energy, model.full, data.full, qf, vf)
 
 
 # --- Jacobians ----------------------------------------------------------------------------
@@ -173,7 +207,8 @@ def compute_joint_jacobians(model, data, q) -> np.ndarray:
     """J = J_full G (6, nv). Pinocchio's data.J for a mimic model keeps one column per joint
     (6, nvExtended) instead; its frame and joint Jacobians are these reduced ones."""
     data, qf, _, _ = _state(model, data, q)
-    return _columns(model, _jac.compute_joint_jacobians(model.full, data.full, qf), data.J)
+    J = _run(model, (q,), _jac.compute_joint_jacobians, model.full, data.full, qf)
+    return _columns(model, J, data.J)
 
 
 def _out(model, data, out) -> np.ndarray:
@@ -183,15 +218,17 @@ def _out(model, data, out) -> np.ndarray:
 def joint_jacobian(model, data, q, joint, reference: int = LOCAL, out=None) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
     J = _out(model, data, out)
-    return _columns(model, _jac.joint_jacobian(model.full, data.full, qf, joint, reference,
-                                               data._J_full), J)
+    Jf = _run(model, (q,), _jac.joint_jacobian, model.full, data.full, qf, joint, reference,
+              data._J_full)
+    return _columns(model, Jf, J)
 
 
 def frame_jacobian(model, data, q, frame, reference: int = LOCAL, out=None) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
     J = _out(model, data, out)
-    return _columns(model, _jac.frame_jacobian(model.full, data.full, qf, frame, reference,
-                                               data._J_full), J)
+    Jf = _run(model, (q,), _jac.frame_jacobian, model.full, data.full, qf, frame, reference,
+              data._J_full)
+    return _columns(model, Jf, J)
 
 
 def frame_motion(name: str, model, data, frame, reference: int = LOCAL) -> np.ndarray:
@@ -202,4 +239,14 @@ def frame_motion(name: str, model, data, frame, reference: int = LOCAL) -> np.nd
 
 def jacobian_center_of_mass(model, data, q) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
-    return _columns(model, _cen.jacobian_center_of_mass(model.full, data.full, qf), data.Jcom)
+    Jc = _run(model, (q,), _cen.jacobian_center_of_mass, model.full, data.full, qf)
+    return _columns(model, Jc, data.Jcom)
+
+
+def energy_regressor(fn, model, data, q, v=None) -> np.ndarray:
+    """The kinetic or potential energy regressor, y . pi = the energy: per-body terms of the
+    full model at the expanded state (its pi are the bodies')."""
+    data, qf, vf, _ = _state(model, data, q, v)
+    args = (qf,) if v is None else (qf, vf)
+    inputs = (q,) if v is None else (q, ("v", v))
+    return _run(model, inputs, fn, model.full, data.full, *args)

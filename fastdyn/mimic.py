@@ -25,9 +25,12 @@ sizes. Its ``jnt``, ``prm``, ``dof`` and ``params`` raise for the same reason: t
 arrays are ``model.full``'s, whose q and v include the mimic joints.
 Supported: forward kinematics, frames, joint and frame placements, centre of mass (and its
 Jacobian), rnea, nonlinear_effects, generalized_gravity, static_torque, crba, aba,
-compute_minverse, energies, joint and frame Jacobians, frame velocities and accelerations, and
-the configuration functions (neutral, integrate, difference, interpolate, d_integrate,
-d_difference, normalize, is_normalized, random_configuration).
+compute_minverse, energies and their regressors (and the static regressor), joint and frame
+Jacobians, frame velocities and accelerations, and the configuration functions (neutral,
+integrate, difference, interpolate, d_integrate, d_difference, normalize, is_normalized,
+random_configuration). Not yet (refused): derivatives, centroidal quantities other than the
+com Jacobian, Jacobian time variations, the joint torque regressor, cholesky, the simulator
+and Scene, batches and studies, inverse kinematics, codegen, model files and ``with_*``.
 
 Which relations are accepted: mimic and mimicked joints 1-dof revolute or prismatic (any axis),
 or both continuous (their angles then follow, t_j = k t_i + o, q = (cos t, sin t)), as

@@ -176,8 +176,14 @@ def test_dynamics_kinematics_jacobians_as_pinocchio(name):
         close(fd.jacobian_center_of_mass(m, d, q), pin.jacobianCenterOfMass(pm, pd, q))
         # (Pinocchio's energies refuse mimic joints: from its M and centre of mass)
         close(fd.kinetic_energy(m, d, q, v), 0.5 * v @ M @ v)
-        close(fd.potential_energy(m, d, q),
-              -pin.computeTotalMass(pm) * pm.gravity.linear @ pin.centerOfMass(pm, pd, q))
+        com = pin.centerOfMass(pm, pd, q)
+        close(fd.potential_energy(m, d, q), -pin.computeTotalMass(pm) * pm.gravity.linear @ com)
+        # the regressors, per body, hold on the bodies' parameters
+        pi = m.full.params["pi"][1:]
+        close(fd.compute_kinetic_energy_regressor(m, d, q, v) @ pi.ravel(), 0.5 * v @ M @ v)
+        close(fd.compute_potential_energy_regressor(m, d, q) @ pi.ravel(),
+              fd.potential_energy(m, d, q))
+        close(fd.compute_static_regressor(m, d, q) @ pi[:, :4].ravel(), com)
         q1 = pin.randomConfiguration(pm)
         close(fd.integrate(m, q, v), pin.integrate(pm, q, v))
         close(fd.difference(m, q, q1), pin.difference(pm, q, q1))

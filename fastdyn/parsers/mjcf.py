@@ -1,4 +1,5 @@
-"""MJCF loader: ``load_mjcf(path_or_xml, root_joint=None)`` -> Model, the robot MuJoCo compiles.
+"""MJCF loader: ``load_mjcf(path_or_xml, root_joint=None, mimic=False)`` -> Model, the robot
+MuJoCo compiles.
 
 Reads MuJoCo's XML format (the XML Reference chapter of MuJoCo's documentation, version 3 and
 4) into the ``Description`` the URDF parser fills, then builds the Model the same way:
@@ -36,10 +37,13 @@ Reads MuJoCo's XML format (the XML Reference chapter of MuJoCo's documentation, 
 - sites: operational frames on their body; geoms that collide (contype or conaffinity not 0)
   as ``Collision`` shapes (``mjcf_collisions``, ``Scene.add_mjcf_collisions``).
 
+Mimic joints: with ``mimic=True``, ``<equality><joint>`` with a linear ``polycoef`` makes
+joint1 follow joint2 (``load_mjcf``; fastdyn/mimic.py).
+
 Not read (an ``MJCFWarning`` says so where it changes the dynamics): joint springs
-(``stiffness``), ball-joint cone limits, ``gravcomp``, ``<equality>`` and ``<tendon>``
-constraints; actuators, sensors, contacts, keyframes, assets and visuals have no place in a
-Model. ``<attach>``, ``<replicate>``, ``<composite>``, ``<flexcomp>``, free joints aligned to
+(``stiffness``), ball-joint cone limits, ``gravcomp``, ``<equality>`` (but joint equalities
+with ``mimic=True``) and ``<tendon>`` constraints; actuators, sensors, contacts, keyframes,
+assets and visuals have no place in a Model. ``<attach>``, ``<replicate>``, ``<composite>``, ``<flexcomp>``, free joints aligned to
 the inertia (``align``, ``alignfree``) and ``shellinertia`` are refused with an error rather
 than read wrongly.
 

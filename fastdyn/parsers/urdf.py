@@ -1,4 +1,5 @@
-"""URDF parser: ``load_urdf(path_or_xml, root_joint=None)`` -> Model, as Pinocchio builds it.
+"""URDF parser: ``load_urdf(path_or_xml, root_joint=None, mimic=False)`` -> Model, as Pinocchio
+builds it (with ``mimic=True``, a ``fastdyn.mimic.MimicModel``: see ``load_urdf``).
 
 The model matches ``pinocchio.buildModelFromUrdf`` (4.1): same joints in the same depth-first
 order (children sorted by joint name, urdfdom's order), same names, nq, nv, joint types (axes
