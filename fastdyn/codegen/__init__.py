@@ -58,6 +58,7 @@ import sys
 import tempfile
 
 from ..kernels._jit import private_dir, user_temp_dir
+from .. import _checks
 from ..model import Model, joint_records
 from . import aba, checked, crba, joints, kinematics, rnea
 from .parameters import INERTIAS, LITERALS, TABLE, kinematics_check
@@ -249,6 +250,7 @@ def _write(directory: str, filename: str, text: str) -> str:
 def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) -> Generated:
     """Generate (or reuse) the kernels of ``model`` and import them; see the module docstring."""
     if not isinstance(model, Model):
+        _checks.refuse_mimic(model)  # a MimicModel: say so
         raise TypeError(f"model must be a fastdyn.Model, not {type(model).__name__}")
     text = source(model, algorithms)
     digest = hashlib.sha256(text.encode()).hexdigest()[:20]
