@@ -5,10 +5,11 @@ Handed the @njit dispatcher itself, numba types the argument by the dispatcher's
 key no other process can match: the loop's machine code was saved at every run and never
 loaded (about 12 s of compilation per process for the quadruped scene). Handed the same
 function compiled as a C callback of the exact signature, numba types it by that signature
-(numba's "first-class function" type), and the loop is cached like any kernel; the policy
-itself is cached beside its source under the same rules as fastdyn's kernels
-(fastdyn.kernels._jit). The loop calls it through a function pointer, so it is not inlined:
-a few nanoseconds against a time step of microseconds.
+(numba's "first-class function" type), and the loop is cached like any kernel: one loop per
+signature, shared by every policy whose ``args`` have the same types. The policy itself is
+cached beside its source when it was jitted with ``cache=True`` (fastdyn's own PD controller
+is), under the rules of fastdyn's kernels (fastdyn.kernels._jit). The loop calls it through a
+function pointer, so it is not inlined: a few nanoseconds against a time step of microseconds.
 
 A policy runs as a C callback: an exception raised inside it cannot reach the caller (numba
 prints it); policies compute, they should not raise.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import numba
 from numba.core import types
+from numba.core.caching import NullCache
 from numba.core.ccallback import CFunc
 
 from .kernels._jit import CACHE, _FunctionCache
@@ -35,7 +37,7 @@ def compiled(policy, args, q, v, tau) -> CFunc:
     if made is None:
         options = {k: x for k, x in policy.targetoptions.items() if k != "parallel"}
         made = CFunc(policy.py_func, (sig.args, sig.return_type), locals={}, options=options)
-        if CACHE and not numba.config.DISABLE_JIT:
+        if CACHE and not isinstance(getattr(policy, "_cache", None), NullCache):
             try:
                 made._cache = _FunctionCache(policy.py_func)
             except (OSError, RuntimeError):  # no file (a notebook, python -c): compile only

@@ -348,8 +348,10 @@ class Scene:
           ``v_ref`` likewise, default zero. Give zero gains on a floating base's dofs.
         - ``policy``: your @numba.njit function policy(r, k, t, q, v, args, tau) writing
           tau (nv,) for rollout r at step k, time t = k dt; ``policy_args`` is passed as
-          ``args``. It is compiled into the loop (a first call with a new policy compiles;
-          decorate it with cache=True so other processes load it from disk).
+          ``args``. The loop calls it through a function pointer (fastdyn/_policy.py): the
+          loop compiles once per type of ``args`` and is cached on disk; decorate the policy
+          with cache=True so other processes load it too. It should not raise (an exception
+          inside it cannot reach the caller).
         ``prm``: a batch of robots (fastdyn.parameter_batch), one per rollout or one for all;
         ``fext`` (njoints, 6), (T, njoints, 6) or (N, T, njoints, 6): external forces in the
         joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats"; the final state

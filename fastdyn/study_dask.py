@@ -17,9 +17,8 @@ why:
 - **Kernels come from the disk cache.** The client's calibration runs a few samples first,
   which compiles what the study needs into numba's on-disk cache (kernels/_jit.py);
   workers that share the file system load it, others compile once per process and cache it.
-  (Scene.rollout's loop, behind ``Rollouts``, is the exception: it takes the controller as a
-  function argument, which numba's cache does not match across processes, so every process,
-  each worker included, compiles it once, about 15 s.)
+  Scene.rollout's loop, behind ``Rollouts``, too: it takes the controller as a function
+  pointer of a fixed signature (fastdyn/_policy.py), which the cache matches across processes.
 - **One thread per task**: a chunk runs on one numba thread, since Dask's parallelism is across
   tasks; start one single-threaded worker process per core (``LocalCluster(n_workers=cores,
   threads_per_worker=1)``).

@@ -5,6 +5,9 @@ test_contact_solver.py."""
 
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 
@@ -293,6 +296,57 @@ def test_ctrl_c_stops_a_long_batch_promptly(ball):
     assert time.perf_counter() - t0 < 10.0
     out = scene.rollout(pose(0.1), np.zeros(6), 10)  # the process is still usable
     assert out.status == "ok"
+
+
+def test_progress_reports_every_step(ball, capsys, monkeypatch):
+    """progress=True: tqdm's bar when installed, else a line on stderr that ends at 100 %."""
+    import builtins
+    real_import = builtins.__import__
+
+    def no_tqdm(name, *a, **k):
+        if name == "tqdm":
+            raise ImportError("tqdm hidden by the test")
+        return real_import(name, *a, **k)
+    monkeypatch.setattr(builtins, "__import__", no_tqdm)
+    scene = fd.Scene(ball, dt=DT)
+    out = scene.rollout(np.tile(pose(0.5), (3, 1)), np.zeros((3, 6)), 40, progress=True)
+    err = capsys.readouterr().err
+    assert list(out.status) == ["ok"] * 3
+    assert err.rstrip().endswith("100.0 % of 120 steps") and err.endswith("\n")
+
+
+def test_the_rollout_loop_is_loaded_from_the_disk_cache_in_a_new_process(tmp_path):
+    """The compiled loop takes its controller as a function pointer of a fixed signature, so
+    a second process loads it (numba's cache debug output shows no save of rollout_chunk)
+    instead of compiling it again, with the built-in PD and with a user's policy."""
+    (tmp_path / "mypolicy.py").write_text(textwrap.dedent("""
+        import numba
+        @numba.njit(cache=True)
+        def damp(r, k, t, q, v, args, tau):
+            for j in range(tau.shape[0]):
+                tau[j] = -args[0] * v[j]
+    """))
+    script = textwrap.dedent(f"""
+        import sys
+        import numpy as np
+        import fastdyn as fd
+        sys.path.insert(0, {str(tmp_path)!r})
+        from mypolicy import damp
+        m = fd.models.load("double_pendulum")
+        scene = fd.Scene(m, 1e-3)
+        q0, v0 = fd.neutral(m), np.zeros(m.nv)
+        a = scene.rollout(q0, v0, 20, kp=1.0, kd=0.1)
+        b = scene.rollout(q0, v0, 20, policy=damp, policy_args=(0.5,))
+        assert a.status == "ok" and b.status == "ok"
+    """)
+    env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env=env, timeout=600) for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr[-2000:]
+    saved = [line for line in runs[1].stdout.splitlines()
+             if "saved" in line and ("rollout" in line or "mypolicy" in line)]
+    assert not saved, saved
 
 
 def test_bad_input_is_refused_with_a_clear_message(ball, quadruped_scene):

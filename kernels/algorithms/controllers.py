@@ -4,9 +4,9 @@ A controller (a "policy") is any @njit function with the signature
   policy(r, k, t, q, v, args, tau)
 r the rollout, k the step, t = k dt the time, (q, v) the state, ``args`` whatever tuple the
 caller passed (arrays, scalars), and tau (nv,) the commanded torque it must write. The
-simulator clamps tau to the effort limits before applying it. Compiled together with the
-rollout loop (numba specializes the loop for each policy: the first call with a new policy
-compiles, later processes load it from the disk cache when the policy is cached too).
+simulator clamps tau to the effort limits before applying it. The rollout loop receives it as
+a C callback of that signature and calls it through a function pointer (fastdyn/_policy.py),
+so the loop, compiled once per type of ``args``, loads from the disk cache in later processes.
 """
 
 from .._jit import jit
