@@ -30,7 +30,9 @@ them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fe
 ``rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, dtau_dq, dtau_dv, M)``,
 ``aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D, Minv)``
 (returns -1, or a joint whose inertia is singular) and
-``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``.
+``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``; one simulator step's
+Jacobians, ``step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
+dbuf, qn, vn, A, B)`` (buffers: fastdyn.step_derivatives.step_buffers).
 """
 
 from .algorithms.aba import aba
@@ -45,6 +47,7 @@ from .algorithms.jacobian import frame_jacobian, joint_jacobian, joint_jacobians
 from .algorithms.rnea import rnea
 from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
 from .algorithms.simulate import simulate
+from .algorithms.step_derivatives import step_derivatives
 from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
 from .layout import workspace
@@ -53,4 +56,4 @@ __all__ = ["aba", "aba_derivatives", "rnea_derivatives", "static_torque_derivati
            "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
            "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference",
-           "integrate", "neutral", "normalize", "jcalc", "workspace"]
+           "step_derivatives", "integrate", "neutral", "normalize", "jcalc", "workspace"]
