@@ -25,12 +25,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
+from ._checks import QUAT_TOL
 from ._fastcall import Kernel
 from .dynamics import NO_FORCES
 from .kernels import layout as L
 from .kernels.algorithms import step_derivatives as _sd
 
-_kernel = Kernel(_sd.step_derivatives)
+_kernel = Kernel(_sd.step_derivatives_checked, vectors=(6, 7, 8))
 
 
 def step_options(scene, PRM: np.ndarray) -> np.ndarray:
@@ -42,6 +43,21 @@ def step_options(scene, PRM: np.ndarray) -> np.ndarray:
     opt = scene.opt.copy()
     opt[L.O_FREE] = float(scene._free(PRM))
     return opt
+
+
+def _prepared(scene) -> tuple:
+    """(opt, ws, fbuf, ibuf, dbuf, qn, vn) for single calls on the scene's own model, kept on
+    the scene while its options, geometry and model stay the same (one Scene per thread, as
+    for ``step``)."""
+    key = (scene.opt.tobytes(), len(scene.spheres), len(scene.halfspaces), scene.model.token,
+           id(scene.model))
+    cache = scene.__dict__.get("_step_derivatives")
+    if cache is None or cache[0] != key:
+        m = scene.model
+        cache = (key, step_options(scene, m.prm[None]), *step_buffers(scene), np.empty(m.nq),
+                 np.empty(m.nv))
+        scene.__dict__["_step_derivatives"] = cache
+    return cache[1:]
 
 
 def step_buffers(scene, threads: int | None = None) -> tuple[np.ndarray, ...]:
@@ -83,24 +99,19 @@ def step_derivatives(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.n
     """(A (2nv, 2nv), B (2nv, nv)): the Jacobians of ``scene.step(q, v, tau, fext)`` with
     respect to the state (dq, dv) and to the commanded torque (module docstring)."""
     model = scene.model
-    q = _checks.configuration(model, q, "q")
-    v = _checks.vector(v, model.nv, "v")
-    tau = np.zeros(model.nv) if tau is None else _checks.vector(tau, model.nv, "tau")
+    nq, nv = model.nq, model.nv
+    if tau is None:
+        tau = np.zeros(nv)
+    q, v, tau = _checks.fast_state(q, v, tau, nq, nv, "tau")
     fext = NO_FORCES if fext is None else _checks.forces(model, fext)
-    opt = step_options(scene, model.prm[None])
-    key = (len(scene.spheres), len(scene.halfspaces))
-    cache = scene.__dict__.get("_derivative_buffers")
-    if cache is None or cache[0] != key:
-        cache = (key, step_buffers(scene))
-        scene.__dict__["_derivative_buffers"] = cache
-    ws, fbuf, ibuf, dbuf = cache[1]
-    nv = model.nv
+    opt, ws, fbuf, ibuf, dbuf, qn, vn = _prepared(scene)
     A, B = np.empty((2 * nv, 2 * nv)), np.empty((2 * nv, nv))
-    qn, vn = np.empty(model.nq), np.empty(nv)
     code = _kernel.call(model.jnt, model.prm, model.dof, scene.spheres, scene.halfspaces, opt,
-                        q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B)
+                        q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B, QUAT_TOL)
     if code:
-        explain(scene, code)
+        if code >= _sd.CHECKED * _sd.CODE:
+            explain(scene, code - _sd.CHECKED * _sd.CODE)
+        _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
     return A, B
 
 

@@ -33,10 +33,10 @@ from .aba_derivatives import aba_derivatives
 from .cholesky import cholesky, inverse_sparse, solve, solve_pair
 from .constraint_rows import contact_rows, joint_rows
 from .crba import crba
-from .guard import _finite
+from .guard import _all_nv, _finite, _sizes, check_state
 from .rnea import rnea
 from .rnea_derivatives import rnea_derivatives
-from .time_step import _clamp, buffers
+from .time_step import _clamp, buffers, sizes
 
 CODE = 1_000_000
 OK = 0
@@ -44,6 +44,7 @@ SINGULAR = 1  # M + dt D not positive definite (detail: the dof), as time_step
 DIVERGED = 2  # the next state or a Jacobian is not finite (detail: 0 state, 1 Jacobians)
 ROWS = 3  # constraint rows enter the step (detail: how many)
 NOT_EULER = 4  # the scene integrates with RK4: not differentiated
+CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
 
 
 @jit
@@ -174,3 +175,25 @@ def assemble(jnt, q, u, dt, tau, tc, Aq, Av, Minv, G, A, B):
                 for s in range(iv, iv + nvi):
                     acc += G[r, s] * B[nv + s, k]
                 B[r, k] = dt * acc
+
+
+@jit
+def step_derivatives_checked(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf,
+                             qn, vn, A, B, tol):
+    """The object API's entry point: guard.py's input checks and codes (finiteness, unit
+    quaternions, sizes), then the kernel, whose own codes come back shifted by CHECKED."""
+    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
+    nq, nv = _sizes(jnt)
+    _, _, nf, ni = sizes(nv, sph.shape[0], hsp.shape[0])
+    if code == 0 and not (_all_nv(jnt, v, tau, vn) and qn.shape[0] == nq
+                          and fbuf.shape[0] == nf and ibuf.shape[0] == ni
+                          and dbuf.shape[0] == derivative_size(nv) and A.shape[0] == 2 * nv
+                          and A.shape[1] == 2 * nv and B.shape[0] == 2 * nv
+                          and B.shape[1] == nv and dof.shape[0] == nv):
+        code = 8 * CODE
+    if code == 0:
+        code = step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
+                                dbuf, qn, vn, A, B)
+        if code != 0:
+            code += CHECKED * CODE
+    return code
