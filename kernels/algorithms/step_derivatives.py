@@ -134,7 +134,8 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
     for k in range(nv):
         u[k] = dt * vn[k]
     assemble(jnt, q, u, dt, tau, tc, Aq, Av, Minv, G, A, B)
-    for r in range(2 * nv):
+    # the configuration rows are the velocity rows through the finite Gu (vn is finite)
+    for r in range(nv, 2 * nv):
         for k in range(2 * nv):
             if not (A[r, k] - A[r, k] == 0.0):
                 return DIVERGED * CODE + 1
@@ -160,21 +161,18 @@ def assemble(jnt, q, u, dt, tau, tc, Aq, Av, Minv, G, A, B):
         for k in range(nv):
             A[r, k] = G[r, k]
             A[r, nv + k] = 0.0
+            B[r, k] = 0.0
     d_integrate(jnt, q, u, 1, G)
     for i in range(1, jnt.shape[0]):
         iv = jnt[i].idx_v
         nvi = jnt[i].nv
         for r in range(iv, iv + nvi):
-            for k in range(2 * nv):
-                acc = 0.0
-                for s in range(iv, iv + nvi):
-                    acc += G[r, s] * A[nv + s, k]
-                A[r, k] += dt * acc
-            for k in range(nv):
-                acc = 0.0
-                for s in range(iv, iv + nvi):
-                    acc += G[r, s] * B[nv + s, k]
-                B[r, k] = dt * acc
+            for s in range(iv, iv + nvi):  # whole rows at a time: contiguous inner loops
+                g = dt * G[r, s]
+                for k in range(2 * nv):
+                    A[r, k] += g * A[nv + s, k]
+                for k in range(nv):
+                    B[r, k] += g * B[nv + s, k]
 
 
 @jit
