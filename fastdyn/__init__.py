@@ -45,6 +45,7 @@ try:
                             frame_acceleration, frame_classical_acceleration, frame_jacobian,
                             frame_jacobian_time_variation, frame_velocity, joint_jacobian)
     from .model import Data, Model
+    from .parameter_derivatives import compute_aba_parameter_derivatives
     from .parameters import parameter_batch, sample_parameters
     from .parsers import MJCFError, URDFError, load_mjcf, load_urdf
     from .regressors import (batch_joint_torque_regressor, compute_joint_torque_regressor,
@@ -83,4 +84,5 @@ __all__ = [
     "batch_joint_torque_regressor", "sample_parameters", "parameter_batch",
     "compute_rnea_derivatives", "compute_aba_derivatives",
     "compute_generalized_gravity_derivatives", "compute_static_torque_derivatives",
+    "compute_aba_parameter_derivatives",
 ]

@@ -35,7 +35,8 @@ from .kernels.layout import workspace
 from .kinematics import EMPTY
 from .model import Model
 
-__all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate"]
+__all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate", "rnea_derivatives",
+           "aba_derivatives", "step_derivatives"]
 
 
 def _rows(model: Model, X, n: int, name: str, nrows: int | None = None) -> np.ndarray:
@@ -310,3 +311,7 @@ def simulate(model: Model, Q0, V0, TORQUES, dt: float,
         simulation.explain_step(_robot(model, PRM, r), QS[r, k], VS[r, k], TORQUES[r, k], k, dt,
                                 f"rollout {r} (of {rows.size} that failed)")
     return QS, VS
+
+
+# derivatives of many states (fastdyn/batch_derivatives.py), here beside the other batches
+from .batch_derivatives import aba_derivatives, rnea_derivatives, step_derivatives  # noqa: E402

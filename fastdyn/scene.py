@@ -333,6 +333,15 @@ class Scene:
         self.constraint_tau = out.constraint_tau
         return out.final_q[0], out.final_v[0]
 
+    def step_derivatives(self, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
+        """(A, B): the Jacobians of ``step(q, v, tau, fext)``, A = d(q+, v+)/d(q, v)
+        (2nv, 2nv) and B = d(q+, v+)/d(tau) (2nv, nv), in the tangent spaces at q and q+
+        (Pinocchio's convention), for a step that no contact, limit or friction row enters
+        (NotImplementedError otherwise); clamped torques have zero columns. See
+        fastdyn/step_derivatives.py; ``fastdyn.batch.step_derivatives`` for many states."""
+        from .step_derivatives import step_derivatives
+        return step_derivatives(self, q, v, tau, fext)
+
     def rollout(self, q0, v0, steps: int, *, torques=None, kp=None, kd=None, q_ref=None,
                 v_ref=None, policy: Callable | None = None, policy_args: tuple = (),
                 prm=None, fext=None, record: Sequence[str] = ("q", "v"),

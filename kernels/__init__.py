@@ -30,7 +30,9 @@ them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fe
 ``rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, dtau_dq, dtau_dv, M)``,
 ``aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D, Minv)``
 (returns -1, or a joint whose inertia is singular) and
-``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``.
+``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``; one simulator step's
+Jacobians, ``step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
+dbuf, qn, vn, A, B)`` (buffers: fastdyn.step_derivatives.step_buffers).
 For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
 take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
 i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
@@ -48,12 +50,13 @@ from .algorithms.jacobian import frame_jacobian, joint_jacobian, joint_jacobians
 from .algorithms.rnea import rnea, rnea_inertias
 from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
 from .algorithms.simulate import simulate
+from .algorithms.step_derivatives import step_derivatives
 from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
 from .layout import workspace
 
-__all__ = ["aba", "aba_inertias", "crba_inertias", "rnea_inertias", "aba_derivatives", "rnea_derivatives", "static_torque_derivatives",
-           "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
+__all__ = ["aba", "aba_inertias", "crba_inertias", "rnea_inertias", "aba_derivatives",
+           "rnea_derivatives", "static_torque_derivatives", "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
            "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference",
-           "integrate", "neutral", "normalize", "jcalc", "workspace"]
+           "step_derivatives", "integrate", "neutral", "normalize", "jcalc", "workspace"]

@@ -11,7 +11,7 @@ a batch of robots with edited placements must go through the generic kernels, ne
 through these. ``INERTIAS`` reads only the bodies' 10 inertial parameters, from a ``pi``
 argument (njoints - 1, 10), body i in row i - 1 (fastdyn.sample_parameters' layout): gravity
 is an argument and rotor inertias literals, as for ``LITERALS``; a batch over inertias then
-streams 80 bytes a body (fastdyn/kernels/algorithms/batch_inertias.py says why that matters).
+streams 80 bytes a body (kernels/algorithms/batch_inertias.py says why that matters).
 Each provider also names its functions (``suffix``) and their leading arguments.
 """
 

@@ -1,0 +1,143 @@
+"""Derivatives of many states at once, in parallel (``fastdyn.batch`` re-exports these):
+
+    DQ, DV, MM = fd.batch.rnea_derivatives(model, Q, V, A)     # each (N, nv, nv)
+    DQ, DV, MINV = fd.batch.aba_derivatives(model, Q, V, TAU)
+    AA, BB = fd.batch.step_derivatives(scene, Q, V, TAU)       # (N, 2nv, 2nv), (N, 2nv, nv)
+
+Row r equals the single call (``fastdyn.compute_rnea_derivatives``,
+``compute_aba_derivatives``, ``Scene.step_derivatives``) on row r bit for bit, with 1 thread
+or many (kernels/algorithms/batch_derivatives.py: one workspace per thread, contiguous
+chunks of rows). ``prm``: one robot for every row or one per row (``fastdyn.parameter_batch``),
+as the other batch calls. ``fext``: None, (njoints, 6) LOCAL forces for every row, or
+(N, njoints, 6), one set per row. ``out``: the result arrays, preallocated (float64,
+C-contiguous, the shapes above), to be filled instead of new ones.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from . import _checks
+from ._parallel import launch
+from .batch import _configurations, _explain_row, _robots, _rows, _workspaces
+from .derivatives import compute_aba_derivatives, compute_rnea_derivatives
+from .kernels.algorithms import batch_derivatives as _bd
+from .model import Model
+
+__all__ = ["rnea_derivatives", "aba_derivatives", "step_derivatives"]
+
+
+def _forces(model: Model, fext, n: int) -> np.ndarray:
+    """(1, 0, 6) for none, (1, njoints, 6) shared by every row, or (N, njoints, 6)."""
+    if fext is None:
+        return np.zeros((1, 0, 6))
+    nj = model.njoints
+    F = _checks.real(fext, "fext", "LOCAL forces (njoints, 6) or (N, njoints, 6)")
+    if F.ndim == 2:
+        F = F[None]
+    if F.ndim != 3 or F.shape[1:] != (nj, 6) or F.shape[0] not in (1, n):
+        raise ValueError(f"fext must have shape ({nj}, 6) or ({n}, {nj}, 6), got "
+                         f"{np.shape(fext)}")
+    if not np.isfinite(F).all():
+        r, j = (int(x) for x in np.argwhere(~np.isfinite(F))[0][:2])
+        raise ValueError(f"fext has a non-finite entry (row {r}, joint "
+                         f"{model.joint_names[j]!r})")
+    return np.ascontiguousarray(F)
+
+
+def _outputs(out, shapes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, ...]:
+    if out is None:
+        return tuple(np.empty(s) for s in shapes)
+    if not isinstance(out, (tuple, list)) or len(out) != len(shapes):
+        raise TypeError(f"out must be a tuple of {len(shapes)} arrays of shapes "
+                        f"{', '.join(map(str, shapes))}")
+    arrays = tuple(_checks.output(x, s, f"out[{k}]") for k, (x, s) in enumerate(zip(out, shapes)))
+    if len({id(x) for x in arrays}) != len(arrays) or any(
+            np.shares_memory(x, y) for k, x in enumerate(arrays) for y in arrays[k + 1:]):
+        raise ValueError("out: the arrays must not overlap")
+    return arrays
+
+
+def _row_call(single):
+    """single(model, data, q, v, x) with row r's forces, for _explain_row."""
+    def call(m, d, q, v, x, f):
+        return single(m, d, q, v, x, f if f.size else None)
+    return call
+
+
+def _rows_of(F: np.ndarray, n: int) -> np.ndarray:
+    return F if F.shape[0] == n else np.broadcast_to(F, (n,) + F.shape[1:])
+
+
+def rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None,
+                     out=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(DQ, DV, MM), each (N, nv, nv): ``compute_rnea_derivatives`` of every row (dtau/dq,
+    dtau/dv and M at Q[r], V[r], A[r]); q along tangent vectors, as Pinocchio's."""
+    Q = _configurations(model, Q)
+    n, nv = Q.shape[0], model.nv
+    V = _rows(model, V, nv, "V", n)
+    A = _rows(model, A, nv, "A", n)
+    F = _forces(model, fext, n)
+    PRM = _robots(model, prm, n)
+    DQ, DV, MM = _outputs(out, ((n, nv, nv),) * 3)
+    bad = np.empty(n, dtype=np.int64)
+    launch(_bd.rnea_derivatives_batch, _bd.rnea_derivatives_chunk, model.jnt, PRM, Q, V, A, F,
+           _workspaces(model), DQ, DV, MM, np.empty(0), bad)
+    _explain_row(model, bad, _row_call(compute_rnea_derivatives), Q, V, A, _rows_of(F, n),
+                 PRM=PRM)
+    return DQ, DV, MM
+
+
+def aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None,
+                    out=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(DQ, DV, MINV), each (N, nv, nv): ``compute_aba_derivatives`` of every row (d(ddq)/dq,
+    d(ddq)/dv and M^-1 at Q[r], V[r], TAU[r]); q along tangent vectors, as Pinocchio's."""
+    Q = _configurations(model, Q)
+    n, nv = Q.shape[0], model.nv
+    V = _rows(model, V, nv, "V", n)
+    TAU = _rows(model, TAU, nv, "TAU", n)
+    F = _forces(model, fext, n)
+    PRM = _robots(model, prm, n)
+    DQ, DV, MINV = _outputs(out, ((n, nv, nv),) * 3)
+    ws3 = _workspaces(model)
+    nt = ws3.shape[0]
+    bad = np.empty(n, dtype=np.int64)
+    launch(_bd.aba_derivatives_batch, _bd.aba_derivatives_chunk, model.jnt, PRM, model.dof, Q, V,
+           TAU, F, ws3, np.empty((n, nv)), DQ, DV, MINV, np.empty((nt, nv, nv)),
+           np.empty((nt, nv, nv)), np.empty((nt, nv)), bad)
+    _explain_row(model, bad, _row_call(compute_aba_derivatives), Q, V, TAU, _rows_of(F, n),
+                 PRM=PRM)
+    return DQ, DV, MINV
+
+
+def step_derivatives(scene, Q, V, TAU=None, fext=None, prm=None,
+                     out=None) -> tuple[np.ndarray, np.ndarray]:
+    """(AA (N, 2nv, 2nv), BB (N, 2nv, nv)): ``scene.step_derivatives`` of every row (Q[r],
+    V[r], TAU[r]; TAU None: zero torques), the transition Jacobians of one step of ``scene``
+    (fastdyn/step_derivatives.py says what is differentiated). A row where constraint rows
+    enter the step raises NotImplementedError naming the row."""
+    from . import step_derivatives as _sd
+    from .scene import Scene
+    if not isinstance(scene, Scene):
+        raise TypeError(f"scene must be a fastdyn.Scene, got {type(scene).__name__}")
+    model = scene.model
+    Q = _configurations(model, Q)
+    n, nv = Q.shape[0], model.nv
+    V = _rows(model, V, nv, "V", n)
+    TAU = np.zeros((n, nv)) if TAU is None else _rows(model, TAU, nv, "TAU", n)
+    F = _forces(model, fext, n)
+    PRM = _robots(model, prm, n)
+    opt = _sd.step_options(scene, PRM)
+    AA, BB = _outputs(out, ((n, 2 * nv, 2 * nv), (n, 2 * nv, nv)))
+    ws3, FBUF, IBUF, DBUF = _sd.step_buffers(scene, numba.get_num_threads())
+    bad = np.empty(n, dtype=np.int64)
+    launch(_bd.step_derivatives_batch, _bd.step_derivatives_chunk, model.jnt, PRM, model.dof,
+           scene.spheres, scene.halfspaces, opt, Q, V, TAU, F, ws3, FBUF, IBUF, DBUF,
+           np.empty((n, model.nq)), np.empty((n, nv)), AA, BB, bad)
+    rows = np.flatnonzero(bad >= 0)
+    if rows.size:
+        r = int(rows[0])
+        _sd.explain(scene, int(bad[r]), f"the step of row {r}"
+                    + (f" (of {rows.size} that failed)" if rows.size > 1 else ""))
+    return AA, BB

@@ -1,0 +1,118 @@
+"""Transition Jacobians of one simulator step: ``scene.step_derivatives(q, v, tau)`` -> (A, B).
+
+    A, B = scene.step_derivatives(q, v, tau)   # A (2nv, 2nv) = d(q+, v+)/d(q, v), B (2nv, nv)
+    AA, BB = fd.batch.step_derivatives(scene, Q, V, TAU)   # one pair per row, in parallel
+
+(q+, v+) is ``scene.step(q, v, tau)``, bit for bit. Perturbations are tangent vectors at q and
+at q+, q (+) dq = ``integrate(q, dq)``, Pinocchio's convention: rows and columns are ordered
+(dq, dv), and the matrices equal pinocchio.computeABADerivatives composed with
+pinocchio.dIntegrate (the equations are in kernels/algorithms/step_derivatives.py).
+
+What is differentiated is the step without constraint rows: semi-implicit Euler on the Lie
+group with implicit viscous damping ((M + dt D) in place of M), armature on M's diagonal, the
+external forces ``fext`` held fixed, and effort clamping, whose derivative is zero for a
+clamped torque (its column of B is zero; at |tau_k| = effort_max_k the unclamped side is
+taken). A state where a contact, a joint limit or dry joint friction enters the step (the
+rows of kernels/algorithms/constraint_rows.py) raises NotImplementedError: steps with
+constraints are not differentiated yet. Scenes with integrator="rk4" are refused too.
+
+From your own @njit code: ``fastdyn.kernels.step_derivatives`` (kernels/algorithms/
+step_derivatives.py), with the buffers of ``step_buffers`` below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+from ._checks import QUAT_TOL
+from ._fastcall import Kernel
+from .dynamics import NO_FORCES
+from .kernels import layout as L
+from .kernels.algorithms import step_derivatives as _sd
+
+_kernel = Kernel(_sd.step_derivatives_checked, vectors=(6, 7, 8))
+
+
+def step_options(scene, PRM: np.ndarray) -> np.ndarray:
+    """The scene's options as its step kernel reads them for these robots (O_FREE set as
+    Scene's launches set it); refuses a scene that integrates with RK4."""
+    if scene.opt[L.O_INTEGRATOR] == L.RK4:
+        raise ValueError("step_derivatives: this scene integrates with integrator='rk4'; only "
+                         "the semi-implicit Euler step ('euler') is differentiated")
+    opt = scene.opt.copy()
+    opt[L.O_FREE] = float(scene._free(PRM))
+    return opt
+
+
+def _prepared(scene) -> tuple:
+    """(opt, ws, fbuf, ibuf, dbuf, qn, vn) for single calls on the scene's own model, kept on
+    the scene while its options, geometry and model stay the same (one Scene per thread, as
+    for ``step``)."""
+    key = (scene.opt.tobytes(), len(scene.spheres), len(scene.halfspaces), scene.model.token,
+           id(scene.model))
+    cache = scene.__dict__.get("_step_derivatives")
+    if cache is None or cache[0] != key:
+        m = scene.model
+        cache = (key, step_options(scene, m.prm[None]), *step_buffers(scene), np.empty(m.nq),
+                 np.empty(m.nv))
+        scene.__dict__["_step_derivatives"] = cache
+    return cache[1:]
+
+
+def step_buffers(scene, threads: int | None = None) -> tuple[np.ndarray, ...]:
+    """(ws, fbuf, ibuf, dbuf): the workspaces the step_derivatives kernel needs, one set, or
+    one per thread (a leading axis) when ``threads`` is given."""
+    model = scene.model
+    _, _, nf, ni = scene._sizes()
+    lead = () if threads is None else (threads,)
+    return (L.workspace(model.jnt, threads), np.zeros(lead + (nf,)),
+            np.zeros(lead + (ni,), np.int64), np.zeros(lead + (_sd.derivative_size(model.nv),)))
+
+
+def explain(scene, code: int, where: str = "the step") -> None:
+    """Raise the error a step_derivatives code stands for."""
+    kind, detail = divmod(int(code), _sd.CODE)
+    model = scene.model
+    if kind == _sd.ROWS:
+        raise NotImplementedError(
+            f"step_derivatives: {detail} constraint row(s) (contacts within the margin, joint "
+            f"limits, dry joint friction) enter {where} at this state; steps with constraints "
+            f"are not differentiated yet (only contact-free steps are)")
+    if kind == _sd.SINGULAR:
+        from .dynamics import SingularMassMatrixError
+        j = int(model.dof[detail]["joint"])
+        raise SingularMassMatrixError(
+            f"{where}: M(q) + dt diag(damping) is not positive definite at dof {detail} (joint "
+            f"{model.joint_names[j]!r}): a moving joint carries no mass or inertia")
+    if kind == _sd.DIVERGED:
+        from .scene import DivergenceError
+        what = "the next state" if detail == 0 else "its Jacobians"
+        raise DivergenceError(f"{where}: {what} is not finite although the inputs are (an "
+                              f"overflow: inputs too large for float64)")
+    if kind == _sd.NOT_EULER:
+        raise ValueError("step_derivatives: integrator='rk4' steps are not differentiated")
+    raise RuntimeError(f"unknown step_derivatives code {code}")
+
+
+def step_derivatives(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
+    """(A (2nv, 2nv), B (2nv, nv)): the Jacobians of ``scene.step(q, v, tau, fext)`` with
+    respect to the state (dq, dv) and to the commanded torque (module docstring)."""
+    model = scene.model
+    nq, nv = model.nq, model.nv
+    if tau is None:
+        tau = np.zeros(nv)
+    q, v, tau = _checks.fast_state(q, v, tau, nq, nv, "tau")
+    fext = NO_FORCES if fext is None else _checks.forces(model, fext)
+    opt, ws, fbuf, ibuf, dbuf, qn, vn = _prepared(scene)
+    A, B = np.empty((2 * nv, 2 * nv)), np.empty((2 * nv, nv))
+    code = _kernel.call(model.jnt, model.prm, model.dof, scene.spheres, scene.halfspaces, opt,
+                        q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B, QUAT_TOL)
+    if code:
+        if code >= _sd.CHECKED * _sd.CODE:
+            explain(scene, code - _sd.CHECKED * _sd.CODE)
+        _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
+    return A, B
+
+
+__all__ = ["step_derivatives", "step_buffers", "step_options"]

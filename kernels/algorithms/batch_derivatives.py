@@ -1,0 +1,97 @@
+"""Batches of dynamics derivatives and step Jacobians: prange over contiguous chunks of rows,
+as batch.py (its docstring says why: one workspace per thread, every row the single-state
+kernel's bits, parameters one robot for all rows or one per row).
+
+External forces FEXT are (1, 0, 6) for none, (1, njoints, 6) for the same forces on every row,
+or (N, njoints, 6), one set per row.
+"""
+
+from numba import prange
+
+from .._jit import jit
+from .aba_derivatives import aba_derivatives
+from .batch import chunk, robot
+from .guard import _finite
+from .rnea_derivatives import rnea_derivatives
+from .step_derivatives import step_derivatives
+
+
+@jit
+def forces(FEXT, r):
+    """Which forces row r uses: r, or 0 when every row shares them (an index, as
+    batch.robot: a kernel compiled without numba's runtime cannot return a view)."""
+    return r if FEXT.shape[0] > 1 else 0
+
+
+@jit
+def _diagonal(X):
+    """-1, or the first non-finite diagonal entry of X (the cheap witness of guard.py)."""
+    for k in range(X.shape[0]):
+        if not (X[k, k] - X[k, k] == 0.0):
+            return k
+    return -1
+
+
+@jit
+def rnea_derivatives_chunk(t, nt, jnt, PRM, Q, V, A, FEXT, ws3, DQ, DV, MM, empty, bad):
+    lo, hi = chunk(Q.shape[0], nt, t)
+    for r in range(lo, hi):
+        rnea_derivatives(jnt, PRM[robot(PRM, r)], Q[r], V[r], A[r], FEXT[forces(FEXT, r)],
+                         ws3[t], empty, DQ[r], DV[r], MM[r])
+        bad[r] = max(_diagonal(DQ[r]), _diagonal(DV[r]), _diagonal(MM[r]))
+
+
+@jit(parallel=True)
+def rnea_derivatives_batch(jnt, PRM, Q, V, A, FEXT, ws3, DQ, DV, MM, empty, bad):
+    """DQ[r], DV[r], MM[r] = rnea_derivatives(Q[r], V[r], A[r]); bad[r] = -1, or >= 0 where a
+    diagonal is not finite (an overflow)."""
+    nt = ws3.shape[0]
+    for t in prange(nt):
+        rnea_derivatives_chunk(t, nt, jnt, PRM, Q, V, A, FEXT, ws3, DQ, DV, MM, empty, bad)
+
+
+@jit
+def aba_derivatives_chunk(t, nt, jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV, MINV, MS,
+                          US, DS, bad):
+    """MS, US (nt, nv, nv), DS (nt, nv): each thread's M and factorization (scratch)."""
+    lo, hi = chunk(Q.shape[0], nt, t)
+    for r in range(lo, hi):
+        bad[r] = aba_derivatives(jnt, PRM[robot(PRM, r)], dof, Q[r], V[r], TAU[r],
+                                 FEXT[forces(FEXT, r)], ws3[t], DDQ[r], DQ[r], DV[r], MS[t],
+                                 US[t], DS[t], MINV[r])
+        if bad[r] < 0 and max(_finite(DDQ[r]), _diagonal(DQ[r]), _diagonal(DV[r]),
+                              _diagonal(MINV[r])) >= 0:
+            bad[r] = 0
+
+
+@jit(parallel=True)
+def aba_derivatives_batch(jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV, MINV, MS, US, DS,
+                          bad):
+    """DDQ[r], DQ[r], DV[r], MINV[r] = aba_derivatives(Q[r], V[r], TAU[r]); bad[r] = -1, the
+    joint whose inertia is singular, or 0 (the universe) where a result is not finite."""
+    nt = ws3.shape[0]
+    for t in prange(nt):
+        aba_derivatives_chunk(t, nt, jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV, MINV, MS,
+                              US, DS, bad)
+
+
+@jit
+def step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, FBUF,
+                           IBUF, DBUF, QN, VN, AA, BB, bad):
+    lo, hi = chunk(Q.shape[0], nt, t)
+    for r in range(lo, hi):
+        code = step_derivatives(jnt, PRM[robot(PRM, r)], dof, sph, hsp, opt, Q[r], V[r], TAU[r],
+                                FEXT[forces(FEXT, r)], ws3[t], FBUF[t], IBUF[t], DBUF[t], QN[r],
+                                VN[r], AA[r], BB[r])
+        bad[r] = -1 if code == 0 else code
+
+
+@jit(parallel=True)
+def step_derivatives_batch(jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, FBUF, IBUF, DBUF,
+                           QN, VN, AA, BB, bad):
+    """QN[r], VN[r], AA[r], BB[r] = step_derivatives(Q[r], V[r], TAU[r]) with thread t's
+    buffers FBUF[t], IBUF[t], DBUF[t]; bad[r] = -1, or the kernel's code (CODE multiples)."""
+    nt = ws3.shape[0]
+    for t in prange(nt):
+        step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, FBUF,
+                               IBUF, DBUF, QN, VN, AA, BB, bad)

@@ -1,0 +1,197 @@
+"""Transition Jacobians of one simulator step without constraint rows: A = d(q+, v+)/d(q, v)
+(2nv x 2nv) and B = d(q+, v+)/d(tau) (2nv x nv), what iLQR and MPC consume.
+
+The step (time_step.py) with no contact, limit or friction row in it is
+  tau_c = clip(tau, -effort_max, effort_max)
+  v+    = v + dt a,   (M(q) + dt D) a = tau_c - h(q, v) - D v     (D = diag(damping))
+  q+    = q (+) dt v+                                             (integrate: exponential map)
+with armature on M's diagonal and the external forces fext held fixed (LOCAL, in h). The
+acceleration solves RNEA(q, v, a) + D (v + dt a) = tau_c, so by the implicit function theorem
+(Carpentier & Mansard, "Analytical Derivatives of Rigid Body Dynamics Algorithms", RSS 2018,
+sec. V, with M + dt D in place of M):
+  da/dq = -(M + dt D)^-1 dtau/dq,  da/dv = -(M + dt D)^-1 (dtau/dv + D),
+  da/dtau = (M + dt D)^-1 P,       P = diag(1 where |tau_k| <= effort_max_k, else 0)
+with dtau/dq, dtau/dv from rnea_derivatives.py at (q, v, a): a clamped torque does not move
+(its column of B is zero; at |tau_k| = effort_max_k exactly the unclamped side is taken).
+Then, with Gq = d integrate(q, u)/dq and Gu = d integrate(q, u)/du at u = dt v+ (the
+configuration Jacobians of kernels/configuration, Pinocchio's dIntegrate ARG0 / ARG1):
+  dv+/dq = dt da/dq                 dv+/dv = I + dt da/dv        dv+/dtau = dt da/dtau
+  dq+/dq = Gq + dt Gu dv+/dq        dq+/dv = dt Gu dv+/dv        dq+/dtau = dt Gu dv+/dtau
+Perturbations are tangent vectors at q and at q+, q (+) dq = integrate(q, dq), Pinocchio's
+convention: row and column order (q, v) in A, as pinocchio.computeABADerivatives composed with
+pinocchio.dIntegrate would give. The step's own path is followed (so q+, v+ are the step's
+bits): ABA and aba_derivatives.py where the scene has no constraint at all (O_FREE), else the
+factorization of M + dt D of time_step.py, reused for the solves. A state where a contact,
+joint-limit or dry-friction row enters the step is refused (ROWS): those rows are not
+differentiated here.
+"""
+
+from .._jit import jit
+from ..configuration.dispatch import d_integrate, integrate
+from ..layout import O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
+from .aba_derivatives import aba_derivatives
+from .cholesky import cholesky, inverse_sparse, solve, solve_pair
+from .constraint_rows import contact_rows, joint_rows
+from .crba import crba
+from .guard import _all_nv, _finite, _sizes, check_state
+from .rnea import rnea
+from .rnea_derivatives import rnea_derivatives
+from .time_step import _clamp, buffers, sizes
+
+CODE = 1_000_000
+OK = 0
+SINGULAR = 1  # M + dt D not positive definite (detail: the dof), as time_step
+DIVERGED = 2  # the next state or a Jacobian is not finite (detail: 0 state, 1 Jacobians)
+ROWS = 3  # constraint rows enter the step (detail: how many)
+NOT_EULER = 4  # the scene integrates with RK4: not differentiated
+CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
+
+
+@jit
+def derivative_size(nv):
+    """Floats of the ``dbuf`` that ``step_derivatives`` works in: 5 (nv, nv) + 3 (nv,)."""
+    return 5 * nv * nv + 3 * nv
+
+
+@jit
+def derivative_buffers(dbuf, nv):
+    """Views of dbuf: da/dq, da/dv, (M + dt D)^-1, a configuration Jacobian, M, tau_c, dt v+,
+    and a."""
+    n2 = nv * nv
+    Aq = dbuf[:n2].reshape((nv, nv))
+    Av = dbuf[n2:2 * n2].reshape((nv, nv))
+    Minv = dbuf[2 * n2:3 * n2].reshape((nv, nv))
+    G = dbuf[3 * n2:4 * n2].reshape((nv, nv))
+    M2 = dbuf[4 * n2:5 * n2].reshape((nv, nv))
+    o = 5 * n2
+    return Aq, Av, Minv, G, M2, dbuf[o:o + nv], dbuf[o + nv:o + 2 * nv], dbuf[o + 2 * nv:o + 3 * nv]
+
+
+@jit
+def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn, vn,
+                     A, B):
+    """One step from (q, v) under the commanded torque tau (not modified) and fext, as
+    time_step: qn, vn the next state (time_step's bits), A (2nv, 2nv) and B (2nv, nv) its
+    Jacobians (module docstring). fbuf, ibuf as time_step's (time_step.sizes), dbuf
+    (derivative_size(nv),). Returns OK, or code * 1_000_000 + detail: SINGULAR, DIVERGED,
+    ROWS (a contact, limit or friction row enters this step: no Jacobians), NOT_EULER."""
+    nv = v.shape[0]
+    dt = opt[O_DT]
+    if opt[O_INTEGRATOR] == RK4:
+        return NOT_EULER * CODE
+    Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)
+    for k in range(nv):
+        tc[k] = tau[k]
+    _clamp(jnt, prm, tc)
+    M, Uf, D, h, vf, zero, rhs, J, Z, Gd, c, lam, lo, hi, mu, point, slot, pair = \
+        buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
+    if opt[O_FREE] > 0.0:
+        bad = aba_derivatives(jnt, prm, dof, q, v, tc, fext, ws, a, Aq, Av, M, Uf, D, Minv)
+        if bad >= 0:
+            return SINGULAR * CODE + jnt[bad].idx_v
+        for k in range(nv):
+            vn[k] = v[k] + dt * a[k]
+    else:
+        # time_step's free velocity, operation for operation
+        crba(jnt, prm, q, ws, M, q[:0])
+        for k in range(nv):
+            zero[k] = 0.0
+        rnea(jnt, prm, q, v, zero, fext, ws, h)
+        for i in range(1, jnt.shape[0]):
+            jr = jnt[i]
+            for d in range(jr.nv):
+                k = jr.idx_v + d
+                damping = prm[i, P_DAMPING + d]
+                M[k, k] += dt * damping
+                rhs[k] = tc[k] - h[k] - damping * v[k]
+        bad = cholesky(dof, M, Uf, D)
+        if bad >= 0:
+            return SINGULAR * CODE + bad
+        solve(dof, Uf, D, rhs)
+        for k in range(nv):
+            vf[k] = v[k] + dt * rhs[k]
+            vn[k] = vf[k]
+            a[k] = rhs[k]
+        nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point)
+        m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, 3 * sph.shape[0] * hsp.shape[0], J, c, lo,
+                       hi, slot)
+        if m > 0:
+            return ROWS * CODE + m
+        rnea_derivatives(jnt, prm, q, v, a, fext, ws, tc[:0], Aq, Av, M2)
+        for i in range(1, jnt.shape[0]):
+            jr = jnt[i]
+            for d in range(jr.nv):
+                Av[jr.idx_v + d, jr.idx_v + d] += prm[i, P_DAMPING + d]
+        solve_pair(dof, Uf, D, Aq, Av)
+        for r in range(nv):
+            for k in range(nv):
+                Aq[r, k] = -Aq[r, k]
+                Av[r, k] = -Av[r, k]
+        inverse_sparse(dof, Uf, D, Minv)
+    integrate(jnt, q, vn, dt, qn)
+    if _finite(vn) >= 0 or _finite(qn) >= 0:
+        return DIVERGED * CODE
+    for k in range(nv):
+        u[k] = dt * vn[k]
+    assemble(jnt, q, u, dt, tau, tc, Aq, Av, Minv, G, A, B)
+    # the configuration rows are the velocity rows through the finite Gu (vn is finite)
+    for r in range(nv, 2 * nv):
+        for k in range(2 * nv):
+            if not (A[r, k] - A[r, k] == 0.0):
+                return DIVERGED * CODE + 1
+        for k in range(nv):
+            if not (B[r, k] - B[r, k] == 0.0):
+                return DIVERGED * CODE + 1
+    return OK
+
+
+@jit
+def assemble(jnt, q, u, dt, tau, tc, Aq, Av, Minv, G, A, B):
+    """A and B from da/dq (Aq), da/dv (Av), (M + dt D)^-1 and the configuration Jacobians at
+    (q, u = dt v+) (module docstring); G is scratch. The configuration rows are block diagonal
+    products, joint by joint."""
+    nv = Aq.shape[0]
+    for r in range(nv):
+        for k in range(nv):
+            A[nv + r, k] = dt * Aq[r, k]
+            A[nv + r, nv + k] = dt * Av[r, k] + (1.0 if r == k else 0.0)
+            B[nv + r, k] = dt * Minv[r, k] if tc[k] == tau[k] else 0.0
+    d_integrate(jnt, q, u, 0, G)
+    for r in range(nv):
+        for k in range(nv):
+            A[r, k] = G[r, k]
+            A[r, nv + k] = 0.0
+            B[r, k] = 0.0
+    d_integrate(jnt, q, u, 1, G)
+    for i in range(1, jnt.shape[0]):
+        iv = jnt[i].idx_v
+        nvi = jnt[i].nv
+        for r in range(iv, iv + nvi):
+            for s in range(iv, iv + nvi):  # whole rows at a time: contiguous inner loops
+                g = dt * G[r, s]
+                for k in range(2 * nv):
+                    A[r, k] += g * A[nv + s, k]
+                for k in range(nv):
+                    B[r, k] += g * B[nv + s, k]
+
+
+@jit
+def step_derivatives_checked(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf,
+                             qn, vn, A, B, tol):
+    """The object API's entry point: guard.py's input checks and codes (finiteness, unit
+    quaternions, sizes), then the kernel, whose own codes come back shifted by CHECKED."""
+    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
+    nq, nv = _sizes(jnt)
+    _, _, nf, ni = sizes(nv, sph.shape[0], hsp.shape[0])
+    if code == 0 and not (_all_nv(jnt, v, tau, vn) and qn.shape[0] == nq
+                          and fbuf.shape[0] == nf and ibuf.shape[0] == ni
+                          and dbuf.shape[0] == derivative_size(nv) and A.shape[0] == 2 * nv
+                          and A.shape[1] == 2 * nv and B.shape[0] == 2 * nv
+                          and B.shape[1] == nv and dof.shape[0] == nv):
+        code = 8 * CODE
+    if code == 0:
+        code = step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
+                                dbuf, qn, vn, A, B)
+        if code != 0:
+            code += CHECKED * CODE
+    return code
