@@ -30,18 +30,27 @@ them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fe
 ``rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, dtau_dq, dtau_dv, M)``,
 ``aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D, Minv)``
 (returns -1, or a joint whose inertia is singular) and
-``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``.
+``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``. Kinematics derivatives:
+``kinematics_derivatives(jnt, prm, q, v, a, ws)``, then
+``joint_motion_derivatives(jnt, ws, joint, reference, dv_dq, dv_dv, da_dq, da_dv, da_da)`` or
+``frame_motion_derivatives(jnt, frm, ws, f, reference, oMf, dv_dq, ...)`` ((6, nv) outputs; the
+acceleration ones (6, 0) for velocities only);
+``centroidal_dynamics_derivatives(jnt, prm, q, v, a, ws, dh_dq, dhdot_dq, dhdot_dv, dhdot_da,
+hg, dhg)`` (returns the total mass).
 """
 
 from .algorithms.aba import aba
 from .algorithms.aba_derivatives import aba_derivatives
 from .algorithms.center_of_mass import center_of_mass
+from .algorithms.centroidal_derivatives import centroidal_dynamics_derivatives
 from .algorithms.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
 from .algorithms.crba import crba
 from .algorithms.energy import kinetic_energy, potential_energy
 from .algorithms.forward_kinematics import forward_kinematics
 from .algorithms.frames import update_frame_placements
 from .algorithms.jacobian import frame_jacobian, joint_jacobian, joint_jacobians
+from .algorithms.kinematics_derivatives import (frame_motion_derivatives,
+                                                joint_motion_derivatives, kinematics_derivatives)
 from .algorithms.rnea import rnea
 from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
 from .algorithms.simulate import simulate
@@ -53,4 +62,6 @@ __all__ = ["aba", "aba_derivatives", "rnea_derivatives", "static_torque_derivati
            "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
            "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference",
-           "integrate", "neutral", "normalize", "jcalc", "workspace"]
+           "integrate", "neutral", "normalize", "jcalc", "workspace", "kinematics_derivatives",
+           "joint_motion_derivatives", "frame_motion_derivatives",
+           "centroidal_dynamics_derivatives"]
