@@ -84,9 +84,8 @@ def _ready(model: Model, data: Data, what: str) -> None:
                            f"(any other algorithm run on this data since replaces them)")
 
 
-def _outs(model: Model, data: Data, out, names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
-    if out is None:
-        return tuple(getattr(data, n) for n in names)
+def _outs(model: Model, out, names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """The caller's ``out`` arrays, checked."""
     if not isinstance(out, (tuple, list)) or len(out) != len(names):
         raise TypeError(f"out must be a tuple of {len(names)} arrays ({', '.join(names)}), "
                         f"got {type(out).__name__}")
@@ -97,27 +96,46 @@ def _outs(model: Model, data: Data, out, names: tuple[str, ...]) -> tuple[np.nda
     return arrays
 
 
-def _run(model: Model, data: Data, kind: str, target, reference, out, accelerations: bool):
-    what = f"get_{kind}_{'acceleration' if accelerations else 'velocity'}_derivatives"
+_VELOCITY = ("dv_dq", "dv_dv")
+_ACCELERATION = ("dv_dq", "da_dq", "da_dv", "da_da")
+
+
+def _target(model: Model, data: Data, kind: str, target, reference, what: str) -> int:
+    """The joint or frame index (a plain in-range int passes at once), after the checks."""
+    _same(model, data)
+    n = model.njoints if kind == "joint" else model.nframes
+    if not (type(target) is int and 0 <= target < n):
+        target = (_checks.joint_index if kind == "joint" else _checks.frame_index)(model, target)
+    if not (type(reference) is int and 0 <= reference <= 2):
+        reference_code(reference)  # raises, naming the accepted values
+    if data.kinematics < DERIVATIVES:
+        _ready(model, data, what)
+    return target
+
+
+def _velocity(model: Model, data: Data, kind: str, target, reference, out):
+    i = _target(model, data, kind, target, reference, f"get_{kind}_velocity_derivatives")
+    dv_dq, dv_dv = (data.dv_dq, data.dv_dv) if out is None else _outs(model, out, _VELOCITY)
     if kind == "joint":
-        i = _checks.joint_index(model, target)
+        _joint.call(model.jnt, data.ws, i, reference, dv_dq, dv_dv, _NO_ACC, _NO_ACC, _NO_ACC)
     else:
-        i = _checks.frame_index(model, target)
-    ref = reference_code(reference)
-    _ready(model, data, what)
-    if accelerations:
-        dv_dq, da_dq, da_dv, da_da = _outs(model, data, out, ("dv_dq", "da_dq", "da_dv",
-                                                             "da_da"))
-        dv_dv = data.dv_dv
+        _frame.call(model.jnt, model.frm, data.ws, i, reference, data.oMf, dv_dq, dv_dv, _NO_ACC,
+                    _NO_ACC, _NO_ACC)
+    return dv_dq, dv_dv
+
+
+def _acceleration(model: Model, data: Data, kind: str, target, reference, out):
+    i = _target(model, data, kind, target, reference, f"get_{kind}_acceleration_derivatives")
+    if out is None:
+        dv_dq, da_dq, da_dv, da_da = data.dv_dq, data.da_dq, data.da_dv, data.da_da
     else:
-        dv_dq, dv_dv = _outs(model, data, out, ("dv_dq", "dv_dv"))
-        da_dq = da_dv = da_da = _NO_ACC
+        dv_dq, da_dq, da_dv, da_da = _outs(model, out, _ACCELERATION)
     if kind == "joint":
-        _joint.call(model.jnt, data.ws, i, ref, dv_dq, dv_dv, da_dq, da_dv, da_da)
+        _joint.call(model.jnt, data.ws, i, reference, dv_dq, data.dv_dv, da_dq, da_dv, da_da)
     else:
-        _frame.call(model.jnt, model.frm, data.ws, i, ref, data.oMf, dv_dq, dv_dv, da_dq, da_dv,
-                    da_da)
-    return (dv_dq, da_dq, da_dv, da_da) if accelerations else (dv_dq, dv_dv)
+        _frame.call(model.jnt, model.frm, data.ws, i, reference, data.oMf, dv_dq, data.dv_dv,
+                    da_dq, da_dv, da_da)
+    return dv_dq, da_dq, da_dv, da_da
 
 
 def get_joint_velocity_derivatives(model: Model, data: Data, joint: int | str,
@@ -127,7 +145,7 @@ def get_joint_velocity_derivatives(model: Model, data: Data, joint: int | str,
     of the last compute_forward_kinematics_derivatives (Pinocchio's
     getJointVelocityDerivatives; dv_dv is the joint's Jacobian). Views of data.dv_dq,
     data.dv_dv, or the arrays of ``out`` (a tuple of two (6, nv) float64 arrays)."""
-    return _run(model, data, "joint", joint, reference, out, False)
+    return _velocity(model, data, "joint", joint, reference, out)
 
 
 def get_joint_acceleration_derivatives(model: Model, data: Data, joint: int | str,
@@ -137,7 +155,7 @@ def get_joint_acceleration_derivatives(model: Model, data: Data, joint: int | st
     """(dv_dq, da_dq, da_dv, da_da), each (6, nv), of joint ``joint``'s velocity and spatial
     acceleration in ``reference`` (Pinocchio's getJointAccelerationDerivatives; da_da is the
     joint's Jacobian). Views of data.dv_dq, da_dq, da_dv, da_da, or the arrays of ``out``."""
-    return _run(model, data, "joint", joint, reference, out, True)
+    return _acceleration(model, data, "joint", joint, reference, out)
 
 
 def get_frame_velocity_derivatives(model: Model, data: Data, frame: int | str,
@@ -145,7 +163,7 @@ def get_frame_velocity_derivatives(model: Model, data: Data, frame: int | str,
                                    out=None) -> tuple[np.ndarray, np.ndarray]:
     """(dv_dq, dv_dv) of frame ``frame``'s velocity in ``reference`` (Pinocchio's
     getFrameVelocityDerivatives; dv_dv is frame_jacobian's J); data.oMf[frame] is updated."""
-    return _run(model, data, "frame", frame, reference, out, False)
+    return _velocity(model, data, "frame", frame, reference, out)
 
 
 def get_frame_acceleration_derivatives(model: Model, data: Data, frame: int | str,
@@ -154,7 +172,7 @@ def get_frame_acceleration_derivatives(model: Model, data: Data, frame: int | st
                                                   np.ndarray]:
     """(dv_dq, da_dq, da_dv, da_da) of frame ``frame``'s velocity and spatial acceleration in
     ``reference`` (Pinocchio's getFrameAccelerationDerivatives)."""
-    return _run(model, data, "frame", frame, reference, out, True)
+    return _acceleration(model, data, "frame", frame, reference, out)
 
 
 def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q, v, a

@@ -24,9 +24,9 @@ of f: it only adds the constant [m g; 0] about c, whose derivatives are zero.
 """
 
 from .._jit import jit
-from ..layout import DADQ, DADV, DVDQ, OAG, ODYC, OF, OH, OJ, OM, OV, OYC, P_PI
+from ..layout import OAG, ODYC, OF, OH, OM, OV, OYC, P_PI, TMP
 from ..spatial import inertia, motion
-from .kinematics_derivatives import ORIGIN, forward_pass
+from .kinematics_derivatives import ORIGIN, columns, forward_pass
 from .world_origin import restore_origin, shift_origin
 
 
@@ -82,18 +82,19 @@ def centroidal_dynamics_derivatives(jnt, prm, q, v, a, ws, dh_dq, dhdot_dq, dhdo
         w = ws[i]
         iv = jnt[i].idx_v
         for d in range(jnt[i].nv):
-            c = OJ + 6 * d
             k = iv + d
+            cols = columns(jnt, ws, i, d, 0.0, 0.0, 0.0)  # oMi still at the pass's origin
+            for r in range(4):  # J, DV, DA, DW into the row's scratch
+                motion.put6(w, TMP + 6 * r, cols[r])
+            c, dv, da, dw = TMP, TMP + 6, TMP + 12, TMP + 18
             t1 = inertia.apply(w, OYC, w, c)
-            dv = DVDQ + 6 * d
             jh = motion.cross_force(w, c, w, OH)
             for r in range(6):
                 dhdot_da[r, k] = t1[r]
             _put(dh_dq, k, jh, inertia.apply(w, OYC, w, dv), (0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
-            _put(dhdot_dv, k, inertia.apply(w, OYC, w, DADV + 6 * d),
-                 inertia.apply(w, ODYC, w, c), jh)
-            _put(dhdot_dq, k, inertia.apply(w, OYC, w, DADQ + 6 * d),
-                 inertia.apply(w, ODYC, w, dv), motion.cross_force(w, dv, w, OH))
+            _put(dhdot_dv, k, inertia.apply(w, OYC, w, dw), inertia.apply(w, ODYC, w, c), jh)
+            _put(dhdot_dq, k, inertia.apply(w, OYC, w, da), inertia.apply(w, ODYC, w, dv),
+                 motion.cross_force(w, dv, w, OH))
             jf = motion.cross_force(w, c, w, OF)
             for r in range(6):
                 dhdot_dq[r, k] += jf[r]

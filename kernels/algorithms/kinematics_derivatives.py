@@ -9,12 +9,16 @@ q (+) dq = integrate(q, dq), Pinocchio's convention: the matrices are interchang
 pinocchio.getJointVelocityDerivatives / getJointAccelerationDerivatives /
 getFrameVelocityDerivatives / getFrameAccelerationDerivatives.
 
-The pass (kinematics_derivatives) stores per joint i, world frame: oMi, J_k (OJ), ov_i (OV),
-oa_i (OAG, gravity excluded here), and for its columns k, with lambda = parent(i),
-  DV_k = ov_lambda x J_k (+ W_k),  DA_k = oa_lambda x J_k + ov_lambda x DV_k (+ ...),
-  DW_k = (ov_i + ov_lambda) x J_k (+ ...)
-(rnea_derivatives.py; "+ ..." the terms of joints whose S depends on q). Moving q_k turns the
-subtree of its joint about J_k, so for a body b whose support holds k (world frame):
+The pass (kinematics_derivatives) is forward kinematics (liMi, oMi, LOCAL v and a) plus, per
+joint i in the world frame, ov_i (OV) and oa_i (OAG, gravity excluded here); the columns of
+dof k of joint i, with lambda = parent(i),
+  J_k = ^0X_i S_k,  DV_k = ov_lambda x J_k (+ W_k),  DA_k = oa_lambda x J_k + ov_lambda x DV_k
+  (+ ...),  DW_k = (ov_i + ov_lambda) x J_k (+ ...)
+("+ ...": the terms of joints whose S depends on q, rnea_derivatives.py, which the pass
+stores in their rows' DVDQ, DADQ, DADV columns) are formed by columns() when a getter asks,
+for the dofs of its support only: forming them all in the pass costs as much as a getter for
+every frame, and most callers read a few. Moving q_k turns the subtree of its joint about J_k,
+so for a body b whose support holds k (world frame):
   d ov_b / dq_k = DV_k - ov_b x J_k,   d ov_b / dv_k = J_k,
   d oa_b / dq_k = DA_k - oa_b x J_k - ov_b x DV_k,   d oa_b / dv_k = DW_k - ov_b x J_k,
   d oa_b / da_k = J_k
@@ -30,24 +34,28 @@ is the spatial one, as getFrameAcceleration's (not the classical one).
 
 The pass runs in world axes with the origin at the first joint (world_origin.py: keeps the
 digits far from the origin); oMi is moved back after it, and the origin it used is kept in the
-universe's row at ORIGIN, which the getters read. It also leaves what forward kinematics does
-(liMi, oMi, LOCAL v and a), so frame velocities and accelerations can be read after it.
+universe's row at ORIGIN, which the getters read. As it leaves what forward kinematics does,
+frame velocities and accelerations can be read after it too.
 """
 
 from .._jit import jit
-from ..layout import A, DADQ, DADV, DVDQ, LOCAL, OAG, OJ, OM, OV, V, WORLD
-from ..spatial import motion
+from ..joints.codes import S_MOVES
+from ..joints.jcalc import jcalc
+from ..layout import (A, CJ, DADQ, DADV, DVDQ, LI, LOCAL, OAG, OM, OV, S, V, VJ, WORLD)
+from ..spatial import motion, se3
 from .frames import frame_placement
-from .rnea_derivatives import joint_motion, motion_columns
+from .rnea_derivatives import _moving_subspace
 from .world_origin import restore_origin, shift_origin
 
-ORIGIN = DVDQ  # universe row: the origin the pass used (3); no joint's column lives there
+ORIGIN = DVDQ  # universe row: the origin the pass used (3); no dof has columns there
 
 
 @jit
 def forward_pass(jnt, prm, q, v, a, ws):
-    """Placements, J, ov, oa and the columns DV, DA, DW of every joint (module docstring) in
-    the world frame the caller's origin puts ws[0] in; LOCAL v and a in V and A."""
+    """Placements, LOCAL v and a (V, A) as forward kinematics, ov and oa in the world frame the
+    caller's origin puts ws[0] in, and the extra terms of joints whose S moves (DVDQ: W,
+    DADQ: ov x W + X + C, DADV: dc_J/dv; rnea_derivatives.py); the columns themselves are
+    formed when asked (columns())."""
     w0 = ws[0]
     for k in range(6):
         w0[OV + k] = 0.0
@@ -56,11 +64,28 @@ def forward_pass(jnt, prm, q, v, a, ws):
         w0[A + k] = 0.0
     for i in range(1, jnt.shape[0]):
         w = ws[i]
-        wp = ws[jnt[i].parent]
-        joint_motion(jnt, prm, i, q, v, a, w, wp)
-        motion_columns(jnt[i], prm[i], q, v, a, w, wp)
-        motion.put6(w, V, motion.act_inv(w, OM, w, OV))
-        motion.put6(w, A, motion.act_inv(w, OM, w, OAG))
+        jr = jnt[i]
+        wp = ws[jr.parent]
+        jcalc(jnt, prm, i, q, v, w)
+        se3.compose(wp, OM, w, LI, w, OM)
+        vp = motion.act_inv(w, LI, wp, V)
+        ap = motion.act_inv(w, LI, wp, A)
+        for k in range(6):
+            w[V + k] = vp[k] + w[VJ + k]
+        vxvj = motion.cross(w, V, w, VJ)
+        iv = jr.idx_v
+        for k in range(6):
+            acc = ap[k] + w[CJ + k] + vxvj[k]
+            for d in range(jr.nv):
+                acc += w[S + 6 * d + k] * a[iv + d]
+            w[A + k] = acc
+        motion.put6(w, OV, motion.act(w, OM, w, V))
+        motion.put6(w, OAG, motion.act(w, OM, w, A))
+        if S_MOVES[jr.type]:
+            for k in range(6 * jr.nv):
+                w[DVDQ + k] = 0.0
+                w[DADV + k] = 0.0
+            _moving_subspace(jr, prm[i], q, v, a, w)
 
 
 @jit
@@ -76,6 +101,30 @@ def kinematics_derivatives(jnt, prm, q, v, a, ws):
 
 
 @jit
+def columns(jnt, ws, i, d, rx, ry, rz):
+    """(J, DV, DA, DW) of dof d of joint i (module docstring), 6-tuples in the world frame at the
+    pass's origin (rx, ry, rz) (oMi back in the world's)."""
+    w = ws[i]
+    wp = ws[jnt[i].parent]
+    o = S + 6 * d
+    wx, wy, wz = se3.rot(w, OM, w[o + 3], w[o + 4], w[o + 5])
+    lx, ly, lz = se3.rot(w, OM, w[o], w[o + 1], w[o + 2])
+    px, py, pz = w[OM + 9] - rx, w[OM + 10] - ry, w[OM + 11] - rz
+    t = motion.cross3(px, py, pz, wx, wy, wz)
+    J = (lx + t[0], ly + t[1], lz + t[2], wx, wy, wz)
+    u = motion.get6(wp, OV)
+    DV = _x(u, J)
+    DW = _x(motion.get6(w, OV), J)
+    if S_MOVES[jnt[i].type]:
+        DV = _add(DV, motion.get6(w, DVDQ + 6 * d))
+        DW = _add(DW, motion.get6(w, DADV + 6 * d))
+        DA = _add(_add(_x(motion.get6(wp, OAG), J), _x(u, DV)), motion.get6(w, DADQ + 6 * d))
+    else:
+        DA = _add(_x(motion.get6(wp, OAG), J), _x(u, DV))
+    return J, DV, DA, _add(DW, _x(u, J))
+
+
+@jit
 def _x(a, b):
     """a x b for motion 6-tuples."""
     return (a[1] * b[5] - a[2] * b[4] + a[4] * b[2] - a[5] * b[1],
@@ -84,6 +133,11 @@ def _x(a, b):
             a[4] * b[5] - a[5] * b[4],
             a[5] * b[3] - a[3] * b[5],
             a[3] * b[4] - a[4] * b[3])
+
+
+@jit
+def _add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
 
 
 @jit
@@ -148,7 +202,6 @@ def motion_derivatives(jnt, ws, joint, M, m, reference, dv_dq, dv_dv, da_dq, da_
     top = dv_dq.shape[1]
     j = joint
     while j > 0:
-        w = ws[j]
         iv = jnt[j].idx_v
         nvj = jnt[j].nv
         _zero_cols(dv_dq, iv + nvj, top)
@@ -159,8 +212,7 @@ def motion_derivatives(jnt, ws, joint, M, m, reference, dv_dq, dv_dv, da_dq, da_
             _zero_cols(da_da, iv + nvj, top)
         for d in range(nvj):
             k = iv + d
-            J = motion.get6(w, OJ + 6 * d)
-            DV = motion.get6(w, DVDQ + 6 * d)
+            J, DV, DA, DW = columns(jnt, ws, j, d, rx, ry, rz)
             vxJ = _x(ov, J)
             if reference == LOCAL:
                 vq = _rot_t(M, m, _at(DV, px, py, pz))
@@ -176,8 +228,8 @@ def motion_derivatives(jnt, ws, joint, M, m, reference, dv_dq, dv_dv, da_dq, da_
             if not acc:
                 continue
             vxDV = _x(ov, DV)
-            aq = _sub(motion.get6(w, DADQ + 6 * d), vxDV)
-            av = _at(_sub(motion.get6(w, DADV + 6 * d), vxJ), px, py, pz)
+            aq = _sub(DA, vxDV)
+            av = _at(_sub(DW, vxJ), px, py, pz)
             if reference == LOCAL:
                 aq = _rot_t(M, m, _at(aq, px, py, pz))
                 av = _rot_t(M, m, av)

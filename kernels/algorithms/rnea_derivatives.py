@@ -72,37 +72,29 @@ def forward_pass(jnt, prm, q, v, a, fext, ws):
         w = ws[i]
         jr = jnt[i]
         wp = ws[jr.parent]
-        joint_motion(jnt, prm, i, q, v, a, w, wp)
+        jcalc(jnt, prm, i, q, v, w)
+        se3.compose(wp, OM, w, LI, w, OM)
+        iv = jr.idx_v
+        nvi = jr.nv
+        for k in range(6):
+            w[OV + k] = wp[OV + k]
+            w[OAG + k] = wp[OAG + k]
+        for d in range(nvi):
+            s = motion.act(w, OM, w, S + 6 * d)
+            qd = v[iv + d]
+            qdd = a[iv + d]
+            for k in range(6):
+                w[OJ + 6 * d + k] = s[k]
+                w[OV + k] += s[k] * qd
+                w[OAG + k] += s[k] * qdd
+        vxv = motion.cross(wp, OV, w, OV)  # v_lambda x v_J = v_lambda x v_i
+        for k in range(6):
+            w[OAG + k] += vxv[k]
+        if S_MOVES[jr.type]:
+            cj = motion.act(w, OM, w, CJ)
+            for k in range(6):
+                w[OAG + k] += cj[k]
         joint_columns(jr, prm[i], i, q, v, a, fext, w, wp)
-
-
-@jit
-def joint_motion(jnt, prm, i, q, v, a, w, wp):
-    """Joint i's placement oMi, its columns J and its v and a_gf, in its row w = ws[i], from
-    its parent's row wp (module docstring: the forward pass, kinematics_derivatives.py's too)."""
-    jr = jnt[i]
-    jcalc(jnt, prm, i, q, v, w)
-    se3.compose(wp, OM, w, LI, w, OM)
-    iv = jr.idx_v
-    nvi = jr.nv
-    for k in range(6):
-        w[OV + k] = wp[OV + k]
-        w[OAG + k] = wp[OAG + k]
-    for d in range(nvi):
-        s = motion.act(w, OM, w, S + 6 * d)
-        qd = v[iv + d]
-        qdd = a[iv + d]
-        for k in range(6):
-            w[OJ + 6 * d + k] = s[k]
-            w[OV + k] += s[k] * qd
-            w[OAG + k] += s[k] * qdd
-    vxv = motion.cross(wp, OV, w, OV)  # v_lambda x v_J = v_lambda x v_i
-    for k in range(6):
-        w[OAG + k] += vxv[k]
-    if S_MOVES[jr.type]:
-        cj = motion.act(w, OM, w, CJ)
-        for k in range(6):
-            w[OAG + k] += cj[k]
 
 
 @jit
@@ -121,13 +113,6 @@ def joint_columns(jr, pr, i, q, v, a, fext, w, wp):
         fo = force.act(w, OM, fext[i], 0)
         for k in range(6):
             w[OF + k] -= fo[k]
-    motion_columns(jr, pr, q, v, a, w, wp)
-
-
-@jit
-def motion_columns(jr, pr, q, v, a, w, wp):
-    """Joint i's columns dV/dq, dA/dq, dA/dv (module docstring) from its row w = ws[i] (oMi, J,
-    v, a_gf already there) and its parent's row wp (kinematics_derivatives.py shares them)."""
     nvi = jr.nv
     for d in range(nvi):
         c = OJ + 6 * d
@@ -145,7 +130,6 @@ def motion_columns(jr, pr, q, v, a, w, wp):
         o = DADQ + 6 * d
         for k in range(6):
             w[o + k] = aj[k] + vv[k] + (w[o + k] if moving else 0.0)
-
 
 @jit
 def _moving_subspace(jr, pr, q, v, a, w):
