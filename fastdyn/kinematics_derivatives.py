@@ -10,13 +10,16 @@ Derivatives with respect to q are along tangent vectors: d/dq is d/d(dq) at q (+
 ``integrate(model, q, dq)``, Pinocchio's convention, so every matrix is (6, nv) and
 interchangeable with pinocchio.getJointVelocityDerivatives / getJointAccelerationDerivatives /
 getFrameVelocityDerivatives / getFrameAccelerationDerivatives /
-computeCentroidalDynamicsDerivatives, with two differences, where these are the derivatives
+computeCentroidalDynamicsDerivatives, with three differences, where these are the derivatives
 of what fastdyn.frame_velocity / frame_acceleration / compute_centroidal_momentum* return
 (central finite differences agree; tests/test_kinematics_derivatives.py):
 
 - LOCAL_WORLD_ALIGNED, d/dq: Pinocchio 4.1 holds the reference point (the frame's origin)
   fixed; the frame's origin moves with q, which adds [w x dp/dq; 0] to every column (w the
   angular velocity, or acceleration, in world axes). d/dv and d/da agree.
+- WORLD and LOCAL_WORLD_ALIGNED da/dq, on the columns of spherical and planar joints that are
+  not at the root (where two columns of S do not commute): Pinocchio 4.1 lacks the term
+  (ov_b - ov_parent) x ((ov_joint - ov_parent) x J_k) (kinematics_derivatives.py's notation).
 - spherical_zyx and universal joints, whose motion subspace S depends on q: Pinocchio 4.1
   omits dS/dq in the q columns (and dc_J/dv in the v columns) of those joints.
 
