@@ -154,7 +154,18 @@ def _central(f, m, q, v, a, which):
     return np.stack(cols, axis=-1)
 
 
-@pytest.mark.parametrize("name", ["humanoid", "tree_free", "tree_planar"])
+FD_MODELS = ["humanoid", "tree_free", "tree_planar"]
+
+
+def test_finite_differences_cover_every_joint_type():
+    seen = set()
+    for name in FD_MODELS:
+        m, _ = get_pair(name)
+        seen |= {m.joint_type(i) for i in range(1, m.njoints)}
+    assert seen == set(codes.NAMES[1:])
+
+
+@pytest.mark.parametrize("name", FD_MODELS)
 def test_derivatives_match_finite_differences(name):
     """Every frame, every reference, of the quantities frame_velocity and frame_acceleration
     return, and the centroidal momentum and its rate."""
