@@ -1,8 +1,10 @@
 """Monte Carlo throughput: N = 10,000 (sample, state) pairs, each row its own robot.
 
-fastdyn: one ``fd.batch.rnea`` / ``fd.batch.aba`` call with ``prm=`` a parameter batch (N,
-njoints, NP), row r the robot of sample r (``fd.sample_parameters``: every body's mass, com and
-inertia perturbed), against the same call on the fixed model (``prm`` omitted): the price of
+fastdyn: one ``fd.batch.rnea`` / ``fd.batch.aba`` call with ``pi=`` the sampled inertias (N,
+njoints - 1, 10), row r with sample r (``fd.sample_parameters``: every body's mass, com and
+inertia perturbed), with the generic kernels and the model's generated ones; the same robots as
+full parameter tables (``prm=fd.parameter_batch(...)``, the route for studies that also vary
+placements, armature or gravity); and the same call on the fixed model (neither): the price of
 reading a robot per row. Pinocchio, the two routes a user has:
 
 - "loop": for each sample, assign ``model.inertias[j]`` for every body, then ``pin.rnea`` /
@@ -77,42 +79,31 @@ def _restore(robot):
             robot.model.prm[j, layout.P_PI:layout.P_PI + 10].copy())
 
 
-@pytest.mark.parametrize("algo", ["rnea", "aba"])
-def test_fastdyn_robot_per_row(benchmark, robot, study, algo, threads):
-    Q, V, A, pi, PRM, _ = study(robot)
-    X = A if algo == "rnea" else robot.states(N)[3]
-    f = getattr(fd.batch, algo)
-    f(robot.model, Q, V, X, prm=PRM)
-    tag(benchmark, "montecarlo", algo, robot, "fastdyn", evals=N, variant=f"{threads}t",
-        threads=threads)
-    benchmark(f, robot.model, Q, V, X, prm=PRM)
+ROUTES = {  # variant tag -> (keyword, generated kernels?)
+    "fastdyn": ("pi", False), "fastdyn-generated": ("pi", True),
+    "fastdyn-prm": ("prm", False), "fastdyn-prm-generated": ("prm", True),
+    "fastdyn-fixed": (None, False), "fastdyn-fixed-generated": (None, True),
+}
 
 
+@pytest.mark.parametrize("route", list(ROUTES))
 @pytest.mark.parametrize("algo", ["rnea", "aba"])
-def test_fastdyn_generated_robot_per_row(benchmark, robot, study, algo, threads):
-    """As test_fastdyn_robot_per_row through the model's generated parameter-table kernels
-    (fastdyn.codegen: topology and placements baked in, inertias read per row)."""
-    gen = robot.generated
-    if gen is None:
+def test_fastdyn(benchmark, robot, study, algo, route, threads):
+    """One fd.batch call over the N pairs: ``pi=`` the sampled inertias (the Monte Carlo
+    route), ``prm=`` the same robots as full parameter tables, or the fixed model; with the
+    generic kernels or the model's generated ones."""
+    key, generated = ROUTES[route]
+    gen = robot.generated if generated else None
+    if generated and gen is None:
         pytest.skip(f"{robot.name}: fastdyn.codegen does not support its joint types")
     Q, V, A, pi, PRM, _ = study(robot)
     X = A if algo == "rnea" else robot.states(N)[3]
     f = getattr(fd.batch, algo)
-    f(robot.model, Q, V, X, prm=PRM, generated=gen)
-    tag(benchmark, "montecarlo", algo, robot, "fastdyn-generated", evals=N,
-        variant=f"{threads}t", threads=threads)
-    benchmark(f, robot.model, Q, V, X, prm=PRM, generated=gen)
-
-
-@pytest.mark.parametrize("algo", ["rnea", "aba"])
-def test_fastdyn_fixed_model(benchmark, robot, study, algo, threads):
-    Q, V, A, _, _, _ = study(robot)
-    X = A if algo == "rnea" else robot.states(N)[3]
-    f = getattr(fd.batch, algo)
-    f(robot.model, Q, V, X)
-    tag(benchmark, "montecarlo", algo, robot, "fastdyn-fixed", evals=N, variant=f"{threads}t",
+    kw = {} if key is None else {key: pi if key == "pi" else PRM}
+    f(robot.model, Q, V, X, generated=gen, **kw)
+    tag(benchmark, "montecarlo", algo, robot, route, evals=N, variant=f"{threads}t",
         threads=threads)
-    benchmark(f, robot.model, Q, V, X)
+    benchmark(f, robot.model, Q, V, X, generated=gen, **kw)
 
 
 @pytest.mark.parametrize("algo", ["rnea", "aba"])

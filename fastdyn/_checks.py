@@ -138,7 +138,31 @@ def real(x, name: str, what: str) -> np.ndarray:
 def model_arg(model) -> None:
     """TypeError unless ``model`` is a fastdyn Model (a Pinocchio model, None, a Data...)."""
     if not isinstance(model, Model):
+        refuse_mimic(model)
         raise TypeError(f"model must be a fastdyn.Model, got {_typename(model)}")
+
+
+class MimicNotSupportedError(NotImplementedError, TypeError):
+    """A function that does not take a model with mimic joints (fastdyn.mimic) was given one."""
+
+
+def refuse_mimic(model) -> None:
+    """Raise MimicNotSupportedError, naming the public function, if ``model`` is a MimicModel
+    (every function that has not been taught the reduced system lands here)."""
+    from .mimic import MimicModel  # (the mimic module imports this one through the builder)
+    if not isinstance(model, MimicModel):
+        return
+    import sys
+    f = sys._getframe(1)
+    while f is not None and (f.f_code.co_filename == __file__ or (
+            f.f_code.co_name.startswith("_") and f.f_code.co_name != "__init__")):
+        f = f.f_back
+    name = "this function" if f is None else f.f_code.co_qualname.replace(".__init__", "")
+    raise MimicNotSupportedError(
+        f"{name} does not support models with mimic joints yet ({model!r}); supported: "
+        f"kinematics, frames, Jacobians, rnea, crba, aba, energies and the configuration "
+        f"functions (fastdyn/mimic.py). Use model.full (every joint independent; q_full = "
+        f"model.expand_configuration(q)), or load the file with mimic=False")
 
 
 def scalar(x, name: str, positive: bool = False) -> float:
@@ -218,6 +242,7 @@ def unit_parts(model) -> list[tuple[int, int, int]]:
 def data_for(model, data) -> None:
     """Raise unless ``data`` was created by ``model`` (or a pickled or copied twin of it)."""
     if not isinstance(model, Model):
+        refuse_mimic(model)
         raise TypeError(f"model must be a fastdyn.Model, got {_typename(model)}")
     if not isinstance(data, Data):
         raise TypeError(f"data must be a fastdyn.Data (model.create_data()), got "

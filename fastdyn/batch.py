@@ -11,6 +11,12 @@ Every function takes ``prm=``: a batch of robots (N, njoints, NP) from
 ``fastdyn.parameter_batch`` (or (njoints, NP), one robot for all rows), so that row r is
 computed with robot r's parameters: Monte Carlo over masses and inertias, domain
 randomization of a rollout farm. The topology (joints, sizes) is the model's.
+
+``rnea``, ``aba`` and ``crba`` also take ``pi=``: the bodies' inertias only, (N, njoints - 1,
+10) as ``fastdyn.sample_parameters`` returns them, with everything else (placements, armature,
+gravity) the model's. That is the Monte Carlo case over masses and inertias, and the fast one:
+a row reads 10 numbers a body instead of a full parameter row (on Talos, about 2.3 times the
+throughput of the same robots as a ``prm`` batch; bench/test_montecarlo.py).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from .dynamics import NO_FORCES
 from .codegen.parameters import KINEMATIC_COLUMNS
 from .kernels import layout
 from .kernels.algorithms import batch as _batch
+from .kernels.algorithms import batch_inertias as _batch_pi
 from .kernels.layout import workspace
 from .kinematics import EMPTY
 from .model import Model
@@ -60,6 +67,32 @@ def _robots(model: Model, prm, n: int) -> np.ndarray:
         raise ValueError(f"prm holds {PRM.shape[0]} robots for {n} rows: give one robot, or "
                          f"one per row")
     return PRM
+
+
+def _inertias(model: Model, pi, prm, n: int) -> np.ndarray:
+    """The batch over inertias the kernels read (parameters.check_inertias), for n rows."""
+    if prm is not None:
+        raise ValueError("give prm= (whole parameter rows) or pi= (inertias only, the rest "
+                         "the model's), not both")
+    from .parameters import check_inertias
+    PI = check_inertias(model, pi)
+    if PI.shape[0] not in (1, n):
+        raise ValueError(f"pi holds {PI.shape[0]} sets of inertias for {n} rows: give one, "
+                         f"or one per row")
+    return PI
+
+
+def _explain_inertia_row(model: Model, bad: np.ndarray, call, PI: np.ndarray, *rows) -> None:
+    """As _explain_row for a batch over inertias: a row whose inertias the kernels refused
+    (left NaN) is named with its rule, any other by the single call on that row's robot."""
+    hit = np.flatnonzero(bad >= 0)
+    if not hit.size:
+        return
+    from .parameters import explain_inertias
+    explain_inertias(model, PI, hit)
+    prm = model.prm.copy()
+    prm[1:, layout.P_PI:layout.P_PI + 10] = PI[int(hit[0]) if PI.shape[0] > 1 else 0]
+    _explain_row(model.with_parameters(prm), bad, call, *rows)
 
 
 def _workspaces(model: Model) -> np.ndarray:
@@ -125,6 +158,18 @@ def _rowwise_prm(kernel, same_kinematics):
     return chunk
 
 
+def _rowwise_pi(kernel, pi_ok):
+    """The serial fallback of a generated batch over inertias (as _rowwise)."""
+    def chunk(t, nt, gravity, PI, X, Y, Z, OUT):
+        for r in range(X.shape[0]):
+            pi = PI[r] if PI.shape[0] > 1 else PI[0]
+            if pi_ok(pi):
+                kernel(gravity, pi, X[r], Y[r], Z[r], OUT[r])
+            else:
+                OUT[r, 0] = np.nan
+    return chunk
+
+
 def _kinematics_differ(model: Model, PRM: np.ndarray, bad: np.ndarray) -> None:
     """Raise for the first failed row whose robot has other placements, axes or pitch than
     the generated kernels hold (they left it NaN); other failures are _explain_row's."""
@@ -147,29 +192,46 @@ def _finite_rows(X: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(X).all(axis=1), -1, 0)
 
 
-def rnea(model: Model, Q, V, A, generated=None, prm=None) -> np.ndarray:
+def rnea(model: Model, Q, V, A, generated=None, prm=None, pi=None) -> np.ndarray:
     """TAU (N, nv): inverse dynamics of every row (Q (N, nq), V and A (N, nv)).
     ``generated``: the model's ``fastdyn.codegen.generate(model)`` kernels, to use instead of
     the generic ones (same checks on the inputs, about twice the throughput). ``prm``: one
     robot per row (see the module docstring); with ``generated`` too, the generated
     parameter-table kernels, which read the robots' inertias, armature and gravity and hold the
-    model's placements and axes (a robot with other ones is refused, named)."""
-    return _dynamics(model, Q, V, A, "A", generated, "rnea", dynamics.rnea, prm)
+    model's placements and axes (a robot with other ones is refused, named). ``pi``: the
+    bodies' inertias of each row, (N, njoints - 1, 10) or one set (njoints - 1, 10), the rest
+    the model's (module docstring); not with ``prm``; with ``generated``, through its
+    inertia kernels (``rnea_pi_batch``)."""
+    return _dynamics(model, Q, V, A, "A", generated, "rnea", dynamics.rnea, prm, pi)
 
 
-def aba(model: Model, Q, V, TAU, generated=None, prm=None) -> np.ndarray:
-    """DDQ (N, nv): forward dynamics of every row (``generated``, ``prm``: as for ``rnea``)."""
-    return _dynamics(model, Q, V, TAU, "TAU", generated, "aba", dynamics.aba, prm)
+def aba(model: Model, Q, V, TAU, generated=None, prm=None, pi=None) -> np.ndarray:
+    """DDQ (N, nv): forward dynamics of every row (``generated``, ``prm``, ``pi``: as for
+    ``rnea``)."""
+    return _dynamics(model, Q, V, TAU, "TAU", generated, "aba", dynamics.aba, prm, pi)
 
 
 def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single,
-              prm) -> np.ndarray:
+              prm, pi) -> np.ndarray:
     """rnea or aba (``name``) on every row, with the generic kernels or the generated ones;
     a non-finite row is explained by ``single``, the checked single call, on that row."""
     Q = _configurations(model, Q)
     V = _rows(model, V, model.nv, "V", Q.shape[0])
     X = _rows(model, X, model.nv, xname, Q.shape[0])
     OUT = np.empty((Q.shape[0], model.nv))
+    if pi is not None:
+        PI = _inertias(model, pi, prm, Q.shape[0])
+        if _generated_for(model, generated) is not None:
+            launch(getattr(generated.kernels, name + "_pi_batch"),
+                   _rowwise_pi(getattr(generated.kernels, name + "_pi"),
+                               generated.kernels.pi_ok), model.gravity, PI, Q, V, X, OUT)
+            bad = _finite_rows(OUT)
+        else:
+            bad = np.empty(Q.shape[0], dtype=np.int64)
+            launch(getattr(_batch_pi, name + "_batch"), getattr(_batch_pi, name + "_chunk"),
+                   model.jnt, model.prm, PI, Q, V, X, NO_FORCES, _workspaces(model), OUT, bad)
+        _explain_inertia_row(model, bad, single, PI, Q, V, X)
+        return OUT
     PRM = _robots(model, prm, Q.shape[0])
     if _generated_for(model, generated) is not None:
         k = generated.kernels
@@ -190,12 +252,19 @@ def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single,
     return OUT
 
 
-def crba(model: Model, Q, prm=None) -> np.ndarray:
-    """MM (N, nv, nv): the mass matrix of every row (``prm``: one robot per row)."""
+def crba(model: Model, Q, prm=None, pi=None) -> np.ndarray:
+    """MM (N, nv, nv): the mass matrix of every row (``prm``: one robot per row; ``pi``: the
+    bodies' inertias of each row, as for ``rnea``)."""
     Q = _configurations(model, Q)
-    PRM = _robots(model, prm, Q.shape[0])
     MM = np.empty((Q.shape[0], model.nv, model.nv))
     bad = np.empty(Q.shape[0], dtype=np.int64)
+    if pi is not None:
+        PI = _inertias(model, pi, prm, Q.shape[0])
+        launch(_batch_pi.crba_batch, _batch_pi.crba_chunk, model.jnt, model.prm, PI, Q,
+               _workspaces(model), MM, EMPTY, bad)
+        _explain_inertia_row(model, bad, dynamics.crba, PI, Q)
+        return MM
+    PRM = _robots(model, prm, Q.shape[0])
     launch(_batch.crba_batch, _batch.crba_chunk, model.jnt, PRM, Q, _workspaces(model), MM,
            EMPTY, bad)
     _explain_row(model, bad, dynamics.crba, Q, PRM=PRM)

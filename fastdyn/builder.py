@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _checks
 from .kernels import layout
+from .kernels.algorithms.parameter_check import ROTATION_ATOL, ROTATION_RTOL
 from .kernels.joints import codes
 from .model import Model
 
@@ -322,11 +323,12 @@ def is_rotation(R: np.ndarray) -> np.ndarray:
     """Whether each R (..., 3, 3) is a rotation: R R^T = I and det R = +1. The tolerance, 1e-9
     plus 1e-5 relative (np.allclose's), forgives rounding of parsed rpy angles and matrices
     written to 6 decimals, not a reflection. Every placement the builder takes, the model
-    check and the batch check use this one rule, so a model's own table passes as a batch."""
+    check and the batch check use this one rule (the compiled one, parameter_check's rule 18,
+    reads the same tolerances), so a model's own table passes as a batch."""
     R = np.asarray(R, dtype=np.float64)
     RRt = np.einsum("...ab,...cb->...ac", R, R)
-    return np.isclose(RRt, np.eye(3), rtol=1e-5, atol=1e-9).all(axis=(-2, -1)) & (
-        np.linalg.det(R) > 0.0)
+    return np.isclose(RRt, np.eye(3), rtol=ROTATION_RTOL, atol=ROTATION_ATOL).all(
+        axis=(-2, -1)) & (np.linalg.det(R) > 0.0)
 
 
 def check_arrays(jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray, joint_names,

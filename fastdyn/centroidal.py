@@ -24,6 +24,7 @@ from .kernels.algorithms import center_of_mass_jacobian as _jc
 from .kernels.algorithms import centroidal as _cen
 from .kernels.layout import OYC
 from .kinematics import EMPTY
+from .mimic import MimicModel
 from .model import Data, Model
 
 __all__ = ["jacobian_center_of_mass", "jacobian_subtree_center_of_mass",
@@ -69,6 +70,9 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q,
 def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
     """J_c (3, nv) of the whole robot's com, c' = J_c v (Pinocchio's jacobianCenterOfMass);
     data.com[0] is the com, data.com[i] / data.mass[i] those of every subtree."""
+    if type(model) is MimicModel:
+        from . import _mimic_calls
+        return _mimic_calls.jacobian_center_of_mass(model, data, q)
     q, _, _ = _inputs(model, data, q)
     Jc = _buffer(data, "Jcom", (3, model.nv))
     _jc.jacobian_subtree_center_of_mass(model.jnt, model.prm, q, 0, data.ws, data.mass, data.com,

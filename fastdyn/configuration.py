@@ -19,6 +19,7 @@ from ._fastcall import Kernel
 from .kernels.configuration import checked as _checked
 from .kernels.configuration import dispatch
 from .kernels.joints import codes
+from .mimic import MimicModel
 
 # Finite stand-ins for infinite limits in random_configuration.
 DEFAULT_ANGLE_RANGE = np.pi  # [rad] angles sampled in [-pi, pi]
@@ -37,6 +38,8 @@ _ARGS_DIFFERENCE = {"q0": 0, "q1": 1}
 def neutral(model) -> np.ndarray:
     """The identity configuration (nq,): zeros, (cos, sin) = (1, 0), quaternions (0, 0, 0, 1),
     as ``pin.neutral`` (whatever the joint limits)."""
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     _checks.model_arg(model)
     out = np.empty(model.nq)
     dispatch.neutral(model.jnt, out)
@@ -56,6 +59,8 @@ def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
     """q (+) v dt: every joint moved along the exponential map, q_i exp(v_i dt) (Lie groups) or
     q_i + v_i dt (vector spaces); ``pin.integrate(model, q, v * dt)``. Free-flyer and planar
     velocities are body-fixed (LOCAL), linear part first."""
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     jnt, nq, nv = _arrays(model)
     q = _checks.fast_vector(q, nq, "q")  # finiteness and unit parts: in the compiled call
     v = _checks.fast_vector(v, nv, "v")
@@ -71,6 +76,8 @@ def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
 def difference(model, q0, q1) -> np.ndarray:
     """q1 (-) q0 = log(q0^-1 q1) (nv,), the velocity with integrate(q0, v) = q1; rotations take
     the shortest path (angle <= pi). ``pin.difference``."""
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     jnt, nq, nv = _arrays(model)
     q0 = _checks.fast_vector(q0, nq, "q0")
     q1 = _checks.fast_vector(q1, nq, "q1")
@@ -84,6 +91,8 @@ def difference(model, q0, q1) -> np.ndarray:
 def interpolate(model, q0, q1, u: float) -> np.ndarray:
     """q0 (+) u (q1 (-) q0): q0 at u = 0, q1 at u = 1, the geodesic in between (u outside [0, 1]
     extrapolates). ``pin.interpolate``."""
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     q0 = _checks.configuration(model, q0, "q0")
     q1 = _checks.configuration(model, q1, "q1")
     out = np.empty(model.nq)
@@ -95,6 +104,8 @@ def interpolate(model, q0, q1, u: float) -> np.ndarray:
 def d_integrate(model, q, v, arg: str) -> np.ndarray:
     """Jacobian (nv, nv) of integrate(q, v) with respect to q (arg="q") or v (arg="v"), in the
     tangent spaces (right, body-fixed), block diagonal; ``pin.dIntegrate`` with ARG0 / ARG1."""
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     a = _arg(arg, _ARGS_INTEGRATE)
     q = _checks.configuration(model, q, "q")
     v = _checks.vector(v, model.nv, "v")
@@ -106,6 +117,8 @@ def d_integrate(model, q, v, arg: str) -> np.ndarray:
 def d_difference(model, q0, q1, arg: str) -> np.ndarray:
     """Jacobian (nv, nv) of difference(q0, q1) with respect to q0 (arg="q0") or q1 (arg="q1"),
     block diagonal; ``pin.dDifference`` with ARG0 / ARG1."""
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     a = _arg(arg, _ARGS_DIFFERENCE)
     q0 = _checks.configuration(model, q0, "q0")
     q1 = _checks.configuration(model, q1, "q1")
@@ -117,6 +130,8 @@ def d_difference(model, q0, q1, arg: str) -> np.ndarray:
 def normalize(model, q) -> np.ndarray:
     """A copy of q with every quaternion and (cos, sin) pair scaled to unit norm
     (``pin.normalize``); other coordinates unchanged. A zero quaternion or pair is an error."""
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     jnt, nq, _ = _arrays(model)
     q = _checks.fast_vector(q, nq, "q")
     out = np.empty(nq)
@@ -133,6 +148,8 @@ def normalize(model, q) -> np.ndarray:
 def is_normalized(model, q, tol: float = 1e-12) -> bool:
     """Whether every quaternion and (cos, sin) pair of q has | |x| - 1 | < tol
     (``pin.isNormalized``, same default tolerance)."""
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     _checks.model_arg(model)
     q = _checks.vector(q, model.nq, "q")
     tol = _checks.scalar(tol, "tol")
@@ -153,6 +170,8 @@ def random_configuration(model, rng_or_seed: np.random.Generator | int | None = 
     uniform on the circle, whatever the bounds of those coordinates (as Pinocchio).
     rng_or_seed: a numpy Generator, or a seed for ``np.random.default_rng``.
     """
+    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
+        model = model.configuration_model
     _checks.model_arg(model)
     rng = rng_or_seed if isinstance(rng_or_seed, np.random.Generator) else _rng(rng_or_seed)
     lo = _bounds(model, model.lower_position_limit if lower is None else lower, "lower")

@@ -15,6 +15,7 @@ from .kernels.algorithms import cholesky as _chol
 from .kernels.algorithms import energy as _energy
 from .kernels.algorithms import guard as _guard
 from .kinematics import EMPTY, NO_FORCES, forward_kinematics
+from .mimic import MimicModel
 from .model import Data, Model
 
 _rnea_checked = Kernel(_guard.rnea_checked, vectors=(2, 3, 4))
@@ -38,6 +39,9 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.rnea(model, data, q, v, a, fext)
         _checks.data_for(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     code = _rnea_checked.call(model.jnt, model.prm, q, v, a,
@@ -57,6 +61,13 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: str) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            if out == "nle":
+                return _mimic_calls.nonlinear_effects(model, data, q, v)
+            if out == "g":
+                return _mimic_calls.generalized_gravity(model, data, q)
+            return _mimic_calls.static_torque(model, data, q, fext)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     v = None if v is None else _checks.fast_vector(v, model.nv, "v")
@@ -96,6 +107,9 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.crba(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _crba_checked.call(model.jnt, model.prm, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
@@ -139,6 +153,9 @@ def compute_minverse(model: Model, data: Data, q) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.compute_minverse(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _minverse_checked.call(model.jnt, model.prm, model.dof, q, data.ws, data.M, data.U,
@@ -156,6 +173,9 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.aba(model, data, q, v, tau, fext)
         _checks.data_for(model, data)
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
     code = _aba_checked.call(model.jnt, model.prm, q, v, tau,
@@ -169,6 +189,9 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
 
 def kinetic_energy(model: Model, data: Data, q, v) -> float:
     """1/2 v^T M(q) v (data.energy[0])."""
+    if type(model) is MimicModel:
+        from . import _mimic_calls
+        return _mimic_calls.kinetic_energy(model, data, q, v)
     _checks.data_for(model, data)
     v = _checks.vector(v, model.nv, "v")  # converted once: the energy kernel reads it too
     forward_kinematics(model, data, q, v)
@@ -178,12 +201,18 @@ def kinetic_energy(model: Model, data: Data, q, v) -> float:
 
 def potential_energy(model: Model, data: Data, q) -> float:
     """-sum_i m_i g . c_i (data.energy[1]); zero at the world origin's height."""
+    if type(model) is MimicModel:
+        from . import _mimic_calls
+        return _mimic_calls.potential_energy(model, data, q)
     forward_kinematics(model, data, q)
     data.energy[1] = _energy.potential_energy(model.jnt, model.prm, data.ws)
     return _finite_energy(data.energy[1], "q", q)
 
 
 def mechanical_energy(model: Model, data: Data, q, v) -> float:
+    if type(model) is MimicModel:
+        from . import _mimic_calls
+        return _mimic_calls.mechanical_energy(model, data, q, v)
     return kinetic_energy(model, data, q, v) + _finite_energy(
         _energy.potential_energy(model.jnt, model.prm, data.ws), "q", q)
 

@@ -136,10 +136,13 @@ def inverse_kinematics(model: Model, data: Data, frame: int | str, target, q0=No
 
 def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *,
                              task: str = "pose", tol: float = 1e-10, max_iter: int = 300,
-                             seed: int = 0) -> IKBatchResult:
+                             seed: int = 0, prm=None) -> IKBatchResult:
     """inverse_kinematics for N targets in parallel (numba prange, one workspace per thread):
     targets (N, 4, 4), or (N, 3) for "position", (N, 3, 3) for "orientation"; q0 None, (nq,)
-    for all or (N, nq). Target r uses seed + r, so results do not depend on the thread count."""
+    for all or (N, nq). Target r uses seed + r, so results do not depend on the thread count.
+    ``prm``: target r solved on robot r of a parameter batch (N, njoints, NP) (e.g. edited
+    placements, ``fastdyn.parameter_batch``), or one robot's table for all; the joint limits
+    the solver respects are the model's."""
     _checks.model_arg(model)
     f = _checks.frame_index(model, frame)
     mode = _task(task)
@@ -165,7 +168,9 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
     conv = np.zeros(n, dtype=np.bool_)
     iters = np.zeros(n, dtype=np.int64)
     res = np.zeros(n)
-    launch(_ik.solve_batch, _ik.solve_chunk, model.jnt, model.prm, model.frm, f, mode, tg, Q0,
+    from .batch import _robots
+    PRM = _robots(model, prm, n)
+    launch(_ik.solve_batch, _ik.solve_chunk, model.jnt, PRM, model.frm, f, mode, tg, Q0,
            lower, upper, tol, max_iter, seed, ws3, np.zeros((nt, model.nframes, 12)),
            np.zeros((nt, 6, model.nv)), Q, conv, iters, res)
     _finite_answer(Q, res, tg)

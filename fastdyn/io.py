@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 
 from .kernels import layout
+from . import _checks
 from .model import Model, split_records
 
 FORMAT = 2
@@ -42,6 +43,7 @@ def _path(path) -> str:
 def save_npz(model: Model, path) -> None:
     """Write ``model`` to ``path`` (``.npz`` is appended by NumPy if missing)."""
     if not isinstance(model, Model):
+        _checks.refuse_mimic(model)  # a MimicModel: say so
         raise TypeError(f"model must be a fastdyn.Model, got {type(model).__name__}")
     path = _path(path)
     arrays = {"format": np.array(FORMAT), "name": np.array(model.name),

@@ -27,6 +27,7 @@ from .kernels.algorithms import guard as _guard
 from .kernels.algorithms import jacobian as _jac
 from .kernels.algorithms import jacobian_time_variation as _jtv
 from .kinematics import EMPTY, NO_FORCES, require_kinematics
+from .mimic import MimicModel
 from .model import Data, Model
 
 __all__ = ["compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
@@ -61,6 +62,9 @@ def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.compute_joint_jacobians(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _joint_jacobians.call(model.jnt, model.prm, q, data.ws, data.J, EMPTY, NO_FORCES,
@@ -76,6 +80,9 @@ def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int
                    out: np.ndarray | None = None) -> np.ndarray:
     """J (6, nv) of joint ``joint``'s frame in ``reference`` (Pinocchio's computeJointJacobian
     for LOCAL, getJointJacobian otherwise); zero outside the joint's support."""
+    if type(model) is MimicModel:
+        from . import _mimic_calls
+        return _mimic_calls.joint_jacobian(model, data, q, joint, reference, out)
     _checks.data_for(model, data)
     q = _checks.configuration(model, q)
     j = _checks.joint_index(model, joint)
@@ -95,6 +102,9 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.frame_jacobian(model, data, q, frame, reference, out)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     f = _checks.frame_index(model, frame)
@@ -146,6 +156,9 @@ def frame_jacobian_time_variation(model: Model, data: Data, q, v, frame: int | s
 
 def _frame_motion(kernel, level: int, what: str, model: Model, data: Data, frame,
                   reference) -> np.ndarray:
+    if type(model) is MimicModel:
+        from . import _mimic_calls
+        return _mimic_calls.frame_motion(what, model, data, frame, reference)
     _checks.data_for(model, data)
     require_kinematics(data, level, what)
     f = _checks.frame_index(model, frame)

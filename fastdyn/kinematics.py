@@ -10,6 +10,7 @@ from .kernels.algorithms import frames as _frames
 from .kernels.algorithms import guard as _guard
 from .kernels.algorithms import placements as _placements
 from ._fastcall import Kernel
+from .mimic import MimicModel
 from .model import Data, Model
 
 # Zero-size stand-ins for "no velocity" and "no external forces". Left writeable (there is
@@ -32,6 +33,9 @@ def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.forward_kinematics(model, data, q, v, a)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     vv = EMPTY if v is None else _checks.fast_vector(v, model.nv, "v")
@@ -55,6 +59,9 @@ def require_kinematics(data: Data, level: int, what: str) -> None:
 
 def update_frame_placements(model: Model, data: Data) -> np.ndarray:
     """data.oMf (nframes, 12) from the joint placements of the last forward_kinematics."""
+    if type(model) is MimicModel:
+        from . import _mimic_calls
+        return _mimic_calls.update_frame_placements(model, data)
     _checks.data_for(model, data)
     require_kinematics(data, 1, "update_frame_placements")
     _frames.update_frame_placements(model.frm, data.ws, data.oMf)
@@ -73,6 +80,9 @@ def joint_placement(model: Model, data: Data, joint: int | str) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.joint_placement(model, data, joint)
         _checks.data_for(model, data)
     j = joint if type(joint) is int and 0 <= joint < model.njoints else \
         _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
@@ -98,6 +108,9 @@ def frame_placement(model: Model, data: Data, frame: int | str) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.frame_placement(model, data, frame)
         _checks.data_for(model, data)
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
         _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
@@ -119,6 +132,9 @@ def frame_pose(model: Model, data: Data, frame: int | str) -> tuple[np.ndarray, 
 def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:
     """Whole-robot centre of mass (3,) in the world; subtree coms in data.com (row i: subtree
     of joint i), and their velocities/accelerations in data.vcom / data.acom when v, a given."""
+    if type(model) is MimicModel:
+        from . import _mimic_calls
+        return _mimic_calls.center_of_mass(model, data, q, v, a)
     forward_kinematics(model, data, q, v, a)
     order = 0 if v is None else (1 if a is None else 2)
     _com_kernel.call(model.jnt, model.prm, data.ws, order, data.mass, data.com, data.vcom,

@@ -342,6 +342,37 @@ def check_parameters(model: Model, prm) -> np.ndarray:
     return x
 
 
+def check_inertias(model: Model, pi) -> np.ndarray:
+    """``pi`` as a batch over inertias (Np, njoints - 1, 10) the kernels may read for
+    ``model``: body i of robot s in row [s, i - 1], Pinocchio's dynamic-parameter order, as
+    ``sample_parameters`` returns it; (njoints - 1, 10) is one robot. Shape and type only: the
+    batch kernels test each robot's numbers (finite, mass >= 0) as they read them and
+    ``explain_inertias`` words a refusal. Read-only, as the model's own table."""
+    want = (model.njoints - 1, 10)
+    x = _checks.real(pi, "pi", f"inertial parameters (N, {want[0]}, 10)")
+    if x.ndim == 2:
+        x = x[None]
+    if x.ndim != 3 or x.shape[1:] != want or x.shape[0] < 1:
+        raise ValueError(f"pi must have shape (N, {want[0]}, 10) or {want}: the 10 inertial "
+                         f"parameters of each moving body of model {model.name!r}, as "
+                         f"fastdyn.sample_parameters returns them; got {np.shape(pi)}")
+    x = np.ascontiguousarray(x, dtype=np.float64).view()
+    x.flags.writeable = False
+    return x
+
+
+def explain_inertias(model: Model, PI: np.ndarray, rows: np.ndarray) -> None:
+    """Raise ValueError for the first of ``rows`` whose inertias break a rule (finite, mass >=
+    0: parameter_check.pi_violation), naming the row, robot, joint and rule; else return."""
+    for r in rows:
+        s = int(r) if PI.shape[0] > 1 else 0
+        code = parameter_check.pi_violation(PI[s])
+        if code >= 0:
+            rule, joint = divmod(int(code), parameter_check.CODE)
+            raise ValueError(f"row {int(r)}: pi: robot {s}, joint "
+                             f"{model.joint_names[joint]!r}: {_VIOLATIONS[rule]}")
+
+
 def check_table(jnt: np.ndarray, prm: np.ndarray, joint_names: Sequence[str]) -> None:
     """The parameter invariants the kernels rely on, for the topology ``jnt``: finite
     placements, axes and inertias; rotation matrices; a unit axis (the type's own for

@@ -28,6 +28,7 @@ from .kernels.algorithms import batch as _batch
 from .kernels.algorithms import guard as _guard
 from .kernels.algorithms import regressor as _reg
 from .kinematics import NO_FORCES, forward_kinematics
+from .mimic import MimicModel
 from .model import Data, Model
 
 _torque_checked = Kernel(_guard.joint_torque_regressor_checked, vectors=(2, 3, 4))
@@ -75,6 +76,9 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarr
     rotor term either)."""
     if v is None:  # forward_kinematics would take it as "placements only"
         raise TypeError("v must be an array of nv floats, got None")
+    if type(model) is MimicModel:  # per-body quantities: the full model's, expanded
+        from . import _mimic_calls
+        return _mimic_calls.energy_regressor(compute_kinetic_energy_regressor, model, data, q, v)
     forward_kinematics(model, data, q, v)  # checked: q, v and the velocities are finite
     y = _buffer(data, "kineticEnergyRegressor", (_columns(model),))
     if _kinetic.call(model.jnt, data.ws, y) >= 0:  # |v|^2 overflows for |v| > 1e154
@@ -85,6 +89,9 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarr
 def compute_potential_energy_regressor(model: Model, data: Data, q) -> np.ndarray:
     """y (10 (njoints - 1),) with potential_energy(q) = y . pi
     (data.potentialEnergyRegressor; Pinocchio's computePotentialEnergyRegressor)."""
+    if type(model) is MimicModel:  # per-body quantities: the full model's, expanded
+        from . import _mimic_calls
+        return _mimic_calls.energy_regressor(compute_potential_energy_regressor, model, data, q)
     forward_kinematics(model, data, q)  # checked: q and the placements are finite
     y = _buffer(data, "potentialEnergyRegressor", (_columns(model),))
     if _potential.call(model.jnt, model.prm, data.ws, y) >= 0:  # g . p can overflow

@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 import numba
 import numpy as np
 
-from . import _checks
+from . import _checks, _policy
 from ._parallel import launch
 from ._slices import next_span, progress as _progress
 from .batch import _configurations, _robots
@@ -487,6 +487,7 @@ class Scene:
                 np.zeros((nt, nq)), np.zeros((nt, nv)), np.zeros((nt, nv)),
                 np.zeros((nt, npair, 6)), np.zeros((nt, 3)))
         ws3, FBUF, IBUF, QN, VN, TC, CF, ST = bufs
+        policy = _policy.compiled(policy, args, Q[0], V[0], TC[0])  # the loop is then cached
         bar = _progress(steps * n) if progress else None
         start = time.perf_counter()
         k0, span = 0, min(steps, 8)

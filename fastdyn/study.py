@@ -49,7 +49,7 @@ import numpy as np
 
 from . import _checks, _slices
 from ._parallel import launch
-from .kernels.algorithms import batch as _batch
+from .kernels.algorithms import batch_inertias
 from .kernels.algorithms import regressor_product as _product
 from .model import Model
 
@@ -300,15 +300,16 @@ class _AtStates(_Bound):
         self.shapes = {QUANTITIES[self.quantity]: (shape, np.float64)}
 
     def compute(self, model, pi, threads, out):
-        # One launch per state over the samples (the parameter batch checked once, by
-        # parameter_batch): fastdyn.batch would check all n robots again at every state.
+        # One launch per state over the samples, each row reading its sample's inertias beside
+        # the model's table (kernels/algorithms/batch_inertias.py: 10 numbers a body, not a
+        # whole parameter row).
         from . import dynamics
-        from .batch import _explain_row, _workspaces
+        from .batch import _explain_inertia_row, _workspaces
         from .dynamics import NO_FORCES
         from .kinematics import EMPTY
-        from .parameters import parameter_batch
-        PRM = parameter_batch(model, pi=pi)
-        n = PRM.shape[0]
+        from .parameters import check_inertias
+        PI = check_inertias(model, pi)
+        n = PI.shape[0]
         res = out[QUANTITIES[self.quantity]]
         ws3 = _workspaces(model)
         bad = np.empty(n, dtype=np.int64)
@@ -318,17 +319,17 @@ class _AtStates(_Bound):
             X = np.ascontiguousarray(np.broadcast_to(self.X[s], (n, model.nv)))
             OUT = np.empty((n,) + res.shape[2:])
             if self.quantity == "crba":
-                args = (model.jnt, PRM, Q, ws3, OUT, EMPTY, bad)
+                args = (model.jnt, model.prm, PI, Q, ws3, OUT, EMPTY, bad)
                 call, rows = dynamics.crba, (Q,)
             else:
-                args = (model.jnt, PRM, Q, V, X, NO_FORCES, ws3, OUT, bad)
+                args = (model.jnt, model.prm, PI, Q, V, X, NO_FORCES, ws3, OUT, bad)
                 call, rows = getattr(dynamics, self.quantity), (Q, V, X)
-            kernel = getattr(_batch, self.quantity + "_chunk")
+            kernel = getattr(batch_inertias, self.quantity + "_chunk")
             if threads == 1:
                 kernel(0, 1, *args)
             else:
-                launch(getattr(_batch, self.quantity + "_batch"), kernel, *args)
-            _explain_row(model, bad, call, *rows, PRM=PRM)  # names the sample that failed
+                launch(getattr(batch_inertias, self.quantity + "_batch"), kernel, *args)
+            _explain_inertia_row(model, bad, call, PI, *rows)  # names the sample that failed
             res[:, s] = OUT
 
 

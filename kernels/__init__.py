@@ -37,28 +37,31 @@ them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fe
 acceleration ones (6, 0) for velocities only);
 ``centroidal_dynamics_derivatives(jnt, prm, q, v, a, ws, dh_dq, dhdot_dq, dhdot_dv, dhdot_da,
 hg, dhg)`` (returns the total mass).
+For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
+take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
+i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
 """
 
-from .algorithms.aba import aba
+from .algorithms.aba import aba, aba_inertias
 from .algorithms.aba_derivatives import aba_derivatives
 from .algorithms.center_of_mass import center_of_mass
 from .algorithms.centroidal_derivatives import centroidal_dynamics_derivatives
 from .algorithms.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
-from .algorithms.crba import crba
+from .algorithms.crba import crba, crba_inertias
 from .algorithms.energy import kinetic_energy, potential_energy
 from .algorithms.forward_kinematics import forward_kinematics
 from .algorithms.frames import update_frame_placements
 from .algorithms.jacobian import frame_jacobian, joint_jacobian, joint_jacobians
 from .algorithms.kinematics_derivatives import (frame_motion_derivatives,
                                                 joint_motion_derivatives, kinematics_derivatives)
-from .algorithms.rnea import rnea
+from .algorithms.rnea import rnea, rnea_inertias
 from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
 from .algorithms.simulate import simulate
 from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
 from .layout import workspace
 
-__all__ = ["aba", "aba_derivatives", "rnea_derivatives", "static_torque_derivatives",
+__all__ = ["aba", "aba_inertias", "crba_inertias", "rnea_inertias", "aba_derivatives", "rnea_derivatives", "static_torque_derivatives",
            "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
            "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
            "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference",

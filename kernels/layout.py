@@ -99,6 +99,19 @@ DOF_DTYPE = np.dtype(
     align=True,
 )
 
+# Mimic joints (fastdyn.mimic): one row per joint whose coordinate follows another joint's,
+# q_joint = multiplier q_mimicked + offset (both 1-dof, of one Lie group; chains of mimic tags
+# composed, so ``mimicked`` is never itself a mimic joint). Rows in joint order.
+MIMIC_DTYPE = np.dtype(
+    [
+        ("joint", np.int64),  # the mimic (following) joint ()
+        ("mimicked", np.int64),  # the joint it follows, whose coordinate stays in q ()
+        ("multiplier", np.float64),  # k [rad/rad, m/m, rad/m or m/rad] ()
+        ("offset", np.float64),  # o [rad or m] ()
+    ],
+    align=True,
+)
+
 # --- Workspace columns, ws[i, ...] for joint i (row 0: the universe) -------------------------
 # A placement is 12 numbers: R row-major (9) then p (3).
 LI = 0  # liMi: placement of joint i in its parent (12)

@@ -218,6 +218,39 @@ def test_parameter_table_kernels_match_pinocchio_robot_by_robot():
         fd.batch.rnea(m, Q, V, A, prm=PRM, generated=g)
 
 
+def test_inertia_kernels_match_pinocchio_robot_by_robot():
+    """rnea_pi / aba_pi / crba_pi read only the bodies' inertias, from pi (njoints - 1, 10):
+    each sampled robot against Pinocchio with those inertias, under another gravity; the
+    batch route equals the generic kernels' to rounding; a bad set of inertias is named."""
+    from oracle import to_pinocchio
+    m, _ = _pair("mixed_tree")
+    g = _gen(m)
+    n = 6
+    rng = np.random.default_rng(23)
+    PI = fd.sample_parameters(m, n, seed=4, mass=0.3, com=0.05, inertia=0.3)
+    Q = np.array([fd.random_configuration(m, rng) for _ in range(n)])
+    V, A = rng.normal(size=(2, n, m.nv))
+    m2 = m.with_gravity((0.5, -0.2, -9.0))
+    TAU = fd.batch.rnea(m2, Q, V, A, pi=PI, generated=g)
+    DDQ = fd.batch.aba(m2, Q, V, TAU, pi=PI, generated=g)
+    close(TAU, fd.batch.rnea(m2, Q, V, A, pi=PI))
+    pm = to_pinocchio(m2)
+    pd = pm.createData()
+    M = np.empty((m.nv, m.nv))
+    for s in range(n):
+        for i in range(1, m.njoints):
+            pm.inertias[i] = pin.Inertia.FromDynamicParameters(PI[s, i - 1].copy())
+        close(TAU[s], pin.rnea(pm, pd, Q[s], V[s], A[s]))
+        close(DDQ[s], pin.aba(pm, pd, Q[s], V[s], TAU[s]), 1e-9)
+        g.kernels.crba_pi(PI[s], Q[s], M)
+        Mp = pin.crba(pm, pd, Q[s])
+        close(M, np.triu(Mp) + np.triu(Mp, 1).T)
+    PI[4, 2, 0] = -1.0
+    with pytest.raises(ValueError, match=f"row 4: pi: robot 4, joint '{m.joint_names[3]}': "
+                                         f"negative mass"):
+        fd.batch.aba(m, Q, V, TAU, pi=PI, generated=g)
+
+
 def test_generated_batch_aba_reports_a_singular_mass_matrix():
     m = _massless_leaf()
     g = codegen.generate(m)

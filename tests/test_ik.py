@@ -65,6 +65,28 @@ def test_batch_is_the_serial_solver():
         assert r.converged == b.converged[k] and r.residual == b.residual[k]
 
 
+def test_batch_over_robots_solves_each_on_its_own_robot():
+    """Row r on robot r of a parameter batch (edited link placements): each answer is the
+    serial solver's on a model built with that robot's parameters, and reaches its target on
+    that robot (checked by forward kinematics), not on the nominal one."""
+    from fastdyn.kernels import layout
+    m = fd.samples.manipulator()
+    n = 4
+    PRM = np.array(fd.parameter_batch(m, pi=fd.sample_parameters(m, n, seed=1)))
+    layout.named(PRM)["p"][:, 2, 2] += np.linspace(0.01, 0.04, n)  # longer upper arms
+    T = _targets(m, n, seed=7)
+    b = inverse_kinematics_batch(m, "tool0", T, seed=3, prm=PRM)
+    assert b.converged.all()
+    for k in range(n):
+        mk = m.with_parameters(PRM[k])
+        r = inverse_kinematics(mk, mk.create_data(), "tool0", T[k], seed=3 + k)
+        assert np.array_equal(r.q, b.q[k])
+        assert _pose_error(mk, mk.create_data(), b.q[k], "tool0", T[k]) < TOL
+        assert _pose_error(m, m.create_data(), b.q[k], "tool0", T[k]) > 1e-3
+    with pytest.raises(ValueError, match="prm holds 4 robots for 2 rows"):
+        inverse_kinematics_batch(m, "tool0", T[:2], prm=PRM)
+
+
 def test_position_and_orientation_tasks():
     m = fd.samples.manipulator()
     d = m.create_data()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from . import joints, spatial
 from .kinematics import read, world_placements
-from .parameters import LITERALS, Literals
+from .parameters import LITERALS, TABLE, Literals
 from .tracer import Tracer, lit
 
 
@@ -81,7 +81,8 @@ def aba(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS) 
     """The source of ``aba(gravity, q, v, tau, ddq)``, or with ``fext`` of
     ``aba_fext(gravity, q, v, tau, fext, ddq)``: pA_i -= ^0X_i^-* fext_i (LOCAL forces).
     With ``params=parameters.TABLE``: ``aba_prm(prm, q, v, tau, ddq)``, inertias, rotor
-    inertias and gravity read from the parameter table ``prm``."""
+    inertias and gravity read from the parameter table ``prm``; with ``parameters.INERTIAS``:
+    ``aba_pi(gravity, pi, q, v, tau, ddq)``, the bodies' inertias read from ``pi``."""
     T = Tracer()
     qn, vn, tn = read(T, "q", nq), read(T, "v", nv), read(T, "tau", nv)
     g = params.gravity(T)
@@ -155,12 +156,13 @@ def aba(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS) 
             T.line(f"ddq[{iv + d}] = {lit(qdd[d])}")
         acc[i] = [T.sop([(1.0, a[k])] + [(1.0, J[i][d][k], qdd[d]) for d in range(nvi)])
                   for k in range(6)]
-    assert not (fext and params.table), "no generated aba_prm with fext"
+    assert not (fext and params.table), "no generated aba_prm or aba_pi with fext"
     head = ("def aba_fext(gravity, q, v, tau, fext, ddq):",
             '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q) + sum_i J_i^T fext_i)."""') if fext else (
         "def aba_prm(prm, q, v, tau, ddq):",
         '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)), the dynamic parameters from prm."""'
-    ) if params.table else (
-        "def aba(gravity, q, v, tau, ddq):",
-        '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) (no external forces)."""')
+    ) if params is TABLE else (
+        f"def aba{params.suffix}({params.arguments(True)}q, v, tau, ddq):",
+        '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) (no external forces)'
+        + ('; body i\'s inertia pi[i - 1]."""' if params.table else '."""'))
     return "\n".join(["@jit", *head] + T.lines) + "\n"

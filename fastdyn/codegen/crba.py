@@ -20,7 +20,8 @@ from .tracer import Tracer, lit
 
 def crba(jnt, nq: int, nv: int, params: Literals = LITERALS) -> str:
     """The source of ``crba(q, M)``; with ``params=parameters.TABLE`` of ``crba_prm(prm, q,
-    M)``, the inertias and rotor inertias read from the parameter table."""
+    M)``, the inertias and rotor inertias read from the parameter table; with
+    ``parameters.INERTIAS`` of ``crba_pi(pi, q, M)``, the bodies' inertias read from pi."""
     T = Tracer()
     qn = read(T, "q", nq)
     n = jnt.shape[0]
@@ -73,10 +74,10 @@ def crba(jnt, nq: int, nv: int, params: Literals = LITERALS) -> str:
             "        M[CRBA_ZERO[k, 0], CRBA_ZERO[k, 1]] = 0.0",
             "    for k in range(CRBA_UPPER.shape[0]):",
             "        M[CRBA_UPPER[k, 1], CRBA_UPPER[k, 0]] = M[CRBA_UPPER[k, 0], CRBA_UPPER[k, 1]]"]
-    if params.table:  # its own tables: either function can be generated alone
-        tables = [t.replace("CRBA_", "CRBA_PRM_", 1) for t in tables]
-        tail = [t.replace("CRBA_", "CRBA_PRM_") for t in tail]
-    head = ("def crba_prm(prm, q, M):" if params.table else "def crba(q, M):")
+    if params.suffix:  # its own tables: each variant can be generated alone
+        tables = [t.replace("CRBA_", f"CRBA{params.suffix.upper()}_", 1) for t in tables]
+        tail = [t.replace("CRBA_", f"CRBA{params.suffix.upper()}_") for t in tail]
+    head = f"def crba{params.suffix}({params.arguments(False)}q, M):"
     return "\n".join(tables + ["", "", "@jit", head,
                       '    """The joint-space inertia matrix M(q) (nv, nv), both triangles."""']
                      + T.lines + tail) + "\n"

@@ -8,7 +8,11 @@ kinematic parameters (placements, axes, pitch) stay baked in, so one compiled ke
 every robot of a Monte Carlo study that varies masses, inertias, rotor inertias or gravity.
 ``kinematics_check`` writes the test that a table's kinematic columns are the ones baked in:
 a batch of robots with edited placements must go through the generic kernels, never silently
-through these.
+through these. ``INERTIAS`` reads only the bodies' 10 inertial parameters, from a ``pi``
+argument (njoints - 1, 10), body i in row i - 1 (fastdyn.sample_parameters' layout): gravity
+is an argument and rotor inertias literals, as for ``LITERALS``; a batch over inertias then
+streams 80 bytes a body (fastdyn/kernels/algorithms/batch_inertias.py says why that matters).
+Each provider also names its functions (``suffix``) and their leading arguments.
 """
 
 from __future__ import annotations
@@ -24,6 +28,11 @@ class Literals:
     """The model's parameters as constants of the source (the default generated kernels)."""
 
     table = False
+    suffix = ""  # rnea, aba, crba
+
+    def arguments(self, gravity: bool) -> str:
+        """The arguments before the state: gravity (rnea, aba) or none (crba)."""
+        return "gravity, " if gravity else ""
 
     def gravity(self, T: Tracer) -> list:
         return [T.assign(f"gravity[{k}]", "gravity") for k in range(3)]
@@ -43,6 +52,10 @@ class Table(Literals):
     """The model's dynamic parameters read from ``prm`` (njoints, NP) at run time."""
 
     table = True
+    suffix = "_prm"
+
+    def arguments(self, gravity: bool) -> str:
+        return "prm, "
 
     def gravity(self, T: Tracer) -> list:
         return [T.assign(f"prm[0, {P_GRAVITY + k}]", "gravity") for k in range(3)]
@@ -57,7 +70,24 @@ class Table(Literals):
         return spatial.pi_to_world(T, self.pi(T, jr, i), R, p)
 
 
-LITERALS, TABLE = Literals(), Table()
+class Inertias(Literals):
+    """The bodies' inertias read from ``pi`` (njoints - 1, 10) at run time; gravity an
+    argument and rotor inertias literals, as the default kernels."""
+
+    table = True
+    suffix = "_pi"
+
+    def arguments(self, gravity: bool) -> str:
+        return "gravity, pi, " if gravity else "pi, "
+
+    def pi(self, T: Tracer, jr, i: int) -> list:
+        return [T.assign(f"pi[{i - 1}, {k}]", "pi") for k in range(10)]
+
+    def body_in(self, T: Tracer, jr, i: int, R, p) -> list:
+        return spatial.pi_to_world(T, self.pi(T, jr, i), R, p)
+
+
+LITERALS, TABLE, INERTIAS = Literals(), Table(), Inertias()
 
 
 def kinematics_check(prm_model) -> str:

@@ -10,7 +10,7 @@ Dynamics Algorithms" (2008), Table 5.1; the same recursion as kernels/algorithms
 from __future__ import annotations
 
 from . import joints, spatial
-from .parameters import LITERALS, Literals
+from .parameters import LITERALS, TABLE, Literals
 from .kinematics import read
 from .tracer import Tracer, lit
 
@@ -19,7 +19,8 @@ def rnea(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS)
     """The source of ``rnea(gravity, q, v, a, tau)``, or with ``fext`` of
     ``rnea_fext(gravity, q, v, a, fext, tau)``: f_i -= fext_i, LOCAL forces (njoints, 6).
     With ``params=parameters.TABLE``: ``rnea_prm(prm, q, v, a, tau)``, inertias, rotor
-    inertias and gravity read from the parameter table ``prm``."""
+    inertias and gravity read from the parameter table ``prm``; with ``parameters.INERTIAS``:
+    ``rnea_pi(gravity, pi, q, v, a, tau)``, the bodies' inertias read from ``pi``."""
     T = Tracer()
     qn, vn, an = read(T, "q", nq), read(T, "v", nv), read(T, "a", nv)
     g = params.gravity(T)
@@ -59,12 +60,13 @@ def rnea(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS)
         par = int(jr["parent"])
         if par:
             frc[par] = T.add(frc[par], spatial.act_force(T, R, p, frc[i]))
-    assert not (fext and params.table), "no generated rnea_prm with fext"
+    assert not (fext and params.table), "no generated rnea_prm or rnea_pi with fext"
     head = ("def rnea_fext(gravity, q, v, a, fext, tau):",
             '    """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i."""') if fext else (
         "def rnea_prm(prm, q, v, a, tau):",
         '    """tau = M(q) a + C(q, v) v + g(q), the robot\'s dynamic parameters from prm."""'
-    ) if params.table else (
-        "def rnea(gravity, q, v, a, tau):",
-        '    """tau = M(q) a + C(q, v) v + g(q) (no external forces)."""')
+    ) if params is TABLE else (
+        f"def rnea{params.suffix}({params.arguments(True)}q, v, a, tau):",
+        '    """tau = M(q) a + C(q, v) v + g(q) (no external forces)'
+        + ('; body i\'s inertia pi[i - 1]."""' if params.table else '."""'))
     return "\n".join(["@jit", *head] + T.lines) + "\n"

@@ -29,6 +29,7 @@ from .. import builder as _builder
 from ..builder import ModelBuilder
 from ..kernels import layout
 from ..kernels.joints import codes
+from ..mimic import MimicModel
 from ..model import Model
 
 JOINT_KINDS = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar", "spherical")
@@ -312,17 +313,20 @@ def _topology(d: Description):
     return roots[0], children, links, joints
 
 
-def _mimic_relations(d: Description, joints: dict[str, Joint]) -> tuple[list, list[str]]:
+def _mimic_relations(d: Description, joints: dict[str, Joint],
+                     strict: bool = False) -> tuple[list, list[str]]:
     """The mimic relations a Model keeps, [(joint, mimicked, multiplier, offset)], and the
     tags it drops, described for a warning.
 
-    A tag on a fixed joint, or naming a fixed or undefined joint, is dropped with a warning
-    rather than refused: Pinocchio loads such files silently and published robots have them
-    (Talos's grippers: fixed joints that mimic; alex_psyonic_hands: moving joints naming
-    joints that do not exist), and since the relations are only recorded, dropping one loses
-    nothing the model computes. A cycle (a joint that mimics itself, directly or through
-    other mimic joints) is refused: no joint in it has a value to follow, so any use of the
-    relations would loop or contradict itself.
+    A tag on a fixed joint is dropped with a warning (it has no coordinate to follow;
+    Pinocchio drops it silently, and Talos's grippers have such tags). With ``strict``
+    (``mimic=True``: the relations will be enforced) every other tag must be one the model
+    can follow, or the file is refused: a mimicked joint that exists and moves, both joints
+    1-dof (revolute, prismatic, or both continuous). Without it, a tag naming a fixed or
+    undefined joint is dropped with a warning as well (alex_psyonic_hands names joints that
+    do not exist; the relations are only recorded). A cycle (a joint that mimics itself,
+    directly or through other mimic joints) is refused either way: no joint in it has a value
+    to follow, so any use of the relations would loop or contradict itself.
     """
     moving = {n for n, j in joints.items() if j.kind != "fixed"}
     relations, ignored = [], []
@@ -330,17 +334,32 @@ def _mimic_relations(d: Description, joints: dict[str, Joint]) -> tuple[list, li
         if j.mimic is None:
             continue
         target, mul, off = j.mimic
+        line = j.mimic_line if j.mimic_line is not None else j.line
+        what = f"joint {j.name!r} <mimic>"
         if j.kind == "fixed":
             ignored.append(f"{j.name!r} (line {j.line}) is fixed")
         elif target not in moving:
             if target in joints:
-                ignored.append(f"{j.name!r} (line {j.line}) mimics {target!r}, a fixed joint")
+                why = f"mimics {target!r}, a fixed joint"
+                if strict:
+                    d.fail(f"{why}, which has no coordinate to follow", what, line)
+                ignored.append(f"{j.name!r} (line {j.line}) {why}")
             else:
                 near = difflib.get_close_matches(target, list(joints), n=2)
                 hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+                if strict:
+                    d.fail(f"mimics {target!r}, which is not a joint of this file{hint}",
+                           what, line)
                 ignored.append(f"{j.name!r} (line {j.line}) mimics {target!r}, which is not "
                                f"defined{hint}")
         else:
+            if strict:
+                kinds = (j.kind, joints[target].kind)
+                if any(k not in ("revolute", "prismatic", "continuous") for k in kinds) or (
+                        (kinds[0] == "continuous") != (kinds[1] == "continuous")):
+                    d.fail(f"a {kinds[0]} joint mimicking a {kinds[1]} joint {target!r}: mimic "
+                           f"joints join 1-dof revolute or prismatic joints, or two continuous "
+                           f"ones (as Pinocchio)", what, line)
             relations.append((j, target, mul, off))
     follows = {j.name: target for j, target, _, _ in relations}
     done: set[str] = set()
@@ -367,18 +386,28 @@ def _mimic_relations(d: Description, joints: dict[str, Joint]) -> tuple[list, li
     return relations, ignored
 
 
-def to_model(d: Description, root_joint: str | None = None) -> Model:
-    """Build the Model ``d`` describes, Pinocchio's way (module docstring), or raise d.error."""
+def to_model(d: Description, root_joint: str | None = None, mimic: bool = False
+             ) -> Model | MimicModel:
+    """Build the Model ``d`` describes, Pinocchio's way (module docstring), or raise d.error.
+    ``mimic``: a MimicModel whose mimic joints follow their leaders (fastdyn/mimic.py), the
+    relations checked strictly (``_mimic_relations``); the Model itself when no moving joint
+    mimics another."""
     # Absurd but finite numbers (a 1e308 inertia, 1e200 offsets) overflow while placements
     # compose and inertias merge: the checks below and the Model's own report them as errors
     # naming the element, so NumPy's RuntimeWarnings would only be noise.
     with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
-        return _to_model(d, root_joint)
+        model = _to_model(d, root_joint, mimic)
+    if not (mimic and model.mimic):  # no relation to enforce: the Model, with everything
+        return model
+    try:
+        return MimicModel(model)
+    except ValueError as e:  # (the strict checks above should have said it, with a line)
+        d.fail(str(e))
 
 
-def _to_model(d: Description, root_joint: str | None) -> Model:
+def _to_model(d: Description, root_joint: str | None, mimic: bool) -> Model:
     root, children, links, joints = _topology(d)
-    relations, ignored = _mimic_relations(d, joints)
+    relations, ignored = _mimic_relations(d, joints, strict=mimic)
     b = ModelBuilder(d.name) if d.gravity is None else ModelBuilder(d.name, d.gravity)
     bad_inertia: list[Link] = []
 

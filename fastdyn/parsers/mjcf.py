@@ -1,4 +1,5 @@
-"""MJCF loader: ``load_mjcf(path_or_xml, root_joint=None)`` -> Model, the robot MuJoCo compiles.
+"""MJCF loader: ``load_mjcf(path_or_xml, root_joint=None, mimic=False)`` -> Model, the robot
+MuJoCo compiles.
 
 Reads MuJoCo's XML format (the XML Reference chapter of MuJoCo's documentation, version 3 and
 4) into the ``Description`` the URDF parser fills, then builds the Model the same way:
@@ -36,10 +37,13 @@ Reads MuJoCo's XML format (the XML Reference chapter of MuJoCo's documentation, 
 - sites: operational frames on their body; geoms that collide (contype or conaffinity not 0)
   as ``Collision`` shapes (``mjcf_collisions``, ``Scene.add_mjcf_collisions``).
 
+Mimic joints: with ``mimic=True``, ``<equality><joint>`` with a linear ``polycoef`` makes
+joint1 follow joint2 (``load_mjcf``; fastdyn/mimic.py).
+
 Not read (an ``MJCFWarning`` says so where it changes the dynamics): joint springs
-(``stiffness``), ball-joint cone limits, ``gravcomp``, ``<equality>`` and ``<tendon>``
-constraints; actuators, sensors, contacts, keyframes, assets and visuals have no place in a
-Model. ``<attach>``, ``<replicate>``, ``<composite>``, ``<flexcomp>``, free joints aligned to
+(``stiffness``), ball-joint cone limits, ``gravcomp``, ``<equality>`` (but joint equalities
+with ``mimic=True``) and ``<tendon>`` constraints; actuators, sensors, contacts, keyframes,
+assets and visuals have no place in a Model. ``<attach>``, ``<replicate>``, ``<composite>``, ``<flexcomp>``, free joints aligned to
 the inertia (``align``, ``alignfree``) and ``shellinertia`` are refused with an error rather
 than read wrongly.
 
@@ -56,6 +60,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..mimic import MimicModel
 from ..model import Model
 from . import _mjcf_math as mm
 from . import _xml
@@ -79,28 +84,40 @@ class MJCFWarning(UserWarning):
     equality constraints ...), said once per file and kind."""
 
 
-def load_mjcf(path_or_xml, root_joint: str | None = None, *,
-              max_bytes: int | None = MAX_BYTES) -> Model:
+def load_mjcf(path_or_xml, root_joint: str | None = None, mimic: bool = False, *,
+              max_bytes: int | None = MAX_BYTES) -> Model | MimicModel:
     """The Model of an MJCF file (a path) or document (a string starting with "<", or bytes).
 
     ``root_joint``: None (the file's own joints, free ones included), or a joint type as in
     ``load_urdf`` ("freeflyer", "planar", ...) placed between the world and the worldbody's
     only body, which must have no joint of its own: the joint, named "root_joint", replaces
     that body's placement in the world (as ``pinocchio.buildModelFromMJCF(path, root)``).
+    ``mimic``: False (default): ``<equality>`` constraints are not modelled (an
+    ``MJCFWarning`` says so). True: each ``<equality><joint joint1="j" joint2="i"
+    polycoef="c0 c1 0 0 0">`` makes joint j a mimic joint of i, as ``load_urdf(...,
+    mimic=True)`` does with ``<mimic>``: MuJoCo's y - y0 = c0 + c1 (x - x0) (y0, x0 the
+    joints' ``ref``) is q_j = c1 q_i + (y0 + c0 - c1 x0), enforced exactly where MuJoCo
+    enforces it softly; the result is a ``fastdyn.mimic.MimicModel``. A nonlinear polycoef, a
+    missing joint1 or joint2, or joints other than hinge and slide raise ``MJCFError``;
+    inactive ones (``active="false"``) and the other equality kinds are left out, with the
+    warning.
     ``max_bytes``: the document and its included files together (64 MiB by default; None for
     no cap). Raises ``MJCFError`` for a file it cannot load.
     """
     if root_joint is not None:
         root_joint_type(root_joint)  # a bad name fails as in load_urdf, before the file is read
-    d = parse_mjcf(path_or_xml, max_bytes=max_bytes)
+    if not isinstance(mimic, (bool, np.bool_)):
+        raise TypeError(f"mimic must be True or False, got {mimic!r}")
+    d = parse_mjcf(path_or_xml, max_bytes=max_bytes, mimic=bool(mimic))
     if root_joint is not None:
         _float_base(d)
-    return to_model(d, root_joint)
+    return to_model(d, root_joint, bool(mimic))
 
 
-def parse_mjcf(path_or_xml, *, max_bytes: int | None = MAX_BYTES) -> Description:
+def parse_mjcf(path_or_xml, *, max_bytes: int | None = MAX_BYTES,
+               mimic: bool = False) -> Description:
     """Read an MJCF document and its includes into a ``Description`` (what ``load_mjcf``
-    builds the Model from)."""
+    builds the Model from); ``mimic``: read ``<equality><joint>`` as mimic relations."""
     cap = _xml.check_max_bytes(max_bytes)
     data, source = _xml.read(path_or_xml, cap, MJCFError, "MJCF", _LOADERS)
     root = _xml.tree(data, source, MJCFError)
@@ -112,7 +129,7 @@ def parse_mjcf(path_or_xml, *, max_bytes: int | None = MAX_BYTES) -> Description
     main_dir = os.path.dirname(os.path.abspath(source)) if is_file else os.getcwd()
     expand_includes(root, main_dir, source if is_file else None,
                     [None if cap is None else cap - len(data)], MJCFError)
-    return _Reader(source).model(root)
+    return _Reader(source, mimic).model(root)
 
 
 def mjcf_collisions(path_or_xml, *, max_bytes: int | None = MAX_BYTES
@@ -198,9 +215,11 @@ _GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", 
 
 
 class _Reader(Numbers):
-    def __init__(self, source: str):
+    def __init__(self, source: str, mimic: bool = False):
         super().__init__(MJCFError)
         self.source = source
+        self.mimic = mimic
+        self.equalities: list[tuple] = []  # (node, joint1, joint2, c0, c1) read as mimic
         self.defaults = Defaults(MJCFError)
         self.angle = np.pi / 180.0  # <compiler angle="degree">, MJCF's default
         self.eulerseq = "xyz"
@@ -235,6 +254,8 @@ class _Reader(Numbers):
                 self.defaults.add_top(c)
             elif c.tag == "option":
                 self.option(c)
+            elif c.tag == "equality" and self.mimic:
+                self.equality(c)
             elif c.tag in ("equality", "tendon") and c.children:
                 self.note("constraints", f"<{c.tag}> ({self.where(c)}, {len(c.children)} "
                           f"element{'s' if len(c.children) > 1 else ''})")
@@ -243,6 +264,53 @@ class _Reader(Numbers):
             if c.tag == "worldbody":
                 self.elements(world, c, np.eye(3), np.zeros(3), "main", in_frame=False)
         return self.describe(root, world)
+
+    def equality(self, node: _xml.Node) -> None:
+        """``<equality>`` with mimic=True: its active ``<joint>`` elements, checked; the
+        rest noted as not modelled."""
+        left = []
+        for c in node.children:
+            a = Attrs(c)
+            if c.tag != "joint":
+                left.append(c)
+                continue
+            if self.keyword(a, "active", ("true", "false"), "true") == "false":
+                left.append(c)  # MuJoCo starts with it off
+                continue
+            j1, j2 = a.get("joint1"), a.get("joint2")
+            if not j1:
+                self.fail("<joint> equality needs joint1=\"...\", the joint that follows", a)
+            if not j2:
+                self.fail(f"no joint2: joint {j1!r} is held at a constant, which fastdyn's "
+                          f"mimic joints (one joint following another) do not model", a)
+            k = self.floats(a, "polycoef", (1, 5), default=(0.0, 1.0, 0.0, 0.0, 0.0))
+            k = np.concatenate([k, (0.0, 1.0, 0.0, 0.0, 0.0)[len(k):]])  # MuJoCo's defaults
+            if np.any(k[2:] != 0.0):
+                self.fail(f"{a.shown('polycoef')}: a nonlinear polynomial (coefficients of "
+                          f"x^2 and above not 0); fastdyn's mimic joints are linear, q1 = c0 + "
+                          f"c1 q2 (load with mimic=False to leave the constraint out)", a)
+            self.equalities.append((c, j1, j2, float(k[0]), float(k[1])))
+        if left:
+            self.note("constraints", f"<equality> ({self.where(node)}, {len(left)} element"
+                      f"{'s' if len(left) > 1 else ''} other than active <joint>)")
+
+    def mimics(self, d: Description) -> None:
+        """The equalities as the joints' mimic relations, offsets through the joints' refs."""
+        refs = {j.name: j for b in self.bodies for j in b.joints if j.name}
+        joints = {j.name: j for j in d.joints}
+        for node, j1, j2, c0, c1 in self.equalities:
+            a = Attrs(node)
+            for name in (j1, j2):
+                if name not in refs:
+                    self.fail(f"no joint named {name!r} in this model", a)
+            J = joints[j1]
+            if J.mimic is not None:
+                self.fail(f"joint {j1!r} already follows {J.mimic[0]!r} (an earlier "
+                          f"<equality><joint>); a joint follows one other", a)
+            # MuJoCo: y - y0 = c0 + c1 (x - x0), y0 and x0 the refs (qpos0), q = qpos here
+            y0, x0 = refs[j1].ref, refs[j2].ref
+            J.mimic = (j2, c1, y0 + c0 - c1 * x0)
+            J.mimic_line = node.line if node.source == self.source else None
 
     def compiler(self, a: Attrs) -> None:
         if a.get("coordinate") not in (None, "local"):
@@ -499,6 +567,7 @@ class _Reader(Numbers):
                         child_order="document", error=MJCFError, warning=MJCFWarning,
                         gravity=self.gravity)
         describe(self, d, world)
+        self.mimics(d)
         for kind, items in self.notes.items():
             warnings.warn(_NOTES[kind].format(n=len(items), source=self.source,
                                               items="; ".join(items[:8]) +

@@ -1,4 +1,5 @@
-"""URDF parser: ``load_urdf(path_or_xml, root_joint=None)`` -> Model, as Pinocchio builds it.
+"""URDF parser: ``load_urdf(path_or_xml, root_joint=None, mimic=False)`` -> Model, as Pinocchio
+builds it (with ``mimic=True``, a ``fastdyn.mimic.MimicModel``: see ``load_urdf``).
 
 The model matches ``pinocchio.buildModelFromUrdf`` (4.1): same joints in the same depth-first
 order (children sorted by joint name, urdfdom's order), same names, nq, nv, joint types (axes
@@ -29,6 +30,7 @@ import re
 
 import numpy as np
 
+from ..mimic import MimicModel
 from ..model import Model
 from . import _xml
 from .description import (Collision, Description, DescriptionError, Inertial, Joint, Link,
@@ -54,23 +56,32 @@ MAX_BYTES = 64 * 2**20
 
 
 def load_urdf(path_or_xml, root_joint: str | None = None, mimic: bool = False, *,
-              max_bytes: int | None = MAX_BYTES) -> Model:
+              max_bytes: int | None = MAX_BYTES) -> Model | MimicModel:
     """The Model of a URDF file (a path) or document (a string starting with "<", or bytes).
 
     ``root_joint``: None (fixed base), "freeflyer" (alias "free-flyer"), "planar" or any
     axis-aligned type of ``fastdyn.JOINT_TYPES``, inserted between the universe and the root
     link under the name "root_joint", as
     ``pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer())`` does.
-    ``mimic``: mimic tags are always kept in ``model.mimic`` and the joints stay independent;
-    ``mimic=True`` (mimic joints that follow their leader) is not supported yet.
+    ``mimic``: False (default): every joint is independent, the ``<mimic>`` tags are kept in
+    ``model.mimic`` (joint -> (mimicked joint, multiplier, offset)). True: mimic joints follow
+    their leader, q_j = multiplier q_i + offset, and their coordinates leave q and v, as
+    ``pin.buildModelFromUrdf(path, mimic=True)`` (same nq, nv and order): a
+    ``fastdyn.mimic.MimicModel`` over the full model, which the kinematics, Jacobians, rnea,
+    crba, aba and configuration functions take (others refuse it with an error saying so).
+    Mimic and mimicked joints must be 1-dof revolute or prismatic, or both continuous; a
+    chain of mimic tags is composed (Pinocchio refuses it), a mimicked joint may come after
+    its follower in the tree (Pinocchio refuses Talos's full model and Romeo for that); a tag
+    naming an undefined or fixed joint, or joining other types, raises ``URDFError``; a tag on
+    a fixed joint is dropped with a ``URDFWarning``, as with mimic=False. A file without a
+    moving mimic joint gives the plain Model.
     ``max_bytes``: documents longer than this (64 MiB by default) raise ``URDFError`` after
     reading at most ``max_bytes + 1`` bytes, so a device or a pipe cannot exhaust memory or
     hang the reader; pass a larger number, or None for no cap, to load bigger files.
     """
-    if mimic:
-        raise NotImplementedError("mimic=True: fastdyn keeps mimic joints independent; the "
-                                  "relations are in model.mimic (load with mimic=False)")
-    return to_model(parse_urdf(path_or_xml, max_bytes=max_bytes), root_joint)
+    if not isinstance(mimic, (bool, np.bool_)):
+        raise TypeError(f"mimic must be True or False, got {mimic!r}")
+    return to_model(parse_urdf(path_or_xml, max_bytes=max_bytes), root_joint, bool(mimic))
 
 
 def parse_urdf(path_or_xml, *, max_bytes: int | None = MAX_BYTES) -> Description:

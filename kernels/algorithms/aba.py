@@ -18,6 +18,8 @@ v_J = S_i qdot_i, and a_0 = -g:
 their own c_J.) "World" is the world's axes at the first joint's origin (world_origin.py), so
 a robot far from the origin keeps its precision. Fills oMi on the way. Returns the index of the first joint whose D_i is not
 positive definite (a massless subtree on a moving joint makes M singular), or -1.
+``aba_inertias`` takes the bodies' inertias from pi (njoints - 1, 10), body i in row i - 1, as
+rnea_inertias.
 """
 
 from .._jit import jit
@@ -32,6 +34,18 @@ from .world_origin import restore_origin, shift_origin
 
 @jit
 def aba(jnt, prm, q, v, tau, fext, ws, ddq):
+    return _aba(jnt, prm, prm, 0, P_PI, q, v, tau, fext, ws, ddq)
+
+
+@jit
+def aba_inertias(jnt, prm, pi, q, v, tau, fext, ws, ddq):
+    """aba with body i's 10 inertial parameters taken from pi[i - 1] instead of prm."""
+    return _aba(jnt, prm, pi, 1, 0, q, v, tau, fext, ws, ddq)
+
+
+@jit
+def _aba(jnt, prm, Y, y0, yc, q, v, tau, fext, ws, ddq):
+    """Body i's inertia is Y[i - y0, yc:yc + 10]."""
     n = jnt.shape[0]
     has_f = fext.shape[0] > 0
     for k in range(6):
@@ -60,7 +74,7 @@ def aba(jnt, prm, q, v, tau, fext, ws, ddq):
             cj = motion.act(w, OM, w, CJ)
             for k in range(6):
                 w[C + k] += cj[k]
-        inertia.act(w, OM, prm[i], P_PI, w, TMP)  # body inertia in the world, 10 parameters
+        inertia.act(w, OM, Y[i - y0], yc, w, TMP)  # body inertia in the world, 10 parameters
         matrix6.from_inertia(w, TMP, w, IA)
         b = inertia.bias_force(w, TMP, w, OV)
         if has_f:

@@ -11,7 +11,8 @@ the force block F needs no transform on its way to the root:
             Yc_l(i) += Yc_i
 A sum of rigid bodies is a rigid body, so Yc stays 10 numbers. "World" is the world's axes at
 the first joint's origin (world_origin.py), so a robot far from the origin keeps its
-precision. Fills oMi on the way.
+precision. Fills oMi on the way. ``crba_inertias`` takes the bodies' inertias from pi
+(njoints - 1, 10), body i in row i - 1, as rnea_inertias.
 """
 
 from .._jit import jit
@@ -24,6 +25,18 @@ from .world_origin import restore_origin, shift_origin
 @jit
 def crba(jnt, prm, q, ws, M, empty):
     """M (nv, nv) written in full; ``empty`` is a zero-length float64 array (no velocity)."""
+    _crba(jnt, prm, prm, 0, P_PI, q, ws, M, empty)
+
+
+@jit
+def crba_inertias(jnt, prm, pi, q, ws, M, empty):
+    """crba with body i's 10 inertial parameters taken from pi[i - 1] instead of prm."""
+    _crba(jnt, prm, pi, 1, 0, q, ws, M, empty)
+
+
+@jit
+def _crba(jnt, prm, Y, y0, yc, q, ws, M, empty):
+    """Body i's inertia is Y[i - y0, yc:yc + 10]."""
     n = jnt.shape[0]
     M[:, :] = 0.0  # entries of dofs on different branches stay zero
     rx, ry, rz = shift_origin(jnt, prm, q, empty, ws)
@@ -36,7 +49,7 @@ def crba(jnt, prm, q, ws, M, empty):
             s = motion.act(w, OM, w, S + 6 * d)
             for k in range(6):
                 w[OJ + 6 * d + k] = s[k]
-        inertia.act(w, OM, prm[i], P_PI, w, OYC)
+        inertia.act(w, OM, Y[i - y0], yc, w, OYC)
     for i in range(n - 1, 0, -1):
         w = ws[i]
         jr = jnt[i]

@@ -34,7 +34,7 @@ from ..configuration.dispatch import VECTOR, integrate, lie_group
 from ..joints.codes import PERIODIC
 from ..layout import LOCAL, LOCAL_WORLD_ALIGNED
 from ..spatial.rotations import log3_coeffs, log3_tuple, so3_poly_apply
-from .batch import chunk
+from .batch import chunk, robot
 from .forward_kinematics import forward_kinematics
 from .frames import frame_placement
 from .jacobian import support_jacobian
@@ -249,25 +249,26 @@ def solve(jnt, prm, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed,
 
 
 @jit
-def solve_chunk(t, nt, jnt, prm, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3,
+def solve_chunk(t, nt, jnt, PRM, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3,
                 oMf3, J3, Q, converged, iterations, residual):
     """solve() for chunk t of nt of the rows of targets (N, 12) and Q0 (N, nq), serially,
     with ws3[t], oMf3[t], J3[t] (row r seeded with seed + r, so results do not depend on the
-    thread count). ``solve_chunk(0, 1, ...)`` is the whole batch on one thread."""
+    thread count) and robot PRM[r] of a batch (Np, njoints, NP), or PRM[0] for every row.
+    ``solve_chunk(0, 1, ...)`` is the whole batch on one thread."""
     lo, hi = chunk(targets.shape[0], nt, t)
     for r in range(lo, hi):
-        c, k, res = solve(jnt, prm, frm, f, mode, targets[r], Q0[r], lower, upper, tol, max_iter,
-                          seed + r, ws3[t], oMf3[t], J3[t], Q[r])
+        c, k, res = solve(jnt, PRM[robot(PRM, r)], frm, f, mode, targets[r], Q0[r], lower, upper,
+                          tol, max_iter, seed + r, ws3[t], oMf3[t], J3[t], Q[r])
         converged[r] = c
         iterations[r] = k
         residual[r] = res
 
 
 @jit(parallel=True)
-def solve_batch(jnt, prm, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3, oMf3,
+def solve_batch(jnt, PRM, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3, oMf3,
                 J3, Q, converged, iterations, residual):
     """solve_chunk over one contiguous chunk of rows per thread, in parallel."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        solve_chunk(t, nt, jnt, prm, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed,
+        solve_chunk(t, nt, jnt, PRM, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed,
                     ws3, oMf3, J3, Q, converged, iterations, residual)

@@ -19,6 +19,10 @@ order below, at the first joint that breaks it (fastdyn/parameters.py words the 
 Rows are the moving joints 1..njoints-1 (the universe row holds only gravity). One linear pass
 over the table: a batch of 10,000 UR5 robots is checked in well under the time of one RNEA per
 robot (bench/test_montecarlo.py).
+
+pi_violation(pi) applies the rules that concern a body's inertia alone (6: pi not finite, 17:
+negative mass) to the inertias pi (njoints - 1, 10) of a batch over inertias (body i in row
+i - 1), with the same codes.
 """
 
 from math import isfinite
@@ -36,6 +40,8 @@ F_FINITE = ((P_R, 9), (P_P, 3), (P_AXIS, 3), (P_AXIS2, 3), (P_PITCH, 1), (P_PI, 
             (P_ARMATURE, 6), (P_DAMPING, 6), (P_FRICTION, 6))
 L_FIELDS = ((P_Q_LOWER, 7), (P_Q_UPPER, 7), (P_V_MAX, 6), (P_EFFORT_MAX, 6))
 NONNEG = ((P_ARMATURE, 6), (P_DAMPING, 6), (P_FRICTION, 6))
+ROTATION_ATOL, ROTATION_RTOL = 1e-9, 1e-5  # rule 18's tolerances; builder.is_rotation's too
+PI_NOT_FINITE = 6  # F_FINITE's (P_PI, 10), as a rule code
 NEGATIVE_MASS, NOT_ROTATION, AXIS_CHANGED, AXIS_NOT_UNIT = 17, 18, 19, 20
 GRAVITY_NOT_FINITE, GRAVITY_MISPLACED = 21, 22
 
@@ -48,7 +54,7 @@ def _rotation(prm, i):
             for k in range(3):
                 d += prm[i, P_R + 3 * a + k] * prm[i, P_R + 3 * b + k]
             want = 1.0 if a == b else 0.0
-            if abs(d - want) > 1e-9 + 1e-5 * want:
+            if abs(d - want) > ROTATION_ATOL + ROTATION_RTOL * want:
                 return False
     r = prm[i]
     det = (r[P_R] * (r[P_R + 4] * r[P_R + 8] - r[P_R + 5] * r[P_R + 7])
@@ -103,6 +109,19 @@ def violation(jnt, prm, fixed_axis, uses_axis):
         for k in range(3):
             if prm[i, P_GRAVITY + k] != 0.0:
                 return GRAVITY_MISPLACED * CODE + i
+    return -1
+
+
+@jit
+def pi_violation(pi):
+    """-1, or code * CODE + joint of the first broken inertia rule (module docstring)."""
+    for i in range(pi.shape[0]):
+        for k in range(10):
+            if not isfinite(pi[i, k]):
+                return PI_NOT_FINITE * CODE + i + 1
+    for i in range(pi.shape[0]):
+        if pi[i, 0] < 0.0:
+            return NEGATIVE_MASS * CODE + i + 1
     return -1
 
 

@@ -10,6 +10,9 @@ Table 5.1. With ^0 a_0 = -g folded into the root (Pinocchio's a_gf):
 (the rotor-inertia term keeps RNEA the inverse of ABA with the armature on M's diagonal, as in
 Pinocchio >= 3).
 Parameters prm (njoints, NP) as in kernels/layout.py (gravity in the universe row).
+``rnea_inertias`` reads the bodies' inertias from a separate pi (njoints - 1, 10), body i in
+row i - 1 (fastdyn.sample_parameters' layout), and everything else from prm: a Monte Carlo
+batch over inertias then streams 10 numbers a body instead of prm's NP.
 External forces f_ext (njoints, 6) are spatial forces in the joint frames (LOCAL), as Pinocchio
 takes them; an empty (0, 6) array means none.
 """
@@ -22,6 +25,18 @@ from ..spatial import force, inertia, motion
 
 @jit
 def rnea(jnt, prm, q, v, a, fext, ws, tau):
+    _rnea(jnt, prm, prm, 0, P_PI, q, v, a, fext, ws, tau)
+
+
+@jit
+def rnea_inertias(jnt, prm, pi, q, v, a, fext, ws, tau):
+    """rnea with body i's 10 inertial parameters taken from pi[i - 1] instead of prm."""
+    _rnea(jnt, prm, pi, 1, 0, q, v, a, fext, ws, tau)
+
+
+@jit
+def _rnea(jnt, prm, Y, y0, yc, q, v, a, fext, ws, tau):
+    """Body i's inertia is Y[i - y0, yc:yc + 10]."""
     n = jnt.shape[0]
     for k in range(6):
         ws[0, V + k] = 0.0
@@ -45,8 +60,8 @@ def rnea(jnt, prm, q, v, a, fext, ws, tau):
             for d in range(jr.nv):
                 acc += w[S + 6 * d + k] * a[iv + d]
             w[AGF + k] = acc
-        ya = inertia.apply(prm[i], P_PI, w, AGF)
-        b = inertia.bias_force(prm[i], P_PI, w, V)
+        ya = inertia.apply(Y[i - y0], yc, w, AGF)
+        b = inertia.bias_force(Y[i - y0], yc, w, V)
         for k in range(6):
             w[F + k] = ya[k] + b[k]
         if has_f:
