@@ -35,6 +35,12 @@ try:
                            nonlinear_effects, potential_energy, rnea, static_torque)
     from .kernels.joints.codes import NAMES as JOINT_TYPES
     from .kernels.layout import BODY_FRAME, FIXED_JOINT_FRAME, JOINT_FRAME, OP_FRAME, SENSOR_FRAME
+    from .kinematics_derivatives import (compute_centroidal_dynamics_derivatives,
+                                         compute_forward_kinematics_derivatives,
+                                         get_frame_acceleration_derivatives,
+                                         get_frame_velocity_derivatives,
+                                         get_joint_acceleration_derivatives,
+                                         get_joint_velocity_derivatives)
     from .kinematics import (center_of_mass, forward_kinematics, frame_placement, frame_pose,
                              frames_forward_kinematics, joint_placement, joint_pose,
                              update_frame_placements)
@@ -85,4 +91,7 @@ __all__ = [
     "compute_rnea_derivatives", "compute_aba_derivatives",
     "compute_generalized_gravity_derivatives", "compute_static_torque_derivatives",
     "compute_aba_parameter_derivatives",
+    "compute_forward_kinematics_derivatives", "get_joint_velocity_derivatives",
+    "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
+    "get_frame_acceleration_derivatives", "compute_centroidal_dynamics_derivatives",
 ]

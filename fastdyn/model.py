@@ -369,6 +369,16 @@ def _arrays(nq: int, nv: int, nj: int, nf: int) -> dict[str, tuple[int, ...]]:
         "ddq_dq": (nv, nv),  # d ddq / dq (compute_aba_derivatives)
         "ddq_dv": (nv, nv),  # d ddq / dv
         "dg_dq": (nv, nv),  # d g / dq (compute_generalized_gravity_derivatives)
+        # Kinematics and centroidal derivatives (fastdyn.kinematics_derivatives), Pinocchio's
+        # meaning; q along tangents
+        "dv_dq": (6, nv),  # d(velocity)/dq of the last joint or frame asked for
+        "dv_dv": (6, nv),  # d(velocity)/dv: its Jacobian
+        "da_dq": (6, nv),  # d(spatial acceleration)/dq
+        "da_dv": (6, nv),
+        "da_da": (6, nv),  # its Jacobian again
+        "dh_dq": (6, nv),  # d h_g / dq (compute_centroidal_dynamics_derivatives)
+        "dhdot_dq": (6, nv),  # d (dh_g/dt) / dq
+        "dhdot_dv": (6, nv),  # d (dh_g/dt) / dv (d/da is A_g: data.Ag)
     }
 
 
@@ -395,7 +405,8 @@ class Data:
         self.model_token = model.token
         self.nq, self.nv = model.nq, model.nv
         self.njoints, self.nframes = model.njoints, model.nframes
-        self.kinematics = 0  # what ws holds: 0 nothing, 1 placements, 2 + v, 3 + a
+        # what ws holds: 0 nothing, 1 placements, 2 + v, 3 + a, 4 + kinematics derivatives
+        self.kinematics = 0
         for name, shape in _arrays(model.nq, model.nv, model.njoints, model.nframes).items():
             setattr(self, name, np.zeros(shape))
         self.ws = layout.workspace(model.njoints)  # the universe sits at the identity for good

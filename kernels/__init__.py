@@ -32,7 +32,13 @@ them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fe
 (returns -1, or a joint whose inertia is singular) and
 ``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``; one simulator step's
 Jacobians, ``step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
-dbuf, qn, vn, A, B)`` (buffers: fastdyn.step_derivatives.step_buffers).
+dbuf, qn, vn, A, B)`` (buffers: fastdyn.step_derivatives.step_buffers). Kinematics derivatives:
+``kinematics_derivatives(jnt, prm, q, v, a, ws)``, then
+``joint_motion_derivatives(jnt, ws, joint, reference, dv_dq, dv_dv, da_dq, da_dv, da_da)`` or
+``frame_motion_derivatives(jnt, frm, ws, f, reference, oMf, dv_dq, ...)`` ((6, nv) outputs; the
+acceleration ones (6, 0) for velocities only);
+``centroidal_dynamics_derivatives(jnt, prm, q, v, a, ws, dh_dq, dhdot_dq, dhdot_dv, dhdot_da,
+hg, dhg)`` (returns the total mass).
 For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
 take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
 i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
@@ -41,12 +47,15 @@ i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
 from .algorithms.aba import aba, aba_inertias
 from .algorithms.aba_derivatives import aba_derivatives
 from .algorithms.center_of_mass import center_of_mass
+from .algorithms.centroidal_derivatives import centroidal_dynamics_derivatives
 from .algorithms.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
 from .algorithms.crba import crba, crba_inertias
 from .algorithms.energy import kinetic_energy, potential_energy
 from .algorithms.forward_kinematics import forward_kinematics
 from .algorithms.frames import update_frame_placements
 from .algorithms.jacobian import frame_jacobian, joint_jacobian, joint_jacobians
+from .algorithms.kinematics_derivatives import (frame_motion_derivatives,
+                                                joint_motion_derivatives, kinematics_derivatives)
 from .algorithms.rnea import rnea, rnea_inertias
 from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
 from .algorithms.simulate import simulate
@@ -55,8 +64,11 @@ from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
 from .layout import workspace
 
-__all__ = ["aba", "aba_inertias", "crba_inertias", "rnea_inertias", "aba_derivatives",
-           "rnea_derivatives", "static_torque_derivatives", "center_of_mass", "cholesky", "cholesky_inverse", "cholesky_solve", "crba",
-           "kinetic_energy", "potential_energy", "forward_kinematics", "update_frame_placements",
-           "rnea", "simulate", "joint_jacobians", "joint_jacobian", "frame_jacobian", "difference",
-           "step_derivatives", "integrate", "neutral", "normalize", "jcalc", "workspace"]
+__all__ = ["aba", "aba_inertias", "aba_derivatives", "center_of_mass",
+           "centroidal_dynamics_derivatives", "cholesky", "cholesky_inverse", "cholesky_solve",
+           "crba", "crba_inertias", "difference", "forward_kinematics", "frame_jacobian",
+           "frame_motion_derivatives", "integrate", "jcalc", "joint_jacobian", "joint_jacobians",
+           "joint_motion_derivatives", "kinematics_derivatives", "kinetic_energy", "neutral",
+           "normalize", "potential_energy", "rnea", "rnea_derivatives", "rnea_inertias",
+           "simulate", "static_torque_derivatives", "step_derivatives", "update_frame_placements",
+           "workspace"]

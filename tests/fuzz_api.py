@@ -280,6 +280,11 @@ def _fk_prepare(level):
     return prepare
 
 
+def _kd_prepare(values):
+    fd.compute_forward_kinematics_derivatives(values["model"], values["data"], values["q_fk"],
+                                              values["v_fk"], values["a_fk"])
+
+
 def _fk_hidden(level):
     out = [A("q_fk", "q", _q, hidden=True)]
     if level >= 2:
@@ -434,6 +439,15 @@ CALLS: list[Call] = [
          [MODEL(), DATA(), Q()]),
     Call("compute_static_torque_derivatives", fd.compute_static_torque_derivatives,
          [MODEL(), DATA(), Q(), FEXT()]),
+    # kinematics and centroidal derivatives
+    Call("compute_forward_kinematics_derivatives", fd.compute_forward_kinematics_derivatives,
+         [MODEL(), DATA(), Q(), V(), V("a")], observe=_observe_fk),
+    *[Call(f"get_{kind}_{what}_derivatives", getattr(fd, f"get_{kind}_{what}_derivatives"),
+           [MODEL(), DATA(), JOINT() if kind == "joint" else FRAME(), REFERENCE()]
+           + _fk_hidden(3), prepare=_kd_prepare)
+      for kind in ("joint", "frame") for what in ("velocity", "acceleration")],
+    Call("compute_centroidal_dynamics_derivatives", fd.compute_centroidal_dynamics_derivatives,
+         [MODEL(), DATA(), Q(), V(), V("a")]),
     # regressors
     Call("dynamic_parameters", fd.dynamic_parameters, [MODEL()], model_only=True),
     Call("sample_parameters", fd.sample_parameters,

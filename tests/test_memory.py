@@ -17,11 +17,13 @@ SCRIPT = textwrap.dedent("""
     import fastdyn as fd
     from fastdyn.kernels import (aba, crba, rnea, forward_kinematics, integrate, cholesky,
                                  cholesky_solve, center_of_mass, rnea_derivatives,
-                                 aba_derivatives, static_torque_derivatives)
+                                 aba_derivatives, static_torque_derivatives,
+                                 kinematics_derivatives, joint_motion_derivatives,
+                                 frame_motion_derivatives, centroidal_dynamics_derivatives)
 
     @numba.njit
     def run(jnt, prm, dof, q, v, a, fext, ws, tau, M, U, D, mass, com, vcom, acom, qn, e, X,
-            Y, Minv, n):
+            Y, Minv, frm, oMf, K, h, n):
         for _ in range(n):
             rnea(jnt, prm, q, v, a, fext, ws, tau)
             aba(jnt, prm, q, v, tau, fext, ws, a)
@@ -34,6 +36,11 @@ SCRIPT = textwrap.dedent("""
             rnea_derivatives(jnt, prm, q, v, a, fext, ws, tau, X, Y, M)
             aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, a, X, Y, M, U, D, Minv)
             static_torque_derivatives(jnt, prm, q, fext, ws, tau, X)
+            kinematics_derivatives(jnt, prm, q, v, a, ws)
+            joint_motion_derivatives(jnt, ws, jnt.shape[0] - 1, 2, K[0], K[1], K[2], K[3], K[4])
+            frame_motion_derivatives(jnt, frm, ws, 1, 0, oMf, K[0], K[1], K[2], K[3], K[4])
+            centroidal_dynamics_derivatives(jnt, prm, q, v, a, ws, K[0], K[1], K[2], K[3], h[0],
+                                            h[1])
 
     m = fd.samples.random_tree(20, seed=4, root="freeflyer")
     d = m.create_data()
@@ -42,7 +49,7 @@ SCRIPT = textwrap.dedent("""
     a = np.ones(m.nv)
     args = (m.jnt, m.prm, m.dof, q, v, a, np.zeros((0, 6)), d.ws, d.tau, d.M, d.U, d.D,
             d.mass, d.com, d.vcom, d.acom, np.empty(m.nq), np.zeros(0), d.dtau_dq, d.dtau_dv,
-            d.Minv)
+            d.Minv, m.frm, d.oMf, np.zeros((5, 6, m.nv)), np.zeros((2, 6)))
     def allocations(n):
         before = rtsys.get_allocation_stats()
         run(*args, n)

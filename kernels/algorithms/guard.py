@@ -21,13 +21,15 @@ from math import sqrt
 
 from .._jit import jit
 from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
-from ..layout import A, IA, NP, NW, OM, V
+from ..layout import A, IA, NP, NW, OM, OYC, V
 from .aba import aba
 from .aba_derivatives import aba_derivatives
+from .centroidal_derivatives import centroidal_dynamics_derivatives
 from .cholesky import cholesky, inverse_sparse
 from .crba import crba
 from .forward_kinematics import forward_kinematics
 from .jacobian import frame_jacobian, joint_jacobians
+from .kinematics_derivatives import kinematics_derivatives
 from .regressor import joint_torque_regressor
 from .rnea import rnea
 from .rnea_derivatives import rnea_derivatives, static_torque_derivatives
@@ -306,4 +308,39 @@ def static_torque_derivatives_checked(jnt, prm, q, fext, ws, tau, dtau_dq, empty
         code = _overflow(_finite(tau))
         if code == 0:
             code = _diagonal_overflow(dtau_dq)
+    return code
+
+
+@jit
+def kinematics_derivatives_checked(jnt, prm, q, v, a, ws, no_forces, tol):
+    """check_state, then kinematics_derivatives; code 7 if a placement, v or a is not finite
+    (the columns are products of the same numbers)."""
+    code = check_state(jnt, prm, q, v, a, no_forces, ws, tol)
+    if code == 0 and not _all_nv(jnt, v, a, a):
+        code = 8 * CODE
+    if code == 0:
+        kinematics_derivatives(jnt, prm, q, v, a, ws)
+        code = _placements_overflow(jnt, ws, v, a)
+    return code
+
+
+@jit
+def centroidal_dynamics_derivatives_checked(jnt, prm, q, v, a, ws, dh_dq, dhdot_dq, dhdot_dv,
+                                            dhdot_da, hg, dhg, no_forces, tol):
+    """check_state, then centroidal_dynamics_derivatives; code 7 if h_g or dh_g/dt is not
+    finite although the mass (left in ws[0, OYC]) is positive: the caller refuses a massless
+    robot itself."""
+    code = check_state(jnt, prm, q, v, a, no_forces, ws, tol)
+    nv = _sizes(jnt)[1]
+    ok = _all_nv(jnt, v, a, a) and hg.shape[0] == 6 and dhg.shape[0] == 6
+    for X in (dh_dq, dhdot_dq, dhdot_dv, dhdot_da):
+        ok = ok and X.shape[0] == 6 and X.shape[1] == nv
+    if code == 0 and not ok:
+        code = 8 * CODE
+    if code == 0:
+        centroidal_dynamics_derivatives(jnt, prm, q, v, a, ws, dh_dq, dhdot_dq, dhdot_dv,
+                                        dhdot_da, hg, dhg)
+        code = _placements_overflow(jnt, ws, v, a)
+        if code == 0 and ws[0, OYC] > 0.0:
+            code = _overflow(max(_finite(hg), _finite(dhg)))
     return code
