@@ -439,6 +439,8 @@ CALLS: list[Call] = [
          [MODEL(), DATA(), Q()]),
     Call("compute_static_torque_derivatives", fd.compute_static_torque_derivatives,
          [MODEL(), DATA(), Q(), FEXT()]),
+    Call("compute_aba_parameter_derivatives", fd.compute_aba_parameter_derivatives,
+         [MODEL(), DATA(), Q(), V(), V("tau"), FEXT()]),
     # kinematics and centroidal derivatives
     Call("compute_forward_kinematics_derivatives", fd.compute_forward_kinematics_derivatives,
          [MODEL(), DATA(), Q(), V(), V("a")], observe=_observe_fk),
