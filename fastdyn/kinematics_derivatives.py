@@ -39,6 +39,7 @@ from . import _checks
 from ._checks import QUAT_TOL
 from ._fastcall import Kernel
 from .frames import LOCAL, reference_code
+from .derivatives import _same
 from .kernels.algorithms import guard as _guard
 from .kernels.algorithms import kinematics_derivatives as _kd
 from .kernels.layout import OYC
@@ -56,15 +57,6 @@ _pass = Kernel(_guard.kinematics_derivatives_checked, vectors=(2, 3, 4))
 _centroidal = Kernel(_guard.centroidal_dynamics_derivatives_checked, vectors=(2, 3, 4))
 _joint = Kernel(_kd.joint_motion_derivatives)
 _frame = Kernel(_kd.frame_motion_derivatives)
-
-
-def _same(model: Model, data: Data) -> None:
-    try:
-        same = data.model_token == model.token
-    except AttributeError:  # not a Data or not a Model: data_for says which
-        same = False
-    if not same:
-        _checks.data_for(model, data)
 
 
 def compute_forward_kinematics_derivatives(model: Model, data: Data, q, v, a) -> None:
