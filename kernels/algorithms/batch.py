@@ -41,6 +41,16 @@ def robot(PRM, r):
 
 
 @jit
+def diagonal_bad(M):
+    """-1, or the first non-finite diagonal entry of a mass matrix M (a non-finite entry
+    anywhere in CRBA's result puts one on the diagonal)."""
+    for k in range(M.shape[0]):
+        if not (M[k, k] - M[k, k] == 0.0):
+            return k
+    return -1
+
+
+@jit
 def rnea_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, TAU, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
@@ -79,11 +89,7 @@ def crba_chunk(t, nt, jnt, PRM, Q, ws3, MM, empty, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         crba(jnt, PRM[robot(PRM, r)], Q[r], ws3[t], MM[r], empty)
-        bad[r] = -1
-        for k in range(MM.shape[1]):  # a non-finite entry puts a non-finite one on the diagonal
-            if not (MM[r, k, k] - MM[r, k, k] == 0.0):
-                bad[r] = k
-                break
+        bad[r] = diagonal_bad(MM[r])
 
 
 @jit(parallel=True)

@@ -20,7 +20,7 @@ from numba import prange
 
 from .._jit import jit
 from .aba import aba_inertias
-from .batch import chunk, robot
+from .batch import chunk, diagonal_bad, robot
 from .crba import crba_inertias
 from .guard import _finite
 from .parameter_check import pi_violation
@@ -79,11 +79,7 @@ def crba_chunk(t, nt, jnt, prm, PI, Q, ws3, MM, empty, bad):
             crba_inertias(jnt, prm, pi, Q[r], ws3[t], MM[r], empty)
         else:
             MM[r] = np.nan
-        bad[r] = -1
-        for k in range(MM.shape[1]):  # a non-finite entry puts a non-finite one on the diagonal
-            if not (MM[r, k, k] - MM[r, k, k] == 0.0):
-                bad[r] = k
-                break
+        bad[r] = diagonal_bad(MM[r])
 
 
 @jit(parallel=True)

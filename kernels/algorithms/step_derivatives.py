@@ -30,13 +30,11 @@ from .._jit import jit
 from ..configuration.dispatch import d_integrate, integrate
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
-from .cholesky import cholesky, inverse_sparse, solve, solve_pair
+from .cholesky import inverse_sparse, solve_pair
 from .constraint_rows import contact_rows, joint_rows
-from .crba import crba
 from .guard import _all_nv, _finite, _sizes, check_state
-from .rnea import rnea
 from .rnea_derivatives import rnea_derivatives
-from .time_step import _clamp, buffers, sizes
+from .time_step import _clamp, buffers, free_velocity, sizes
 
 CODE = 1_000_000
 OK = 0
@@ -92,24 +90,10 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
         for k in range(nv):
             vn[k] = v[k] + dt * a[k]
     else:
-        # time_step's free velocity, operation for operation
-        crba(jnt, prm, q, ws, M, q[:0])
-        for k in range(nv):
-            zero[k] = 0.0
-        rnea(jnt, prm, q, v, zero, fext, ws, h)
-        for i in range(1, jnt.shape[0]):
-            jr = jnt[i]
-            for d in range(jr.nv):
-                k = jr.idx_v + d
-                damping = prm[i, P_DAMPING + d]
-                M[k, k] += dt * damping
-                rhs[k] = tc[k] - h[k] - damping * v[k]
-        bad = cholesky(dof, M, Uf, D)
-        if bad >= 0:
+        bad = free_velocity(jnt, prm, dof, q, v, tc, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
+        if bad >= 0:  # time_step's very free velocity: the next state is the step's, bit for bit
             return SINGULAR * CODE + bad
-        solve(dof, Uf, D, rhs)
         for k in range(nv):
-            vf[k] = v[k] + dt * rhs[k]
             vn[k] = vf[k]
             a[k] = rhs[k]
         nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point)

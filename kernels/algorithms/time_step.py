@@ -35,6 +35,32 @@ DIVERGED = 2  # the next state is not finite
 
 
 @jit
+def free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf):
+    """The step's velocity before the constraints: M_d = M(q) + dt diag(damping) factorized
+    into (Uf, D) (cholesky.py), rhs = M_d^-1 (tau - h(q, v) - damping v) and vf = v + dt rhs
+    (the module docstring's v_free; step_derivatives.py differentiates this very sequence).
+    Returns -1, or the dof where M_d is not positive definite."""
+    crba(jnt, prm, q, ws, M, q[:0])
+    for k in range(v.shape[0]):
+        zero[k] = 0.0
+    rnea(jnt, prm, q, v, zero, fext, ws, h)
+    for i in range(1, jnt.shape[0]):
+        jr = jnt[i]
+        for d in range(jr.nv):
+            k = jr.idx_v + d
+            damping = prm[i, P_DAMPING + d]
+            M[k, k] += dt * damping
+            rhs[k] = tau[k] - h[k] - damping * v[k]
+    bad = cholesky(dof, M, Uf, D)
+    if bad >= 0:
+        return bad
+    solve(dof, Uf, D, rhs)
+    for k in range(v.shape[0]):
+        vf[k] = v[k] + dt * rhs[k]
+    return -1
+
+
+@jit
 def sizes(nv, nsph, nhsp):
     """(rows, warm-start slots, floats, ints) of a step's buffers for nv dofs, nsph spheres
     and nhsp half-spaces: at most 3 rows per pair, one limit and one friction row per dof."""
@@ -109,24 +135,11 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
             bad = rk4_step(jnt, prm, opt[O_DT], q, v, tau, fext, ws, stages, qn, vn)
             return _ended(bad, jnt, rhs, cf, stats, qn, vn)
         return _free_step(jnt, prm, opt, q, v, tau, fext, ws, vf, rhs, qn, vn, cf, stats)
-    crba(jnt, prm, q, ws, M, q[:0])
-    for k in range(nv):
-        zero[k] = 0.0
-    rnea(jnt, prm, q, v, zero, fext, ws, h)
     _clamp(jnt, prm, tau)
-    for i in range(1, jnt.shape[0]):
-        jr = jnt[i]
-        for d in range(jr.nv):
-            k = jr.idx_v + d
-            damping = prm[i, P_DAMPING + d]
-            M[k, k] += dt * damping
-            rhs[k] = tau[k] - h[k] - damping * v[k]
-    bad = cholesky(dof, M, Uf, D)
+    bad = free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
     if bad >= 0:
         return SINGULAR * 1_000_000 + bad
-    solve(dof, Uf, D, rhs)
     for k in range(nv):
-        vf[k] = v[k] + dt * rhs[k]
         vn[k] = vf[k]
     nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point)
     nslot = 3 * sph.shape[0] * hsp.shape[0]
