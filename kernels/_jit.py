@@ -244,7 +244,8 @@ def jit(func=None, *, parallel=False, inline="never", nrt=False):
     on UR5 forward kinematics that cost 3x (584 ns -> 179 ns per evaluation). A kernel that
     must allocate (or a parallel one: numba's prange machinery needs the runtime) says
     ``nrt=True``. ``inline="always"`` inlines at numba IR level; measured slower than LLVM's
-    own inlining here, so use it only where a measurement says so.
+    own inlining here, so use it only where a measurement says so (jcalc and the aligned
+    revolute joint's calc, which LLVM no longer inlined: joints/jcalc.py).
     """
 
     def wrap(f):

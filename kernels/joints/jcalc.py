@@ -13,10 +13,13 @@ from .codes import (CONTINUOUS, FREEFLYER, HELICAL, PLANAR, PRISMATIC, REVOLUTE_
                     SPHERICAL_ZYX, TRANSLATION, UNIVERSAL)
 
 
-@jit
+@jit(inline="always")
 def jcalc(jnt, prm, i, q, v, w):
-    """Small on purpose, so LLVM inlines it into the algorithms' joint loops: the common
-    axis-aligned revolute joint takes the inlined fast path, the rest one call."""
+    """Small on purpose, and inlined into the algorithms' joint loops with the common
+    axis-aligned revolute joint's fast path; the rest is one call. Inlined by numba, not left
+    to LLVM: since the kernels take prm beside jnt, LLVM stopped inlining it, which cost
+    forward kinematics 35 % on UR5 (143 vs 220 ns) and the Jacobians 27 %, RNEA 9 %, CRBA 14 %
+    (A/B of @njit loops, cold compile unchanged)."""
     jr = jnt[i]
     pr = prm[i]
     if 1 <= jr.type <= REVOLUTE_Z:
