@@ -31,6 +31,7 @@ from .codegen.parameters import KINEMATIC_COLUMNS
 from .kernels import layout
 from .kernels.algorithms import batch as _batch
 from .kernels.algorithms import batch_inertias as _batch_pi
+from .kernels.algorithms.parameter_check import pi_violation
 from .kernels.layout import workspace
 from .kinematics import EMPTY
 from .model import Model
@@ -159,12 +160,12 @@ def _rowwise_prm(kernel, same_kinematics):
     return chunk
 
 
-def _rowwise_pi(kernel, pi_ok):
+def _rowwise_pi(kernel):
     """The serial fallback of a generated batch over inertias (as _rowwise)."""
     def chunk(t, nt, gravity, PI, X, Y, Z, OUT):
         for r in range(X.shape[0]):
             pi = PI[r] if PI.shape[0] > 1 else PI[0]
-            if pi_ok(pi):
+            if pi_violation(pi) < 0:
                 kernel(gravity, pi, X[r], Y[r], Z[r], OUT[r])
             else:
                 OUT[r, 0] = np.nan
@@ -224,8 +225,8 @@ def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single,
         PI = _inertias(model, pi, prm, Q.shape[0])
         if _generated_for(model, generated) is not None:
             launch(getattr(generated.kernels, name + "_pi_batch"),
-                   _rowwise_pi(getattr(generated.kernels, name + "_pi"),
-                               generated.kernels.pi_ok), model.gravity, PI, Q, V, X, OUT)
+                   _rowwise_pi(getattr(generated.kernels, name + "_pi")), model.gravity, PI,
+                   Q, V, X, OUT)
             bad = _finite_rows(OUT)
         else:
             bad = np.empty(Q.shape[0], dtype=np.int64)

@@ -40,9 +40,10 @@ The inertia variants hold everything but the bodies' inertias as the default ker
 read those from ``pi`` (njoints - 1, 10), body i in row i - 1, one sample of
 ``fastdyn.sample_parameters``: the fast form of a Monte Carlo study over masses and inertias:
 - ``rnea_pi(gravity, pi, q, v, a, tau)``, ``aba_pi(gravity, pi, q, v, tau, ddq)``,
-  ``crba_pi(pi, q, M)``; ``pi_ok(pi)``: its entries are finite and its masses >= 0;
+  ``crba_pi(pi, q, M)``;
 - ``rnea_pi_batch(gravity, PI, Q, V, A, TAU)``, ``aba_pi_batch(gravity, PI, Q, V, TAU, DDQ)``:
-  row r with PI[r] (N, njoints - 1, 10) or PI[0]; a row whose set fails ``pi_ok`` is left NaN
+  row r with PI[r] (N, njoints - 1, 10) or PI[0]; a row whose set breaks the inertia rules
+  (finite, mass >= 0: ``pi_violation``, the generic kernels' check) is left NaN
   (``fastdyn.batch.rnea(model, Q, V, A, pi=PI, generated=gen)`` names it).
 Checked methods on ``gen`` (see ``Generated``) call them from Python with the object API's
 checks. Joint types: revolute, continuous, prismatic, spherical, planar, translation and
@@ -116,20 +117,9 @@ def {name}_prm_batch(PRM, Q, V, X, OUT):
 
 
 # A batch over inertias (PI (Np, njoints - 1, 10)): row r with PI[r], or PI[0] for one set; a
-# set that is not finite or has a negative mass leaves its row NaN for the caller to name (the
-# rules of fastdyn.kernels.algorithms.parameter_check.pi_violation).
-_PI_OK = '''@jit
-def pi_ok(pi):
-    """pi's entries are finite and its masses >= 0."""
-    for i in range(pi.shape[0]):
-        if not 0.0 <= pi[i, 0] < np.inf:
-            return False
-        for k in range(1, 10):
-            if not abs(pi[i, k]) < np.inf:
-                return False
-    return True
-
-'''
+# set that breaks the inertia rules (fastdyn.kernels.algorithms.parameter_check.pi_violation,
+# the generic batches' own check) leaves its row NaN for the caller to name.
+_PI_RULES = "from fastdyn.kernels.algorithms.parameter_check import pi_violation\n\n"
 
 _BATCH_PI = '''@jit(parallel=True)
 def {name}_pi_batch(gravity, PI, Q, V, X, OUT):
@@ -137,7 +127,7 @@ def {name}_pi_batch(gravity, PI, Q, V, X, OUT):
     many = PI.shape[0] > 1
     for r in prange(Q.shape[0]):
         pi = PI[r] if many else PI[0]
-        if pi_ok(pi):
+        if pi_violation(pi) < 0:
             {name}_pi(gravity, pi, Q[r], V[r], X[r], OUT[r])
         else:
             OUT[r, 0] = np.nan
@@ -181,7 +171,7 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
         parts.append(kinematics_check(model.prm) + "\n")
     parts += [_BATCH_PRM.format(name=a) for a in ("rnea", "aba") if a in algorithms]
     if {"rnea", "aba"} & set(algorithms):
-        parts.append(_PI_OK)
+        parts.insert(1, _PI_RULES)
     parts += [_BATCH_PI.format(name=a) for a in ("rnea", "aba") if a in algorithms]
     parts.append(checked.checks(jnt, nq, nv, [a for a in ALGORITHMS if a in algorithms]))
     return "\n".join(parts)
