@@ -12,9 +12,14 @@ Every ``*_batch`` kernel is a ``prange`` over ``*_chunk(t, nt, ...)``, which run
 nt serially with workspace ws3[t]; ``*_chunk(0, 1, ...)`` is the whole batch on one thread
 without entering numba's threading layer (what fastdyn.batch does in a process forked after
 its parent ran GNU OpenMP threads, where a parallel region would hang).
+
+The prange loops pass ``int64(t)``: numba types the loop index int64 while it infers the
+function and uint64 in the parallel body it then builds, so a bare ``t`` compiles every chunk
+kernel twice (about 1 s each on this project's 2-core machine); the cast makes both int64, the
+signature the serial ``*_chunk(0, 1, ...)`` calls use too.
 """
 
-from numba import prange
+from numba import int64, prange
 
 from .._jit import jit
 from ..layout import OM
@@ -63,7 +68,7 @@ def rnea_batch(jnt, PRM, Q, V, A, fext, ws3, TAU, bad):
     """TAU[r] = rnea(Q[r], V[r], A[r]); bad[r] = -1, or the first non-finite entry of TAU[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        rnea_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, TAU, bad)
+        rnea_chunk(int64(t), nt, jnt, PRM, Q, V, A, fext, ws3, TAU, bad)
 
 
 @jit
@@ -81,7 +86,7 @@ def aba_batch(jnt, PRM, Q, V, TAU, fext, ws3, DDQ, bad):
     definite, or 0 (the universe) where DDQ[r] is not finite for another reason."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        aba_chunk(t, nt, jnt, PRM, Q, V, TAU, fext, ws3, DDQ, bad)
+        aba_chunk(int64(t), nt, jnt, PRM, Q, V, TAU, fext, ws3, DDQ, bad)
 
 
 @jit
@@ -97,7 +102,7 @@ def crba_batch(jnt, PRM, Q, ws3, MM, empty, bad):
     """MM[r] = crba(Q[r]); bad[r] = -1, or the first non-finite diagonal entry of MM[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        crba_chunk(t, nt, jnt, PRM, Q, ws3, MM, empty, bad)
+        crba_chunk(int64(t), nt, jnt, PRM, Q, ws3, MM, empty, bad)
 
 
 @jit
@@ -120,7 +125,7 @@ def forward_kinematics_batch(jnt, PRM, Q, ws3, OMI, empty, bad):
     first joint whose placement in row r is not finite."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        forward_kinematics_chunk(t, nt, jnt, PRM, Q, ws3, OMI, empty, bad)
+        forward_kinematics_chunk(int64(t), nt, jnt, PRM, Q, ws3, OMI, empty, bad)
 
 
 @jit
@@ -136,7 +141,7 @@ def simulate_chunk(t, nt, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scra
 def simulate_batch(jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
     nt = ws3.shape[0]
     for t in prange(nt):
-        simulate_chunk(t, nt, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad)
+        simulate_chunk(int64(t), nt, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad)
 
 
 @jit
@@ -153,4 +158,4 @@ def regressor_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, YS, scratch, bad):
 def regressor_batch(jnt, PRM, Q, V, A, fext, ws3, YS, scratch, bad):
     nt = ws3.shape[0]
     for t in prange(nt):
-        regressor_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, YS, scratch, bad)
+        regressor_chunk(int64(t), nt, jnt, PRM, Q, V, A, fext, ws3, YS, scratch, bad)

@@ -6,7 +6,7 @@ External forces FEXT are (1, 0, 6) for none, (1, njoints, 6) for the same forces
 or (N, njoints, 6), one set per row.
 """
 
-from numba import prange
+from numba import int64, prange
 
 from .._jit import jit
 from .aba_derivatives import aba_derivatives
@@ -47,7 +47,7 @@ def rnea_derivatives_batch(jnt, PRM, Q, V, A, FEXT, ws3, DQ, DV, MM, empty, bad)
     diagonal is not finite (an overflow)."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        rnea_derivatives_chunk(t, nt, jnt, PRM, Q, V, A, FEXT, ws3, DQ, DV, MM, empty, bad)
+        rnea_derivatives_chunk(int64(t), nt, jnt, PRM, Q, V, A, FEXT, ws3, DQ, DV, MM, empty, bad)
 
 
 @jit
@@ -71,8 +71,8 @@ def aba_derivatives_batch(jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV, MINV
     joint whose inertia is singular, or 0 (the universe) where a result is not finite."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        aba_derivatives_chunk(t, nt, jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV, MINV, MS,
-                              US, DS, bad)
+        aba_derivatives_chunk(int64(t), nt, jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV,
+                              MINV, MS, US, DS, bad)
 
 
 @jit
@@ -93,5 +93,5 @@ def step_derivatives_batch(jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, F
     buffers FBUF[t], IBUF[t], DBUF[t]; bad[r] = -1, or the kernel's code (CODE multiples)."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, FBUF,
-                               IBUF, DBUF, QN, VN, AA, BB, bad)
+        step_derivatives_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3,
+                               FBUF, IBUF, DBUF, QN, VN, AA, BB, bad)

@@ -16,7 +16,7 @@ contiguous chunks, one workspace per thread, and call the single-state kernels
 """
 
 import numpy as np
-from numba import prange
+from numba import int64, prange
 
 from .._jit import jit
 from .aba import aba_inertias
@@ -45,7 +45,7 @@ def rnea_batch(jnt, prm, PI, Q, V, A, fext, ws3, TAU, bad):
     non-finite entry of TAU[r]."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        rnea_chunk(t, nt, jnt, prm, PI, Q, V, A, fext, ws3, TAU, bad)
+        rnea_chunk(int64(t), nt, jnt, prm, PI, Q, V, A, fext, ws3, TAU, bad)
 
 
 @jit
@@ -67,7 +67,7 @@ def aba_batch(jnt, prm, PI, Q, V, TAU, fext, ws3, DDQ, bad):
     """DDQ[r] = aba(Q[r], V[r], TAU[r]) with inertias PI[r]; bad[r] as batch.aba_batch."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        aba_chunk(t, nt, jnt, prm, PI, Q, V, TAU, fext, ws3, DDQ, bad)
+        aba_chunk(int64(t), nt, jnt, prm, PI, Q, V, TAU, fext, ws3, DDQ, bad)
 
 
 @jit
@@ -87,4 +87,4 @@ def crba_batch(jnt, prm, PI, Q, ws3, MM, empty, bad):
     """MM[r] = crba(Q[r]) with inertias PI[r]; bad[r] as batch.crba_batch."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        crba_chunk(t, nt, jnt, prm, PI, Q, ws3, MM, empty, bad)
+        crba_chunk(int64(t), nt, jnt, prm, PI, Q, ws3, MM, empty, bad)

@@ -27,7 +27,7 @@ and 88 % (ATTEMPT = 40) when +-pi angles are clamped instead of wrapped.
 import math
 
 import numpy as np
-from numba import prange
+from numba import int64, prange
 
 from .._jit import jit
 from ..configuration.dispatch import VECTOR, integrate, lie_group
@@ -270,5 +270,5 @@ def solve_batch(jnt, PRM, frm, f, mode, targets, Q0, lower, upper, tol, max_iter
     """solve_chunk over one contiguous chunk of rows per thread, in parallel."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        solve_chunk(t, nt, jnt, PRM, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed,
-                    ws3, oMf3, J3, Q, converged, iterations, residual)
+        solve_chunk(int64(t), nt, jnt, PRM, frm, f, mode, targets, Q0, lower, upper, tol, max_iter,
+                    seed, ws3, oMf3, J3, Q, converged, iterations, residual)

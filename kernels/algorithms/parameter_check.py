@@ -27,7 +27,7 @@ i - 1), with the same codes.
 
 from math import isfinite
 
-from numba import prange
+from numba import int64, prange
 
 from .._jit import jit
 from ..layout import (P_ARMATURE, P_AXIS, P_AXIS2, P_DAMPING, P_EFFORT_MAX, P_FRICTION,
@@ -137,4 +137,4 @@ def check_batch(jnt, PRM, fixed_axis, uses_axis, bad):
     """bad[s] = violation(jnt, PRM[s], ...) for every robot s, robots split across threads."""
     nt = min(PRM.shape[0], 64)  # chunks, shared out among however many threads run
     for t in prange(nt):
-        check_chunk(t, nt, jnt, PRM, fixed_axis, uses_axis, bad)
+        check_chunk(int64(t), nt, jnt, PRM, fixed_axis, uses_axis, bad)

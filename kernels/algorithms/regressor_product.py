@@ -29,7 +29,7 @@ over TB consecutive steps of Y's (joint, p) row, stored contiguous in t (layout 
 """
 
 import numpy as np
-from numba import prange
+from numba import int64, prange
 
 from .._jit import jit
 from .batch import chunk
@@ -94,5 +94,5 @@ def regressor_product_batch(YV, live, ARMA, PI, every, CB, TAU, PEAK, RMS):
     """``regressor_product_chunk`` on CB.shape[0] threads, one contiguous chunk each."""
     nt = CB.shape[0]
     for t in prange(nt):
-        regressor_product_chunk(t, nt, YV, live, ARMA, PI, every, CB, TAU, PEAK, RMS)
+        regressor_product_chunk(int64(t), nt, YV, live, ARMA, PI, every, CB, TAU, PEAK, RMS)
 

@@ -12,7 +12,7 @@ the state after step k, RTAU[r, k] the applied torque, RCF[r, k] the contact for
 RSTATS[r, k] the rows, sweeps and residual of the contact solve.
 """
 
-from numba import prange
+from numba import int64, prange
 
 from .._jit import jit
 from ..layout import O_DT
@@ -69,6 +69,6 @@ def rollout_batch(jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT
                   FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS):
     nt = ws3.shape[0]
     for t in prange(nt):
-        rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
+        rollout_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
                       WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
                       STATUS)
