@@ -8,9 +8,9 @@ import time
 import numba
 import numpy as np
 
-from . import batch
+from . import batch, precompile
 from .configuration import neutral, random_configuration
-from .dynamics import aba, mechanical_energy, rnea
+from .dynamics import mechanical_energy
 from .model import Model
 
 
@@ -41,13 +41,18 @@ def run(model_name: str = "quadruped", n_states: int = 10_000, n_rollouts: int =
     Q = np.array([random_configuration(model, rng) for _ in range(n_states)])
     V = rng.normal(size=(n_states, model.nv))
     A = rng.normal(size=(n_states, model.nv))
-    batch.rnea(model, Q[:2], V[:2], A[:2])  # compile (or load the on-disk cache)
-    batch.aba(model, Q[:2], V[:2], A[:2])
-    batch.simulate(model, Q[:2], V[:2], np.zeros((2, 2, model.nv)), dt)
-    rnea(model, data, Q[0], V[0], A[0])
-    aba(model, data, Q[0], V[0], A[0])
-    print(f"  ready in {time.perf_counter() - t0:.1f} s (compiling happens once; later runs "
-          f"load machine code from the cache)")
+    compiled = []
+
+    def compiling(jobs: int) -> None:
+        compiled.append(jobs)
+        print(f"  first run: compiling the kernels on {jobs} "
+              f"process{'es' if jobs > 1 else ''} (about 20 s on 2 cores; cached on disk "
+              f"after) ...", flush=True)
+
+    precompile.warm(precompile.DEMO, model, on_compile=compiling)
+    print(f"  ready in {time.perf_counter() - t0:.1f} s "
+          f"({'compiled once: later runs load' if compiled else 'loaded'} machine code from "
+          f"the cache)")
 
     t = _best(lambda: batch.rnea(model, Q, V, A), 3)
     TAU = batch.rnea(model, Q, V, A)
