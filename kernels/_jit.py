@@ -1,9 +1,9 @@
 """The one jit policy every fastdyn kernel is compiled with.
 
 - ``cache=True``: compiled machine code is written to disk so a second process does not
-  recompile. Opt out with the environment variable ``FASTDYN_NO_CACHE=1`` (read once, at import),
-  e.g. for short-lived worker processes on a read-only file system where even the fallback
-  directory is unwanted.
+  recompile. Opt out with the environment variable ``FASTDYN_NO_CACHE=1`` (read once, at import):
+  every process then compiles what it uses. ``FASTDYN_CACHE_READONLY=1`` loads without writing
+  (see "Read-only caches" below).
 - ``error_model="numpy"``: division by zero gives inf/nan instead of raising inside a kernel
   (no Python exception machinery in the hot loop); the object API checks inputs and outputs.
 - ``fastmath=False``: results must match Pinocchio to 1e-12; reassociation would break that.
@@ -19,6 +19,14 @@ under the system temporary directory instead of failing the import. That directo
 predictable and what is in it runs in this process (numba's index files are pickles), so it must
 be private (``private_dir``); if it is not, or cannot be made, kernels compile in memory only and
 one ``CacheWarning`` says why.
+
+Read-only caches: a cache filled ahead of time (``fastdyn compile`` at install or image-build
+time) is loaded from even where it cannot be written: numba itself skips a directory it cannot
+write to, so each of its locators gets a read-only twin, tried right after it, that takes the
+same directory when it already holds cached kernels (``.nbi`` index files) and either cannot be
+written or ``FASTDYN_CACHE_READONLY=1`` says this process must not write (worker pools sharing
+one cache). Nothing is saved there; a kernel missing from it compiles in memory, with one
+``CacheWarning`` naming the directory.
 
 Cache damage: a cache file that cannot be read (truncated by a full disk, garbled) is a miss, not
 an error: it is deleted, the kernel recompiles and numba writes a fresh entry; one
@@ -38,6 +46,7 @@ import numba
 from numba.core import caching
 
 CACHE = os.environ.get("FASTDYN_NO_CACHE", "0").lower() in ("0", "", "false", "no")
+READ_ONLY = os.environ.get("FASTDYN_CACHE_READONLY", "0").lower() not in ("0", "", "false", "no")
 
 
 class CacheWarning(UserWarning):
@@ -151,9 +160,39 @@ def _stamped(cls):
     return type("Fastdyn" + cls.__name__, (cls,), {"get_source_stamp": get_source_stamp})
 
 
+def _holds_kernels(path: str) -> bool:
+    try:
+        return any(name.endswith(".nbi") for name in os.listdir(path))
+    except OSError:
+        return False
+
+
+def _read_only(cls):
+    """``cls``'s directory as a cache to load from only (see "Read-only caches" above)."""
+
+    def ensure_cache_path(self):
+        path = self.get_cache_path()
+        if not (os.path.isdir(path) and _holds_kernels(path)
+                and (READ_ONLY or not os.access(path, os.W_OK))):
+            raise OSError(f"{path} is not a read-only cache")  # numba: try the next locator
+
+    return type("ReadOnly" + cls.__name__, (cls,),
+                {"ensure_cache_path": ensure_cache_path, "read_only": True})
+
+
+def _locators(classes):
+    out = []
+    for c in classes:
+        if READ_ONLY:  # never numba's writable locator: only the read-only twin may take it
+            out.append(_read_only(c))
+        else:
+            out += [c, _read_only(c)]
+    return out
+
+
 class _CacheImpl(caching.CompileResultCacheImpl):
-    _locator_classes = [_stamped(c) for c in caching.CompileResultCacheImpl._locator_classes
-                        + [_TempDirLocator]]
+    _locator_classes = [_stamped(c) for c in _locators(
+        caching.CompileResultCacheImpl._locator_classes + [_TempDirLocator])]
 
 
 class _IndexDataCacheFile(caching.IndexDataCacheFile):
@@ -189,6 +228,15 @@ def _discard(path: str, error: Exception) -> None:
 
 class _FunctionCache(caching.FunctionCache):
     _impl_class = _CacheImpl
+
+    def save_overload(self, sig, data):
+        if getattr(self._impl.locator, "read_only", False):
+            _warn_once("readonly", f"kernels missing from the read-only cache "
+                                   f"{self._cache_path} compile in memory, in every process "
+                                   f"that needs them; fill the cache where it can be written "
+                                   f"(fastdyn compile, with the same NUMBA_CACHE_DIR)")
+            return
+        super().save_overload(sig, data)
 
     def __init__(self, py_func):
         super().__init__(py_func)
