@@ -281,6 +281,7 @@ class ModelBuilder:
             self._mimic[prefix + jn] = (prefix + mj, mul, off)
 
     def build(self) -> Model:
+        """The Model of the joints, bodies and frames added so far, checked (Model.check)."""
         jnt = np.array(self._rows, dtype=layout.JOINT_DTYPE)
         prm = np.array(self._prm)
         g = np.asarray(self.gravity, dtype=np.float64)

@@ -210,6 +210,7 @@ def potential_energy(model: Model, data: Data, q) -> float:
 
 
 def mechanical_energy(model: Model, data: Data, q, v) -> float:
+    """kinetic_energy + potential_energy [J] at (q, v) (Pinocchio's computeMechanicalEnergy)."""
     if type(model) is MimicModel:
         from . import _mimic_calls
         return _mimic_calls.mechanical_energy(model, data, q, v)

@@ -69,6 +69,8 @@ def update_frame_placements(model: Model, data: Data) -> np.ndarray:
 
 
 def frames_forward_kinematics(model: Model, data: Data, q) -> np.ndarray:
+    """forward_kinematics then update_frame_placements (Pinocchio's framesForwardKinematics):
+    data.oMf, every frame's placement, (nframes, 12) rows of R row by row then p."""
     forward_kinematics(model, data, q)
     return update_frame_placements(model, data)
 

@@ -134,6 +134,7 @@ class Model:
 
     # --- names -----------------------------------------------------------------------------
     def joint_id(self, name: str) -> int:
+        """The index of the joint called ``name`` (KeyError with the closest names if none)."""
         try:
             return self._joint_index[name]
         except TypeError:  # unhashable: a list, an array
@@ -144,6 +145,7 @@ class Model:
                            f"{' ...' if self.njoints > 21 else ''}") from None
 
     def frame_id(self, name: str) -> int:
+        """The index of the frame called ``name`` (KeyError with the closest names if none)."""
         try:
             return self._frame_index[name]
         except TypeError:  # unhashable: a list, an array
@@ -154,6 +156,7 @@ class Model:
                            f"{' ...' if self.nframes > 20 else ''}") from None
 
     def joint_type(self, j: int | str) -> str:
+        """Joint ``j``'s type name (one of fastdyn.JOINT_TYPES), by index or name."""
         from ._checks import joint_index  # (_checks imports this module)
         return codes.NAMES[int(self.jnt[joint_index(self, j, "j")]["type"])]
 
@@ -208,6 +211,7 @@ class Model:
         check_arrays(self.jnt, self.prm, self.frm, self.joint_names, self.frame_names)
 
     def create_data(self) -> "Data":
+        """A new preallocated workspace for this model: one per thread."""
         return Data(self)
 
     # --- variants: the same joints with one parameter changed (fastdyn/parameters.py) -----
@@ -223,23 +227,32 @@ class Model:
         return with_placement(self, joint, placement)
 
     def with_armature(self, joint: int | str, armature) -> "Model":
+        """A copy of the model with this joint's rotor inertia (armature) changed
+        (fastdyn.parameters.with_armature)."""
         from .parameters import with_armature
         return with_armature(self, joint, armature)
 
     def with_damping(self, joint: int | str, damping) -> "Model":
+        """A copy of the model with this joint's viscous damping changed
+        (fastdyn.parameters.with_damping)."""
         from .parameters import with_damping
         return with_damping(self, joint, damping)
 
     def with_friction(self, joint: int | str, friction) -> "Model":
+        """A copy of the model with this joint's dry friction changed
+        (fastdyn.parameters.with_friction)."""
         from .parameters import with_friction
         return with_friction(self, joint, friction)
 
     def with_limits(self, joint: int | str, lower=None, upper=None, velocity=None,
                     effort=None) -> "Model":
+        """A copy with this joint's position, velocity or effort limits changed (None keeps
+        one as it is; fastdyn.parameters.with_limits)."""
         from .parameters import with_limits
         return with_limits(self, joint, lower, upper, velocity, effort)
 
     def with_gravity(self, gravity) -> "Model":
+        """A copy with another gravity vector (3,) [m/s^2] (fastdyn.parameters.with_gravity)."""
         from .parameters import with_gravity
         return with_gravity(self, gravity)
 

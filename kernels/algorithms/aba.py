@@ -34,6 +34,9 @@ from .world_origin import restore_origin, shift_origin
 
 @jit
 def aba(jnt, prm, q, v, tau, fext, ws, ddq):
+    """ddq (nv,) <- M(q)^-1 (tau - C(q, v) v - g(q) + J^T f_ext) (the recursion above).
+    Returns -1, or the first joint whose articulated inertia is not positive definite (ddq is
+    then not written in full)."""
     return _aba(jnt, prm, prm, 0, P_PI, q, v, tau, fext, ws, ddq)
 
 

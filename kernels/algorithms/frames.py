@@ -27,5 +27,8 @@ def frame_placement(frm, f, ws, out, o):
 
 @jit
 def update_frame_placements(frm, ws, oMf):
+    """oMf (nframes, 12) <- every frame's placement in the world, from the joint placements
+    forward kinematics left in ws. Row layout: the rotation R row by row (R[0, 0], R[0, 1],
+    R[0, 2], R[1, 0], ...), then the position p: row[:9].reshape(3, 3) is R, row[9:] is p."""
     for k in range(frm.shape[0]):
         frame_placement(frm, k, ws, oMf[k], 0)

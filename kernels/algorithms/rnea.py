@@ -25,6 +25,9 @@ from ..spatial import force, inertia, motion
 
 @jit
 def rnea(jnt, prm, q, v, a, fext, ws, tau):
+    """tau (nv,) <- M(q) a + C(q, v) v + g(q) - J^T f_ext (the recursion above); ws is a
+    workspace (Data.ws or kernels.workspace), which it leaves holding each joint's placement,
+    velocity and acceleration."""
     _rnea(jnt, prm, prm, 0, P_PI, q, v, a, fext, ws, tau)
 
 

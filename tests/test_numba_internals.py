@@ -1,0 +1,128 @@
+"""The numba internals fastdyn's fast paths rely on, each checked for the behaviour we use.
+
+pyproject.toml pins numba to the releases this file has passed on. A numba upgrade that moves
+one of these fails here, with the fastdyn file that needs mending in the message, instead of
+somewhere deep in a kernel call. What relies on what:
+
+- fastdyn/_fastcall.py: ``Dispatcher.overloads[signature].entry_point``, the compiled function
+  called without numba's per-call type dispatch;
+- kernels/_jit.py: ``numba.njit(_nrt=...)``; ``caching.FunctionCache`` and its
+  ``_impl_class``, ``CompileResultCacheImpl._locator_classes``, the locators'
+  ``from_function`` / ``ensure_cache_path`` / ``get_cache_path`` / ``get_source_stamp``,
+  ``IndexDataCacheFile`` with ``_load_index`` / ``_load_data`` / ``_index_path``, and a
+  dispatcher's ``_cache`` attribute;
+- fastdyn/_policy.py: ``ccallback.CFunc(py_func, signature, locals, options)`` with ``_cache``
+  and ``compile()``, a dispatcher's ``targetoptions``, ``caching.NullCache``;
+- fastdyn/_startup.py: ``registry.cpu_target.typing_context.refresh()`` (guarded: only slower);
+- fastdyn/_parallel.py: ``numba.np.ufunc.omppool.openmp_vendor`` (guarded: assumes GNU).
+"""
+
+import re
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+from numba.core import caching
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", text)[:2])
+
+
+def test_numba_is_inside_the_pinned_range():
+    spec = re.search(r'"(numba[^"]*)"', (ROOT / "pyproject.toml").read_text()).group(1)
+    lo = re.search(r">=\s*([\d.]+)", spec)
+    hi = re.search(r"<\s*([\d.]+)", spec)
+    assert lo and hi, f"pyproject.toml must bound numba on both sides, got {spec!r}"
+    have = _version(numba.__version__)
+    assert _version(lo.group(1)) <= have < _version(hi.group(1)), (
+        f"numba {numba.__version__} is outside {spec!r}: run this file on it, then widen the pin")
+
+
+def test_entry_point_calls_the_compiled_function_without_dispatch():
+    @numba.njit
+    def axpy(a, x, y):
+        for i in range(x.shape[0]):
+            y[i] += a * x[i]
+
+    vec = numba.types.Array(numba.types.float64, 1, "A")
+    sig = (numba.types.float64, vec, vec)
+    axpy.compile(sig)
+    entry = axpy.overloads[sig].entry_point  # fastdyn/_fastcall.py
+    x, y = np.arange(4.0), np.ones(8)[::2]  # a strided view: the any-layout signature
+    entry(2.0, x, y)
+    assert y.tolist() == [1.0, 3.0, 5.0, 7.0]
+
+
+def test_njit_takes_the_nrt_option():
+    @numba.njit(_nrt=False)  # kernels/_jit.py compiles kernels without the runtime
+    def twice(x):
+        return 2.0 * x
+
+    assert twice(1.5) == 3.0
+
+
+def test_cache_machinery_has_the_hooks_kernels_jit_overrides():
+    from fastdyn.kernels import _jit
+
+    names = {c.__name__ for c in caching.CompileResultCacheImpl._locator_classes}
+    assert {"UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator"} <= names, (
+        f"numba's cache locators changed ({sorted(names)}): mend kernels/_jit.py")
+    for cls in caching.CompileResultCacheImpl._locator_classes:
+        for attr in ("from_function", "ensure_cache_path", "get_cache_path", "get_source_stamp"):
+            assert hasattr(cls, attr), f"numba's {cls.__name__} lost {attr}: mend kernels/_jit.py"
+    assert caching.FunctionCache._impl_class is caching.CompileResultCacheImpl
+    for attr in ("_load_index", "_load_data", "_save_index", "_data_path", "save", "load"):
+        assert hasattr(caching.IndexDataCacheFile, attr), (
+            f"numba's IndexDataCacheFile lost {attr}: mend kernels/_jit.py")
+    # Our subclass builds and points at a directory, with our whole-tree source stamp.
+    cache = _jit._FunctionCache(_first_kernel())
+    assert Path(cache.cache_path).is_dir() or not _jit.CACHE
+    assert isinstance(cache._cache_file, _jit._IndexDataCacheFile)
+    assert cache._impl.locator.get_source_stamp()[1] == _jit._TREE
+
+
+def _first_kernel():
+    import importlib
+
+    from fastdyn.kernels import _jit
+
+    importlib.import_module("fastdyn.kernels.algorithms.rnea")  # registers kernels
+    return _jit._KERNELS[0]
+
+
+def test_a_kernel_uses_our_cache_object():
+    from fastdyn.kernels import _jit
+    from fastdyn.kernels.algorithms.rnea import rnea
+
+    if not _jit.CACHE:
+        pytest.skip("FASTDYN_NO_CACHE is set")
+    assert isinstance(rnea._cache, _jit._FunctionCache), (
+        "numba's dispatcher no longer keeps its cache in ._cache: mend kernels/_jit.py")
+
+
+def test_cfunc_compiles_a_policy_with_our_cache():
+    from numba.core.ccallback import CFunc
+
+    from fastdyn._policy import compiled
+
+    @numba.njit(cache=False)
+    def policy(r, k, t, q, v, args, tau):
+        for i in range(tau.shape[0]):
+            tau[i] = -args[0] * v[i]
+
+    assert isinstance(policy.targetoptions, dict)  # read for the callback's options
+    q, v, tau, args = np.zeros(3), np.ones(2), np.zeros(2), (2.0,)
+    made = compiled(policy, args, q, v, tau)  # fastdyn/_policy.py
+    assert isinstance(made, CFunc) and made.address > 0
+    assert isinstance(policy._cache, caching.NullCache)
+
+
+def test_registry_refresh_exists():
+    from numba.core.registry import cpu_target  # fastdyn/_startup.py (guarded)
+
+    cpu_target.typing_context.refresh()
+    cpu_target.target_context.refresh()
