@@ -467,6 +467,101 @@ def montecarlo_section(res: Results, tally: Tally) -> list[str]:
                        rows)
 
 
+DERIV_NAMES = {"rnea_derivatives": "RNEA derivatives", "aba_derivatives": "ABA derivatives",
+               "kinematics_derivatives": "kinematics derivatives",
+               "frame_derivatives": "frame velocity + acceleration derivatives",
+               "centroidal_derivatives": "centroidal dynamics derivatives"}
+DERIV_TARGET = 0.5  # kernel and single call, RNEA and ABA derivatives
+STEP_TARGET = 0.1  # step Jacobians: >= 10x mjd_transitionFD
+
+
+def derivatives_section(res: Results, tally: Tally) -> list[str]:
+    if not res.has("kernel", "fastdyn") or not any(
+            k[1] in DERIV_NAMES for k in res.t):
+        return []
+    out = ["## Derivatives: kernel, single call, batch; one step's Jacobians vs MuJoCo", "",
+           "bench/test_derivatives.py, bench/test_kinematics_derivatives.py, "
+           "bench/test_step_derivatives.py. Kernel: the kernel in an `@numba.njit` loop over "
+           "1,000 states, against Pinocchio's C++ time *estimated* as (its Python binding "
+           "called over the states) - (the same loop on a joint-less model), as in the kernel "
+           "table above (Pinocchio has no InParallel form of its derivatives). Single call: "
+           "`fd.compute_rnea_derivatives(model, data, q, v, a)` etc. against "
+           "`pin.computeRNEADerivatives` etc. from Python. Targets (RNEA and ABA derivatives, "
+           "the four robots): kernel and single call <= 0.5x Pinocchio's time; the kinematics "
+           "rows are not judged.", ""]
+    rows = []
+    for algo, name in DERIV_NAMES.items():
+        judged_algo = algo in ("rnea_derivatives", "aba_derivatives")
+        for m in MODELS:
+            f = res.get("kernel", algo, m, "fastdyn")
+            c = res.cpp(algo, m)
+            s = res.get("single", algo, m, "fastdyn")
+            p = res.get("single", algo, m, "pinocchio")
+            if not (f or s):
+                continue
+            judged = judged_algo and m in ROBOTS
+            where = f"{name} {m}"
+            rk, rs = ratio(f, c), ratio(s, p)
+            vk = tally.judge("derivatives kernel <= 0.5x C++", where, rk, DERIV_TARGET, judged)
+            vs = tally.judge("derivatives single call <= 0.5x pin", where, rs, DERIV_TARGET,
+                             judged)
+            rows.append([name, model_label(res, m), fmt_t(f[0]) if f else "n/a",
+                         fmt_t(c[0]) + (" (est.)" if c and c[2] == "estimate" else "")
+                         if c else "n/a", fmt_r(rk), vk, fmt_t(s[0]) if s else "n/a",
+                         fmt_t(p[0]) if p else "n/a", fmt_r(rs), vs])
+    out += table(["derivatives", "model", "kernel", "Pinocchio C++", "ratio", "",
+                  "single call", "pin single call", "ratio", ""], rows)
+    out += ["Batch: `fd.batch.rnea_derivatives` / `aba_derivatives` over N = 10,000 states, "
+            "allocating their outputs (\"alloc\") or filling preallocated ones (`out=`), per "
+            "state; Pinocchio: a Python loop of its call over the same states on one thread, "
+            "its matrices left in its Data (a lower bound on its time for the same result). "
+            "Target: >= 2x Pinocchio's throughput with 2 threads.", ""]
+    rows = []
+    for algo in ("rnea_derivatives", "aba_derivatives"):
+        for m in MODELS:
+            p = res.get("batch", algo, m, "pinocchio-pyloop", "N10000-1t")
+            cells = [res.get("batch", algo, m, role, f"N10000-{t}t")
+                     for role in ("fastdyn", "fastdyn-out") for t in (1, 2)]
+            if not (p or any(cells)):
+                continue
+            best2 = min((c for c in (cells[1], cells[3]) if c), key=lambda c: c[0],
+                        default=None)
+            r = ratio(best2, p)
+            v = tally.judge("derivatives batch 2 threads >= 2x", f"{DERIV_NAMES[algo]} {m}", r,
+                            BATCH_TARGET, m in ROBOTS)
+            rows.append([DERIV_NAMES[algo], model_label(res, m)]
+                        + [fmt_t(c[0]) if c else "-" for c in cells]
+                        + [fmt_t(p[0]) if p else "n/a", f"{1 / r:.2f}x" if r else "n/a", v])
+    out += table(["derivatives", "model", "alloc 1t", "alloc 2t", "out= 1t", "out= 2t",
+                  "pin loop 1t", "throughput vs pin (2t)", ""], rows)
+    out += ["Step Jacobians (A, B) of one contact-free step: `Scene.step_derivatives` from "
+            "Python, its kernel in an `@njit` loop, and the batch over 1,000 states, against "
+            "`mujoco.mjd_transitionFD` (forward and centred differences) on MuJoCo's twin of "
+            "the same robot. Target: >= 10x MuJoCo (judged against the forward differences, "
+            "its default).", ""]
+    rows = []
+    for m in MODELS:
+        s = res.get("single", "step_derivatives", m, "fastdyn")
+        if not s:
+            continue
+        k = res.get("kernel", "step_derivatives", m, "fastdyn")
+        b1 = res.get("batch", "step_derivatives", m, "fastdyn", "N1000-1t")
+        b2 = res.get("batch", "step_derivatives", m, "fastdyn", "N1000-2t")
+        fw = res.get("single", "step_derivatives", m, "mujoco-forward")
+        ce = res.get("single", "step_derivatives", m, "mujoco-centred")
+        r = ratio(s, fw)
+        v = tally.judge("step Jacobians >= 10x mjd_transitionFD", m, r, STEP_TARGET,
+                        m in ROBOTS)
+        rows.append([model_label(res, m), fmt_t(s[0]), fmt_t(k[0]) if k else "-",
+                     fmt_t(b1[0]) if b1 else "-", fmt_t(b2[0]) if b2 else "-",
+                     fmt_t(fw[0]) if fw else "n/a", fmt_t(ce[0]) if ce else "n/a",
+                     f"{1 / r:.1f}x" if r else "n/a",
+                     f"{ce[0] / s[0]:.1f}x" if ce else "n/a", v])
+    return out + table(["model", "single call", "kernel", "batch / state 1t",
+                        "batch / state 2t", "MuJoCo forward", "MuJoCo centred",
+                        "speed-up (forward)", "speed-up (centred)", ""], rows)
+
+
 def estimate_check(res: Results) -> list[str]:
     rows = []
     for algo in ("rnea", "aba"):
@@ -506,7 +601,7 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
     tally = Tally()
     body = (kernel_section(res, tally) + single_section(res, tally) + batch_section(res, tally)
             + startup_section(res, tally) + simulator_section(res, tally)
-            + montecarlo_section(res, tally)
+            + montecarlo_section(res, tally) + derivatives_section(res, tally)
             + estimate_check(res))
     v = meta["versions"]
     lines = ["# fastdyn benchmarks vs Pinocchio", "",
