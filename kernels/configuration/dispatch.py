@@ -19,9 +19,8 @@ nothing, and can be called from other @njit code. ``arg`` is an int: 0 for the f
 import math
 
 from .._jit import jit
-from ..joints.codes import LIE_GROUP, SE2, SO2, SO3, UNIT_LENGTH, UNIT_OFFSET, VECTOR
+from ..joints.codes import LIE_GROUP, SE2, SE3, SO2, SO3, UNIT_LENGTH, UNIT_OFFSET, VECTOR
 from . import se2, se3, so2, so3
-
 
 @jit
 def lie_group(t):
