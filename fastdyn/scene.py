@@ -6,8 +6,9 @@
 
 Each step solves the frictional contact problem of Moreau-Jean time stepping (exact Coulomb
 cones, unilateral normals, joint limits, dry joint friction) by projected Gauss-Seidel on the
-Delassus matrix: kernels/algorithms/time_step.py states the equations, pgs.py the problem and
-its tolerance. Rollouts run in compiled code, in parallel over initial states and robots,
+Delassus matrix, or by ADMM (``Scene(solver="admm")``) where Gauss-Seidel stalls:
+kernels/algorithms/time_step.py states the equations, pgs.py the problem and its tolerance,
+admm.py the ADMM iteration. Rollouts run in compiled code, in parallel over initial states and robots,
 under a PD + feed-forward controller or a user's own @njit policy.
 """
 
@@ -31,6 +32,7 @@ from .kernels.algorithms import time_step as _ts
 from .model import Model
 
 RECORDABLE = ("q", "v", "tau", "contacts", "stats")
+_SOLVERS = {"pgs": L.PGS, "admm": L.ADMM}
 
 
 class RolloutWarning(RuntimeWarning):
@@ -48,7 +50,8 @@ class Rollout:
     q (N, T + 1, nq) and v (N, T + 1, nv) with the initial state first; tau (N, T, nv) the
     applied torques; contact_forces and contact_points (N, T, npairs, 3), one per
     (sphere, half-space) pair (``Scene.pairs``), zero while apart, forces in newtons in world
-    axes; stats (N, T, 3): constraint rows, solver sweeps, solver residual [m/s].
+    axes; stats (N, T, 3): constraint rows, solver sweeps (or ADMM iterations), solver
+    residual [m/s].
     Steps after a rollout stopped are NaN. ``status`` (N,) is "ok", "diverged" or "singular";
     ``failures`` maps a stopped rollout to the reason."""
     final_q: np.ndarray
@@ -71,19 +74,25 @@ class Scene:
 
     dt: time step [s]. erp: fraction of a penetration removed per step. regularization:
     relative compliance r of every constraint row (R = r diag(G)). tolerance: solver
-    residual [m/s] at which a step's Gauss-Seidel sweeps stop; iterations: their maximum.
+    residual [m/s] at which a step's solver stops (PGS: a sweep's largest change; ADMM: the
+    largest velocity error); iterations: the most sweeps or iterations.
     margin: a contact enters a step when its gap predicted at the end of the step is below
     it [m]. bounce_speed: restitution acts only on approach speeds above it [m/s]. ground:
     add the plane z = 0 with friction ``mu`` and ``restitution``. limits: False ignores the
     joint position limits (as MuJoCo without ``limited``). A scene where no constraint can
     arise (no contact pairs, no limits, no dry friction, no damping) steps with ABA alone;
     there, integrator="rk4" takes classical Runge-Kutta steps instead of semi-implicit Euler
-    (kernels/algorithms/rk4.py: fourth order on vector joints, second on rotations)."""
+    (kernels/algorithms/rk4.py: fourth order on vector joints, second on rotations).
+    solver: "pgs" (projected Gauss-Seidel, kernels/algorithms/pgs.py) or "admm" (ADMM with
+    a dense factorization of the Delassus matrix, admm.py: converges on ill-conditioned
+    problems such as heavy bodies on light ones, where Gauss-Seidel stalls; ``iterations``
+    then counts ADMM iterations)."""
 
     def __init__(self, model: Model, dt: float = 1e-3, *, ground: bool = True, mu: float = 0.8,
                  restitution: float = 0.0, erp: float = 0.2, regularization: float = 1e-8,
                  tolerance: float = 1e-9, iterations: int = 200, margin: float = 1e-3,
-                 bounce_speed: float = 1e-2, limits: bool = True, integrator: str = "euler"):
+                 bounce_speed: float = 1e-2, limits: bool = True, integrator: str = "euler",
+                 solver: str = "pgs"):
         _checks.model_arg(model)
         self.model = model
         self.spheres = np.zeros(0, L.SPHERE_DTYPE)
@@ -103,6 +112,7 @@ class Scene:
         if integrator not in ("euler", "rk4"):
             raise ValueError(f"integrator must be 'euler' or 'rk4', got {integrator!r}")
         self.opt[L.O_INTEGRATOR] = L.RK4 if integrator == "rk4" else L.EULER
+        self.solver = solver
         if ground:
             self.add_halfspace((0.0, 0.0, 1.0), 0.0, mu=mu, restitution=restitution)
         self._warm: np.ndarray | None = None
@@ -132,6 +142,16 @@ class Scene:
                       lambda s, x: s._option(L.O_MARGIN, x, "margin"))
     bounce_speed = property(lambda s: float(s.opt[L.O_BOUNCE]),
                             lambda s, x: s._option(L.O_BOUNCE, x, "bounce_speed"))
+
+    @property
+    def solver(self) -> str:
+        return "admm" if self.opt[L.O_SOLVER] == L.ADMM else "pgs"
+
+    @solver.setter
+    def solver(self, name: str) -> None:
+        if not isinstance(name, str) or name not in _SOLVERS:
+            raise ValueError(f"solver must be one of {tuple(_SOLVERS)}, got {name!r}")
+        self.opt[L.O_SOLVER] = _SOLVERS[name]
 
     # --- geometry and environment --------------------------------------------------------
     def add_sphere(self, frame: str | int, radius: float, position: Sequence[float] = (0, 0, 0),
