@@ -52,6 +52,8 @@ class Rollout:
     (sphere, half-space) pair (``Scene.pairs``), zero while apart, forces in newtons in world
     axes; stats (N, T, 3): constraint rows, solver sweeps (or ADMM iterations), solver
     residual [m/s].
+    frame_positions (N, T + 1, nframes, 3) and frame_rotations (N, T + 1, nframes, 3, 3): the
+    world placements of the frames given to ``rollout(frames=...)``, at each recorded state.
     Steps after a rollout stopped are NaN. ``status`` (N,) is "ok", "diverged" or "singular";
     ``failures`` maps a stopped rollout to the reason."""
     final_q: np.ndarray
@@ -64,6 +66,8 @@ class Rollout:
     contact_forces: np.ndarray | None = None
     contact_points: np.ndarray | None = None
     stats: np.ndarray | None = None
+    frame_positions: np.ndarray | None = None
+    frame_rotations: np.ndarray | None = None
     steps_per_second: float = 0.0
     constraint_tau: np.ndarray | None = None  # the last step's W P / dt, thread 0's (step)
 
@@ -365,7 +369,7 @@ class Scene:
     def rollout(self, q0, v0, steps: int, *, torques=None, kp=None, kd=None, q_ref=None,
                 v_ref=None, policy: Callable | None = None, policy_args: tuple = (),
                 prm=None, fext=None, record: Sequence[str] = ("q", "v"),
-                progress: bool = False) -> Rollout:
+                frames: Sequence[str | int] | None = None, progress: bool = False) -> Rollout:
         """``steps`` steps from each initial state (q0 (nq,) or (N, nq), v0 likewise).
 
         Controller, one of:
@@ -384,7 +388,9 @@ class Scene:
         ``prm``: a batch of robots (fastdyn.parameter_batch), one per rollout or one for all;
         ``fext`` (njoints, 6), (T, njoints, 6) or (N, T, njoints, 6): external forces in the
         joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats"; the final state
-        is always returned. ``progress``: a progress bar (tqdm if installed).
+        is always returned. ``frames``: frame names or ids whose world placements are recorded
+        at every state (``Rollout.frame_positions``, ``frame_rotations``; one forward
+        kinematics pass per step). ``progress``: a progress bar (tqdm if installed).
         Runs on numba's threads (``numba.set_num_threads``), in slices of ~50 ms so that
         Ctrl-C stops it promptly. A rollout that diverges stops alone (``Rollout.status``)."""
         model = self.model
@@ -402,16 +408,20 @@ class Scene:
                                 f"{type(policy).__name__}")
             if any(x is not None for x in (torques, kp, kd, q_ref, v_ref)):
                 raise ValueError("give either a policy or torques/kp/kd/q_ref/v_ref, not both")
+        if frames is not None:
+            if isinstance(frames, (str, int, np.integer)):
+                frames = [frames]
+            frames = np.array([_checks.frame_index(model, f) for f in frames], dtype=np.int64)
         out = self._run(Q0, V0, steps, torques=torques, kp=kp, kd=kd, q_ref=q_ref, v_ref=v_ref,
                         policy=policy, policy_args=policy_args, prm=prm, fext=fext,
-                        record=tuple(record), progress=progress)
+                        record=tuple(record), frames=frames, progress=progress)
         if out.failures:
             first = min(out.failures)
             warnings.warn(f"{len(out.failures)} of {n} rollouts stopped early; "
                           f"{out.failures[first]}", RolloutWarning, stacklevel=2)
         if single:
             for name in ("final_q", "final_v", "status", "q", "v", "tau", "contact_forces",
-                         "contact_points", "stats"):
+                         "contact_points", "stats", "frame_positions", "frame_rotations"):
                 x = getattr(out, name)
                 if x is not None:
                     setattr(out, name, x[0])
@@ -479,7 +489,7 @@ class Scene:
 
     def _run(self, Q0, V0, steps, *, torques=None, kp=None, kd=None, q_ref=None, v_ref=None,
              policy=None, policy_args=(), prm=None, fext=None, record=(), progress=False,
-             warm=None) -> Rollout:
+             warm=None, frames=None) -> Rollout:
         model = self.model
         n, nq, nv = Q0.shape[0], model.nq, model.nv
         PRM = _robots(model, prm, n)
@@ -514,6 +524,9 @@ class Scene:
         RCF = rec("contacts", (n, steps, npair, 6))
         RSTATS = rec("stats", (n, steps, 3))
         STATUS = np.full((n, 2), -1, dtype=np.int64)
+        FRAMES = np.zeros(0, np.int64) if frames is None else frames
+        RF = np.full((n, steps + 1, len(FRAMES), 12), np.nan) if frames is not None else \
+            np.zeros((n, 0, 0, 12))
         bufs = (L.workspace(model.jnt, nt), np.zeros((nt, nf)), np.zeros((nt, ni), np.int64),
                 np.zeros((nt, nq)), np.zeros((nt, nv)), np.zeros((nt, nv)),
                 np.zeros((nt, npair, 6)), np.zeros((nt, 3)))
@@ -522,12 +535,12 @@ class Scene:
         bar = _progress(steps * n) if progress else None
         start = time.perf_counter()
         k0, span = 0, min(steps, 8)
-        while k0 < steps:
+        while k0 < steps or (k0 == 0 and RF.shape[1]):  # (steps = 0: the initial frames)
             k1 = min(steps, k0 + span)
             t0 = time.perf_counter()
             args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
-                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS)
+                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, model.frm, FRAMES, RF)
             if n == 1:  # one rollout: no threads to start
                 _roll.rollout_chunk(0, 1, *args_all)
             else:
@@ -537,6 +550,8 @@ class Scene:
                 bar((k1 - k0) * n)
             span = next_span(span, elapsed)  # ~50 ms of work (fastdyn/_slices.py)
             k0 = k1
+            if steps == 0:
+                break
         wall = time.perf_counter() - start
         if bar is not None:
             bar(0, done=True)
@@ -566,6 +581,9 @@ class Scene:
             contact_forces=RCF[..., :3] if "contacts" in record else None,
             contact_points=RCF[..., 3:] if "contacts" in record else None,
             stats=RSTATS if "stats" in record else None,
+            frame_positions=RF[..., 9:] if frames is not None else None,
+            frame_rotations=RF[..., :9].reshape(RF.shape[:3] + (3, 3)) if frames is not None
+            else None,
             steps_per_second=n * steps / wall if wall > 0 else 0.0,
             constraint_tau=FBUF[0, _ts.rhs_offset(nv):_ts.rhs_offset(nv) + nv].copy())
 
