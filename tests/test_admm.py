@@ -162,7 +162,7 @@ def test_box_pushed_sticks_below_the_friction_bound_and_slides_above(push, angle
 
 def test_stack_of_cubes_converges():
     """test_contact_solver's stack (10 cubes, 1e6 mass ratio, 40 contacts), where projected
-    Gauss-Seidel stalls (its strict xfail): ADMM converges (measured: 31 iterations; Pinocchio's
+    Gauss-Seidel stalls (its strict xfail): ADMM converges (measured: 32 iterations; Pinocchio's
     ADMM takes ~2,000), the bottom face carries the whole weight, nothing moves, and the totals
     are Pinocchio's."""
     masses, p = stack()
