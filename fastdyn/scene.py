@@ -8,8 +8,8 @@ Each step solves the frictional contact problem of Moreau-Jean time stepping (ex
 cones, unilateral normals, joint limits, dry joint friction) by projected Gauss-Seidel on the
 Delassus matrix, or by ADMM (``Scene(solver="admm")``) where Gauss-Seidel stalls:
 kernels/algorithms/time_step.py states the equations, pgs.py the problem and its tolerance,
-admm.py the ADMM iteration. Rollouts run in compiled code, in parallel over initial states and robots,
-under a PD + feed-forward controller or a user's own @njit policy.
+admm.py the ADMM iteration. Rollouts run in compiled code, in parallel over initial states
+and robots, under a PD + feed-forward controller or a user's own @njit policy.
 """
 
 from __future__ import annotations

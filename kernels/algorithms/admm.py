@@ -36,12 +36,14 @@ same residual is taken at the warm start first: when it is within tol there, no 
 made. lam = y on return.
 The penalty rho follows the spectral rule (Carpentier et al. 2024, after Ghadimi et al.,
 "Optimal Parameter Selection for the ADMM: Quadratic Problems", IEEE TAC 60(3), 2015, whose
-optimum for a quadratic with Hessian spectrum in [l, L] is sqrt(l L)): with L the largest
-eigenvalue of G (power iteration) and the window [L / KAPPA, L], rho starts at
+optimum for a quadratic with Hessian spectrum in [l, L] is of the order of sqrt(l L)): with L
+the largest eigenvalue of G (power iteration) and l = L / KAPPA (G's smallest eigenvalue is
+not estimated: with redundant contacts it is the compliance's, or 0), rho starts at
 sqrt(l L) (L / l)^RHO_POWER, and after each iteration whose primal residual
-L ||x - y||_inf (as a velocity) exceeds RATIO times its dual residual rho ||y - y_prev||_inf
-(or the reverse) rho is multiplied (divided) by (L / l)^RHO_STEP. G + rho I is factorized
-(dense Cholesky, G is m x m) at the start and again only when rho changes.
+L ||x - y||_inf (made a velocity by L) exceeds RATIO times its dual residual
+rho ||y - y_prev||_inf (or the reverse) rho is multiplied (divided) by (L / l)^RHO_STEP,
+within [l, KAPPA L]. G + rho I is factorized (dense Cholesky, G is m x m) at the start and
+again only when rho changes.
 The warm start lam is projected on K, and z starts at the dual-cone projection of u + s(u)
 there; a warm start at the solution returns (0, residual) (pgs.py's count is the same: its
 last sweep, which changes nothing, is not counted).

@@ -129,9 +129,9 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     percussions by slot (zeros to start cold) and receives this step's. cf (npair, 6)
     receives each sphere/half-space pair's contact force [N] (world axes) and point [m]
     (zeros when apart); stats (3,) the number of constraint rows, solver sweeps (PGS) or
-    iterations (ADMM) and residual. On return, the rhs view of fbuf (``buffers``) holds the constraints'
-    generalized force W P / dt (nv) (joint-limit and friction torques, contact forces seen
-    in joint space). Returns
+    iterations (ADMM) and residual. On return, the rhs view of fbuf (``buffers``) holds the
+    constraints' generalized force W P / dt (nv) (joint-limit and friction torques, contact
+    forces seen in joint space). Returns
     OK, SINGULAR * 1_000_000 + dof, or DIVERGED."""
     nv = v.shape[0]
     dt = opt[O_DT]
