@@ -13,7 +13,8 @@ With contacts (256 rollouts x 2,000 steps, dt = 1 ms): the bundled quadruped sta
 the plane, random base yaw and position) and dropped from 0.3 m (random joint offsets of up to
 0.1 rad, the PD's reference). Feet are spheres of radius 0.016 on the plane z = 0, mu = 0.8,
 PD kp = 5, kd = 0.2 on the 12 leg joints (q_ref = the initial joint angles, v_ref = 0).
-fastdyn: ``Scene.rollout(..., kp=, kd=)`` (its default solver settings). MuJoCo: its default
+fastdyn: ``Scene.rollout(..., kp=, kd=)`` (its default solver settings; the extra role
+"fastdyn-admm" is the same scene with ``solver="admm"``, standing only). MuJoCo: its default
 solver (Newton), default solref/solimp/impratio, elliptic cones, the PD as one position
 actuator per joint (kp, kv = kd) with the constant control ctrl = q_ref (an open-loop control
 table of the right shape, allocated before timing): the same explicit PD on the state at the
@@ -28,6 +29,7 @@ see tests/test_simulator_mujoco.py)."""
 
 from __future__ import annotations
 
+import copy
 import sys
 import warnings
 from pathlib import Path
@@ -203,3 +205,20 @@ def test_contacts(benchmark, pool, scene, side):
         variant=f"N{CONTACT_N}xT{CONTACT_T}-{THREADS}t", dofs=case.twin.model.nv,
         threads=THREADS, agreement=case.agreement, mujoco=mujoco.__version__)
     _time(benchmark, case.run if side == "fastdyn" else lambda: case.run_mujoco(pool), 3, n)
+
+
+def test_contacts_admm(benchmark, pool):
+    """The standing quadruped with ``Scene(solver="admm")``: indicative (the report's table
+    compares PGS with MuJoCo); before timing, one rollout must end where PGS's does."""
+    case = case_for("standing", pool)
+    scene = copy.deepcopy(case.scene)
+    scene.solver = "admm"
+    z = [s.rollout(case.Q0[0], case.V0[0], case.steps, record=(), **case.gains).final_q[2]
+         for s in (case.scene, scene)]
+    assert abs(z[0] - z[1]) < 1e-6, z
+    n = CONTACT_N * CONTACT_T
+    tag(benchmark, "simulator", "quadruped-standing", "quadruped", "fastdyn-admm", evals=n,
+        variant=f"N{CONTACT_N}xT{CONTACT_T}-{THREADS}t", dofs=case.twin.model.nv,
+        threads=THREADS, mujoco=mujoco.__version__)
+    _time(benchmark, lambda: scene.rollout(case.Q0, case.V0, case.steps, record=(),
+                                           **case.gains), 3, n)

@@ -6,9 +6,10 @@
 
 Each step solves the frictional contact problem of Moreau-Jean time stepping (exact Coulomb
 cones, unilateral normals, joint limits, dry joint friction) by projected Gauss-Seidel on the
-Delassus matrix: kernels/algorithms/time_step.py states the equations, pgs.py the problem and
-its tolerance. Rollouts run in compiled code, in parallel over initial states and robots,
-under a PD + feed-forward controller or a user's own @njit policy.
+Delassus matrix, or by ADMM (``Scene(solver="admm")``) where Gauss-Seidel stalls:
+kernels/algorithms/time_step.py states the equations, pgs.py the problem and its tolerance,
+admm.py the ADMM iteration. Rollouts run in compiled code, in parallel over initial states
+and robots, under a PD + feed-forward controller or a user's own @njit policy.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .kernels.algorithms import time_step as _ts
 from .model import Model
 
 RECORDABLE = ("q", "v", "tau", "contacts", "stats")
+_SOLVERS = {"pgs": L.PGS, "admm": L.ADMM}
 
 
 class RolloutWarning(RuntimeWarning):
@@ -48,7 +50,10 @@ class Rollout:
     q (N, T + 1, nq) and v (N, T + 1, nv) with the initial state first; tau (N, T, nv) the
     applied torques; contact_forces and contact_points (N, T, npairs, 3), one per
     (sphere, half-space) pair (``Scene.pairs``), zero while apart, forces in newtons in world
-    axes; stats (N, T, 3): constraint rows, solver sweeps, solver residual [m/s].
+    axes; stats (N, T, 3): constraint rows, solver sweeps (or ADMM iterations), solver
+    residual [m/s].
+    frame_positions (N, T + 1, nframes, 3) and frame_rotations (N, T + 1, nframes, 3, 3): the
+    world placements of the frames given to ``rollout(frames=...)``, at each recorded state.
     Steps after a rollout stopped are NaN. ``status`` (N,) is "ok", "diverged" or "singular";
     ``failures`` maps a stopped rollout to the reason."""
     final_q: np.ndarray
@@ -61,6 +66,8 @@ class Rollout:
     contact_forces: np.ndarray | None = None
     contact_points: np.ndarray | None = None
     stats: np.ndarray | None = None
+    frame_positions: np.ndarray | None = None
+    frame_rotations: np.ndarray | None = None
     steps_per_second: float = 0.0
     constraint_tau: np.ndarray | None = None  # the last step's W P / dt, thread 0's (step)
 
@@ -71,19 +78,25 @@ class Scene:
 
     dt: time step [s]. erp: fraction of a penetration removed per step. regularization:
     relative compliance r of every constraint row (R = r diag(G)). tolerance: solver
-    residual [m/s] at which a step's Gauss-Seidel sweeps stop; iterations: their maximum.
+    residual [m/s] at which a step's solver stops (PGS: a sweep's largest change; ADMM: the
+    largest velocity error); iterations: the most sweeps or iterations.
     margin: a contact enters a step when its gap predicted at the end of the step is below
     it [m]. bounce_speed: restitution acts only on approach speeds above it [m/s]. ground:
     add the plane z = 0 with friction ``mu`` and ``restitution``. limits: False ignores the
     joint position limits (as MuJoCo without ``limited``). A scene where no constraint can
     arise (no contact pairs, no limits, no dry friction, no damping) steps with ABA alone;
     there, integrator="rk4" takes classical Runge-Kutta steps instead of semi-implicit Euler
-    (kernels/algorithms/rk4.py: fourth order on vector joints, second on rotations)."""
+    (kernels/algorithms/rk4.py: fourth order on vector joints, second on rotations).
+    solver: "pgs" (projected Gauss-Seidel, kernels/algorithms/pgs.py) or "admm" (ADMM with
+    a dense factorization of the Delassus matrix, admm.py: converges on ill-conditioned
+    problems such as heavy bodies on light ones, where Gauss-Seidel stalls; ``iterations``
+    then counts ADMM iterations)."""
 
     def __init__(self, model: Model, dt: float = 1e-3, *, ground: bool = True, mu: float = 0.8,
                  restitution: float = 0.0, erp: float = 0.2, regularization: float = 1e-8,
                  tolerance: float = 1e-9, iterations: int = 200, margin: float = 1e-3,
-                 bounce_speed: float = 1e-2, limits: bool = True, integrator: str = "euler"):
+                 bounce_speed: float = 1e-2, limits: bool = True, integrator: str = "euler",
+                 solver: str = "pgs"):
         _checks.model_arg(model)
         self.model = model
         self.spheres = np.zeros(0, L.SPHERE_DTYPE)
@@ -103,6 +116,7 @@ class Scene:
         if integrator not in ("euler", "rk4"):
             raise ValueError(f"integrator must be 'euler' or 'rk4', got {integrator!r}")
         self.opt[L.O_INTEGRATOR] = L.RK4 if integrator == "rk4" else L.EULER
+        self.solver = solver
         if ground:
             self.add_halfspace((0.0, 0.0, 1.0), 0.0, mu=mu, restitution=restitution)
         self._warm: np.ndarray | None = None
@@ -132,6 +146,16 @@ class Scene:
                       lambda s, x: s._option(L.O_MARGIN, x, "margin"))
     bounce_speed = property(lambda s: float(s.opt[L.O_BOUNCE]),
                             lambda s, x: s._option(L.O_BOUNCE, x, "bounce_speed"))
+
+    @property
+    def solver(self) -> str:
+        return "admm" if self.opt[L.O_SOLVER] == L.ADMM else "pgs"
+
+    @solver.setter
+    def solver(self, name: str) -> None:
+        if not isinstance(name, str) or name not in _SOLVERS:
+            raise ValueError(f"solver must be one of {tuple(_SOLVERS)}, got {name!r}")
+        self.opt[L.O_SOLVER] = _SOLVERS[name]
 
     # --- geometry and environment --------------------------------------------------------
     def add_sphere(self, frame: str | int, radius: float, position: Sequence[float] = (0, 0, 0),
@@ -345,7 +369,7 @@ class Scene:
     def rollout(self, q0, v0, steps: int, *, torques=None, kp=None, kd=None, q_ref=None,
                 v_ref=None, policy: Callable | None = None, policy_args: tuple = (),
                 prm=None, fext=None, record: Sequence[str] = ("q", "v"),
-                progress: bool = False) -> Rollout:
+                frames: Sequence[str | int] | None = None, progress: bool = False) -> Rollout:
         """``steps`` steps from each initial state (q0 (nq,) or (N, nq), v0 likewise).
 
         Controller, one of:
@@ -364,7 +388,9 @@ class Scene:
         ``prm``: a batch of robots (fastdyn.parameter_batch), one per rollout or one for all;
         ``fext`` (njoints, 6), (T, njoints, 6) or (N, T, njoints, 6): external forces in the
         joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats"; the final state
-        is always returned. ``progress``: a progress bar (tqdm if installed).
+        is always returned. ``frames``: frame names or ids whose world placements are recorded
+        at every state (``Rollout.frame_positions``, ``frame_rotations``; one forward
+        kinematics pass per step). ``progress``: a progress bar (tqdm if installed).
         Runs on numba's threads (``numba.set_num_threads``), in slices of ~50 ms so that
         Ctrl-C stops it promptly. A rollout that diverges stops alone (``Rollout.status``)."""
         model = self.model
@@ -382,16 +408,20 @@ class Scene:
                                 f"{type(policy).__name__}")
             if any(x is not None for x in (torques, kp, kd, q_ref, v_ref)):
                 raise ValueError("give either a policy or torques/kp/kd/q_ref/v_ref, not both")
+        if frames is not None:
+            if isinstance(frames, (str, int, np.integer)):
+                frames = [frames]
+            frames = np.array([_checks.frame_index(model, f) for f in frames], dtype=np.int64)
         out = self._run(Q0, V0, steps, torques=torques, kp=kp, kd=kd, q_ref=q_ref, v_ref=v_ref,
                         policy=policy, policy_args=policy_args, prm=prm, fext=fext,
-                        record=tuple(record), progress=progress)
+                        record=tuple(record), frames=frames, progress=progress)
         if out.failures:
             first = min(out.failures)
             warnings.warn(f"{len(out.failures)} of {n} rollouts stopped early; "
                           f"{out.failures[first]}", RolloutWarning, stacklevel=2)
         if single:
             for name in ("final_q", "final_v", "status", "q", "v", "tau", "contact_forces",
-                         "contact_points", "stats"):
+                         "contact_points", "stats", "frame_positions", "frame_rotations"):
                 x = getattr(out, name)
                 if x is not None:
                     setattr(out, name, x[0])
@@ -459,7 +489,7 @@ class Scene:
 
     def _run(self, Q0, V0, steps, *, torques=None, kp=None, kd=None, q_ref=None, v_ref=None,
              policy=None, policy_args=(), prm=None, fext=None, record=(), progress=False,
-             warm=None) -> Rollout:
+             warm=None, frames=None) -> Rollout:
         model = self.model
         n, nq, nv = Q0.shape[0], model.nq, model.nv
         PRM = _robots(model, prm, n)
@@ -494,6 +524,9 @@ class Scene:
         RCF = rec("contacts", (n, steps, npair, 6))
         RSTATS = rec("stats", (n, steps, 3))
         STATUS = np.full((n, 2), -1, dtype=np.int64)
+        FRAMES = np.zeros(0, np.int64) if frames is None else frames
+        RF = np.full((n, steps + 1, len(FRAMES), 12), np.nan) if frames is not None else \
+            np.zeros((n, 0, 0, 12))
         bufs = (L.workspace(model.jnt, nt), np.zeros((nt, nf)), np.zeros((nt, ni), np.int64),
                 np.zeros((nt, nq)), np.zeros((nt, nv)), np.zeros((nt, nv)),
                 np.zeros((nt, npair, 6)), np.zeros((nt, 3)))
@@ -502,12 +535,12 @@ class Scene:
         bar = _progress(steps * n) if progress else None
         start = time.perf_counter()
         k0, span = 0, min(steps, 8)
-        while k0 < steps:
+        while k0 < steps or (k0 == 0 and RF.shape[1]):  # (steps = 0: the initial frames)
             k1 = min(steps, k0 + span)
             t0 = time.perf_counter()
             args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
-                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS)
+                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, model.frm, FRAMES, RF)
             if n == 1:  # one rollout: no threads to start
                 _roll.rollout_chunk(0, 1, *args_all)
             else:
@@ -517,6 +550,8 @@ class Scene:
                 bar((k1 - k0) * n)
             span = next_span(span, elapsed)  # ~50 ms of work (fastdyn/_slices.py)
             k0 = k1
+            if steps == 0:
+                break
         wall = time.perf_counter() - start
         if bar is not None:
             bar(0, done=True)
@@ -546,6 +581,9 @@ class Scene:
             contact_forces=RCF[..., :3] if "contacts" in record else None,
             contact_points=RCF[..., 3:] if "contacts" in record else None,
             stats=RSTATS if "stats" in record else None,
+            frame_positions=RF[..., 9:] if frames is not None else None,
+            frame_rotations=RF[..., :9].reshape(RF.shape[:3] + (3, 3)) if frames is not None
+            else None,
             steps_per_second=n * steps / wall if wall > 0 else 0.0,
             constraint_tau=FBUF[0, _ts.rhs_offset(nv):_ts.rhs_offset(nv) + nv].copy())
 

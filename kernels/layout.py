@@ -191,14 +191,16 @@ O_DT = 0  # time step [s]
 O_ERP = 1  # fraction of a penetration removed per step, in (0, 1] (Baumgarte-like)
 O_REGULARIZATION = 2  # relative compliance: R = r diag(G) added to the Delassus matrix
 O_TOL = 3  # solver tolerance on the natural-map residual [m/s]
-O_ITERATIONS = 4  # most Gauss-Seidel sweeps per step
+O_ITERATIONS = 4  # most solver sweeps (PGS) or iterations (ADMM) per step
 O_MARGIN = 5  # a contact enters the step when its predicted gap is below this [m]
 O_BOUNCE = 6  # smallest approach speed that restitution acts on [m/s]
 O_LIMITS = 7  # 1: joint position limits are constraint rows; 0: ignored
 O_FREE = 8  # 1 (set per launch): no row can arise, the free velocity comes from ABA
 O_INTEGRATOR = 9  # EULER (semi-implicit) or RK4 (only where O_FREE)
-NO = 10
+O_SOLVER = 10  # the contact solver: PGS (pgs.py) or ADMM (admm.py)
+NO = 11
 EULER, RK4 = 0, 1
+PGS, ADMM = 0, 1
 # Kinds of constraint rows in a step.
 ROW_CONTACT = 0  # three rows (normal, t1, t2) per contact, first in the list
 ROW_LIMIT = 1  # unilateral: lambda >= 0

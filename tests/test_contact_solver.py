@@ -318,6 +318,7 @@ def test_stack_of_cubes_stays_under_pinocchios_admm(stack_of_cubes):
 # of the weight on the bottom face; 10,000 sweeps 1.1e-2 m/s and 0.5 %, cubes still falling at
 # up to 9.8e-3 m/s after the step; 1,000,000 sweeps (5 s) 6.4e-3 m/s and 41 %. Pinocchio's ADMM
 # converges in ~2,000 iterations; Pinocchio's PGS does not either (5 % after 100,000).
+# fastdyn's ADMM (Scene(solver="admm")) does: tests/test_admm.py::test_stack_of_cubes_converges.
 @pytest.mark.xfail(strict=True, reason="PGS does not converge on the 1e6 mass-ratio stack: "
                    "10,000 sweeps leave residual 1.1e-2 m/s, 0.5 % of the weight carried")
 def test_stack_of_cubes_our_pgs_converges(stack_of_cubes):

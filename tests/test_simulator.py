@@ -3,6 +3,7 @@ impacts, joint limits, static equilibrium of a standing quadruped; batches again
 rollouts; bad input. The contact solver alone is checked against Pinocchio's in
 test_contact_solver.py."""
 
+import copy
 import os
 import signal
 import subprocess
@@ -200,8 +201,11 @@ def test_quadruped_dropped_stands_with_its_weight_on_its_feet(quadruped_scene):
     assert np.abs(out.final_v).max() < 1e-3
 
 
-def test_batch_rows_equal_single_rollouts_bit_for_bit(quadruped_scene):
+@pytest.mark.parametrize("solver", ["pgs", "admm"])
+def test_batch_rows_equal_single_rollouts_bit_for_bit(quadruped_scene, solver):
     scene, q, (kp, kd) = quadruped_scene
+    scene = copy.deepcopy(scene)
+    scene.solver = solver
     nv = scene.model.nv
     Q0 = np.tile(q, (5, 1))
     Q0[:, 2] += np.linspace(0.0, 0.2, 5)

@@ -9,7 +9,10 @@ buffers: a row of the batch is bit-for-bit the serial rollout. A rollout that fa
 alone: STATUS[r] = (code, step), code as time_step's; -1 while it runs.
 Recorded (when the array has room, i.e. its step axis is not empty): RQ[r, k + 1], RV[r, k + 1]
 the state after step k, RTAU[r, k] the applied torque, RCF[r, k] the contact forces and points,
-RSTATS[r, k] the rows, sweeps and residual of the contact solve.
+RSTATS[r, k] the rows, sweeps and residual of the contact solve; RF[r, k, j] the world
+placement (R row-major, then p: 12 numbers) of frame FRAMES[j] at the state k, by a forward
+kinematics pass of its own (the step recomputes its kinematics from q: recording changes no
+state).
 """
 
 from numba import int64, prange
@@ -17,13 +20,22 @@ from numba import int64, prange
 from .._jit import jit
 from ..layout import O_DT
 from .batch import chunk, robot
+from .frames import frame_placement
+from .forward_kinematics import forward_kinematics
 from .time_step import OK, time_step
+
+
+@jit
+def _frames(jnt, prm, frm, FRAMES, q, ws, out):
+    forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
+    for j in range(FRAMES.shape[0]):
+        frame_placement(frm, FRAMES[j], ws, out[j], 0)
 
 
 @jit
 def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
                   WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                  STATUS):
+                  STATUS, frm, FRAMES, RF):
     lo, hi = chunk(Q.shape[0], nt, t)
     dt = opt[O_DT]
     qn, vn, tc, cf, st = QN[t], VN[t], TC[t], CF[t], ST[t]
@@ -34,6 +46,8 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
         prm = PRM[robot(PRM, r)]
         q, v, warm = Q[r], V[r], WARM[r]
         fx = FEXT[robot(FEXT, r)]
+        if RF.shape[1] > 0 and k0 == 0:
+            _frames(jnt, prm, frm, FRAMES, q, ws3[t], RF[r, 0])
         for k in range(k0, k1):
             policy(r, k, k * dt, q, v, args, tc)
             code = time_step(jnt, prm, dof, sph, hsp, opt, q, v, tc, fx[0 if fx.shape[0] == 1
@@ -62,13 +76,16 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
             if RSTATS.shape[1] > 0:
                 for j in range(3):
                     RSTATS[r, k, j] = st[j]
+            if RF.shape[1] > 0:
+                _frames(jnt, prm, frm, FRAMES, qn, ws3[t], RF[r, k + 1])
 
 
 @jit(parallel=True)
 def rollout_batch(jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT, WARM,
-                  FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS):
+                  FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, frm,
+                  FRAMES, RF):
     nt = ws3.shape[0]
     for t in prange(nt):
         rollout_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
                       WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                      STATUS)
+                      STATUS, frm, FRAMES, RF)

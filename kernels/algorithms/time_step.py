@@ -6,8 +6,8 @@ ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
   tau    = clip(tau_cmd, -effort_max, effort_max)
   M_d    = M(q) + dt diag(damping)                 (viscous damping, implicit in v+)
   v_free = v + dt M_d^-1 (tau - h(q, v) - damping v)     (h = C v + g - J^T f_ext, by RNEA)
-  P      : the percussions of the constraint rows (constraint_rows.py) solved by pgs.py on
-           G = W^T M_d^-1 W (delassus.py)
+  P      : the percussions of the constraint rows (constraint_rows.py) solved by pgs.py
+           (or admm.py, the scene's O_SOLVER) on G = W^T M_d^-1 W (delassus.py)
   v+     = v_free + M_d^-1 W P
   q+     = q (+) dt v+                             (the exponential map, never q + v dt)
 Contact forces are P / dt. Armature is on M's diagonal (CRBA). When no row can arise at all
@@ -17,8 +17,9 @@ or one classical Runge-Kutta step (rk4.py) when the scene asks for it.
 
 from .._jit import jit
 from ..configuration.dispatch import integrate
-from ..layout import (H_N, H_T1, H_T2, O_DT, O_FREE, O_INTEGRATOR, O_ITERATIONS,
-                      O_REGULARIZATION, O_TOL, P_DAMPING, P_EFFORT_MAX, RK4)
+from ..layout import (ADMM, H_N, H_T1, H_T2, O_DT, O_FREE, O_INTEGRATOR, O_ITERATIONS,
+                      O_REGULARIZATION, O_SOLVER, O_TOL, P_DAMPING, P_EFFORT_MAX, RK4)
+from .admm import admm, work_size
 from .cholesky import cholesky, solve
 from .constraint_rows import contact_rows, joint_rows
 from .crba import crba
@@ -66,9 +67,17 @@ def sizes(nv, nsph, nhsp):
     and nhsp half-spaces: at most 3 rows per pair, one limit and one friction row per dof."""
     npair = nsph * nhsp
     rows = 3 * npair + 3 * nv
-    nf = (2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 4 * rows + 4 * npair
+    nf = (solver_offset(nv, npair) + work_size(rows)
           + 8 * nv)  # the last 8 nv: rk4_step's stages
     return rows, 3 * npair + 3 * nv, nf, 2 * rows
+
+
+@jit
+def solver_offset(nv, npair):
+    """Where the contact solver's own workspace (admm.py's) starts in fbuf, after
+    ``buffers``' views."""
+    rows = 3 * npair + 3 * nv
+    return 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 4 * rows + 4 * npair
 
 
 @jit
@@ -119,10 +128,10 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     (njoints, 6; LOCAL, as RNEA's; (0, 6) for none). ``warm`` holds the last step's
     percussions by slot (zeros to start cold) and receives this step's. cf (npair, 6)
     receives each sphere/half-space pair's contact force [N] (world axes) and point [m]
-    (zeros when apart); stats (3,) the number of constraint rows, solver sweeps and
-    residual. On return, the rhs view of fbuf (``buffers``) holds the constraints'
-    generalized force W P / dt (nv) (joint-limit and friction torques, contact forces seen
-    in joint space). Returns
+    (zeros when apart); stats (3,) the number of constraint rows, solver sweeps (PGS) or
+    iterations (ADMM) and residual. On return, the rhs view of fbuf (``buffers``) holds the
+    constraints' generalized force W P / dt (nv) (joint-limit and friction torques, contact
+    forces seen in joint space). Returns
     OK, SINGULAR * 1_000_000 + dof, or DIVERGED."""
     nv = v.shape[0]
     dt = opt[O_DT]
@@ -154,7 +163,13 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
         delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], Z, G)
         for r in range(m):
             lam[r] = warm[slot[r]]
-        sweeps, residual = pgs(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL], opt[O_ITERATIONS])
+        if opt[O_SOLVER] == ADMM:
+            o = solver_offset(nv, mu.shape[0])
+            sweeps, residual = admm(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL],
+                                    opt[O_ITERATIONS], fbuf[o:o + work_size(m)])
+        else:
+            sweeps, residual = pgs(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL],
+                                   opt[O_ITERATIONS])
         for s in range(warm.shape[0]):
             warm[s] = 0.0
         for r in range(m):
