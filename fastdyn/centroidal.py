@@ -109,7 +109,7 @@ def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
         from . import _mimic_calls
         return _mimic_calls.jacobian_center_of_mass(model, data, q)
     q, _, _ = _fast_inputs(model, data, q)
-    Jc = _buffer(data, "Jcom", (3, model.nv))
+    Jc = data.Jcom
     _run(_jcom, model, data, "jacobian_center_of_mass", ("q",), (q,), q, data.ws, data.mass,
          data.com, Jc)
     data.kinematics = 1
@@ -117,9 +117,9 @@ def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
 
 
 def _ccrba(model: Model, data: Data, q, v, what: str) -> np.ndarray:
-    Ag = _buffer(data, "Ag", (6, model.nv))
-    _run(_ccrba_checked, model, data, what, ("q", "v"), (q, v), q, v, data.ws, Ag,
-         _buffer(data, "hg", (6,)), _buffer(data, "Ig", (6, 6)))
+    Ag = data.Ag
+    _run(_ccrba_checked, model, data, what, ("q", "v"), (q, v), q, v, data.ws, Ag, data.hg,
+         data.Ig)
     data.kinematics = 1
     return Ag
 
@@ -160,9 +160,9 @@ def compute_centroidal_momentum(model: Model, data: Data, q, v) -> np.ndarray:
     if v is None:
         raise TypeError(f"v must be an array of {model.nv} floats, got None")
     q, v, _ = _fast_inputs(model, data, q, v)
-    hg = _buffer(data, "hg", (6,))
+    hg = data.hg
     _run(_momentum, model, data, "compute_centroidal_momentum", ("q", "v"), (q, v), q, v,
-         EMPTY, data.ws, hg, _buffer(data, "dhg", (6,)))
+         EMPTY, data.ws, hg, data.dhg)
     data.kinematics = 2
     return hg
 
@@ -175,8 +175,8 @@ def compute_centroidal_momentum_time_variation(model: Model, data: Data, q, v,
         raise TypeError(f"{'v' if v is None else 'a'} must be an array of {model.nv} floats, "
                         f"got None")
     q, v, a = _fast_inputs(model, data, q, v, a)
-    dhg = _buffer(data, "dhg", (6,))
+    dhg = data.dhg
     _run(_momentum, model, data, "compute_centroidal_momentum_time_variation",
-         ("q", "v", "a"), (q, v, a), q, v, a, data.ws, _buffer(data, "hg", (6,)), dhg)
+         ("q", "v", "a"), (q, v, a), q, v, a, data.ws, data.hg, dhg)
     data.kinematics = 3
     return dhg

@@ -86,11 +86,13 @@ def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int
     if type(model) is MimicModel:
         from . import _mimic_calls
         return _mimic_calls.joint_jacobian(model, data, q, joint, reference, out)
-    _checks.data_for(model, data)
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
     j = joint if type(joint) is int and 0 <= joint < model.njoints else \
         _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
     q = _checks.fast_vector(q, model.nq, "q")
-    ref = reference_code(reference)
+    ref = reference if type(reference) is int and 0 <= reference <= 2 else \
+        reference_code(reference)
     J = data.J_frame if out is None else _out(data, "J_frame", (6, model.nv), out)
     code = _joint_jacobian.call(model.jnt, model.prm, q, j, ref, data.ws, J, NO_FORCES,
                                 _checks.QUAT_TOL)
@@ -115,8 +117,10 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
             return _mimic_calls.frame_jacobian(model, data, q, frame, reference, out)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    f = _checks.frame_index(model, frame)
-    ref = reference_code(reference)
+    f = frame if type(frame) is int and 0 <= frame < model.nframes else \
+        _checks.frame_index(model, frame)
+    ref = reference if type(reference) is int and 0 <= reference <= 2 else \
+        reference_code(reference)
     J = data.J_frame if out is None else _out(data, "J_frame", (6, model.nv), out)
     code = _frame_jacobian.call(model.jnt, model.prm, model.frm, q, f, ref, data.ws, data.oMf, J,
                                 EMPTY, NO_FORCES, _checks.QUAT_TOL)
