@@ -23,9 +23,8 @@ _aba_checked = Kernel(_guard.aba_checked, vectors=(2, 3, 4))
 _crba_checked = Kernel(_guard.crba_checked, vectors=(2,))
 _minverse_checked = Kernel(_guard.minverse_checked, vectors=(3,))
 _cholesky = Kernel(_chol.cholesky)
-_cholesky_solve = Kernel(_chol.solve)
+_cholesky_solve = Kernel(_guard_api.cholesky_solve_checked, vectors=(3,))
 _energy_checked = Kernel(_guard_api.energy_checked, vectors=(2, 3))
-_finite_vector = Kernel(_guard._finite)
 
 
 class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
@@ -141,16 +140,11 @@ def cholesky_solve(model: Model, data: Data, b, out: np.ndarray | None = None) -
     a writeable C-contiguous float64 (nv,) array, which may be b itself)."""
     if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
         _checks.data_for(model, data)
-    b = _checks.fast_vector(b, model.nv, "b")  # finiteness: of the answer, below
-    if out is None:
-        x = b.copy()
-    else:
-        x = _checks.output(out, (model.nv,), "out")
-        x[:] = b
-    _cholesky_solve.call(model.dof, data.U, data.D, x)
-    if _finite_vector.call(x) >= 0:  # a non-finite b, or one too large for float64
-        _checks.vector(b, model.nv, "b")  # raises, naming the entries
-        raise _checks.NumericalOverflowError(_checks.overflow_message(("b",), (b,)))
+    b = _checks.fast_vector(b, model.nv, "b")  # finiteness: in the compiled call
+    x = np.empty(model.nv) if out is None else _checks.output(out, (model.nv,), "out")
+    code = _cholesky_solve.call(model.dof, data.U, data.D, b, x)
+    if code:
+        _checks.explain(model, code, ("b",), b)
     return x
 
 

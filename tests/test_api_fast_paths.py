@@ -220,6 +220,9 @@ def test_compiled_checks_results_match_pinocchio_with_strided_inputs(humanoid):
     y = np.empty(m.nv)
     assert fd.cholesky_solve(m, d, b, out=y) is y
     np.testing.assert_array_equal(y, x)
+    y[:] = b
+    assert fd.cholesky_solve(m, d, y, out=y) is y  # in place, as the docstring allows
+    np.testing.assert_array_equal(y, x)
 
 
 def test_compiled_checks_bad_input_names_the_cause(humanoid):

@@ -10,6 +10,7 @@ from .._jit import jit
 from .center_of_mass import center_of_mass
 from .center_of_mass_jacobian import jacobian_subtree_center_of_mass
 from .centroidal import ccrba, centroidal_momentum
+from .cholesky import solve
 from .energy import kinetic_energy, potential_energy
 from .forward_kinematics import forward_kinematics
 from .frames import update_frame_placements
@@ -136,3 +137,19 @@ def centroidal_momentum_checked(jnt, prm, q, v, a, ws, hg, dhg, no_forces, tol):
         if code == 0 and a.shape[0] > 0:
             code = _overflow(_finite(dhg))
     return code
+
+
+@jit
+def cholesky_solve_checked(dof, U, D, b, x):
+    """x = M^-1 b from the factorization M = U D U^T (cholesky); b finite (code 1 names its
+    first non-finite entry). x may be b itself."""
+    nv = dof.shape[0]
+    if b.shape[0] != nv or x.shape[0] != nv or not _fits(U, nv, nv) or D.shape[0] != nv:
+        return 8 * CODE
+    k = _finite(b)
+    if k >= 0:
+        return 1 * CODE + k
+    for k in range(nv):
+        x[k] = b[k]
+    solve(dof, U, D, x)
+    return _overflow(_finite(x))
