@@ -55,31 +55,24 @@ def _inputs(model: Model, data: Data, q, *va):
     return _compiled_checks.state(model, q, *va)
 
 
-def _fast_inputs(model: Model, data: Data, q, v=None, a=None) -> tuple:
-    """``_inputs`` for the calls whose compiled entry point checks the values: types and
-    lengths only here, and the model's mass, which the kernels divide by."""
-    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
-        _checks.data_for(model, data)
-    q = _checks.fast_vector(q, model.nq, "q")
-    v = EMPTY if v is None else _checks.fast_vector(v, model.nv, "v")
-    a = EMPTY if a is None else _checks.fast_vector(a, model.nv, "a")
-    return q, v, a
+# The calls below with a compiled entry point (kernels/algorithms/guard_api.py) check in Python
+# only what it cannot: the Data's model, the arrays' type and length (``_checks.fast_vector``'s
+# test, spelt out: each Python call costs ~40 ns of a ~1 us call) and the model's mass, which
+# the kernels divide by (summed once per model: its parameters never change).
+_ND, _F64, _TOL = np.ndarray, _checks.F64, _checks.QUAT_TOL
 
 
-def _total_mass(model: Model) -> float:
+def _no_mass(model: Model, what: str) -> None:
+    """Raise if the model has no mass (the first call sums it)."""
     m = model.__dict__.get("_total_mass")
-    if m is None:  # the parameters never change: summed once
+    if m is None:
         m = model.__dict__["_total_mass"] = float(model.prm[1:, P_PI].sum())
-    return m
+    _massive(model, m, what)
 
 
-def _run(kernel, model: Model, data: Data, what: str, names: tuple, inputs: tuple, *args):
-    """The mass checked, then one compiled call; its refusal worded."""
-    _massive(model, _total_mass(model), what)
-    code = kernel.call(model.jnt, model.prm, *args, NO_FORCES, _checks.QUAT_TOL)
-    if code:
-        data.kinematics = 0
-        _checks.explain(model, code, names, *inputs)
+def _refused(model: Model, data: Data, code: int, names: tuple, *inputs) -> None:
+    data.kinematics = 0
+    _checks.explain(model, code, names, *inputs)
 
 
 def _finite(model: Model, out: np.ndarray, q, v=EMPTY, a=EMPTY) -> np.ndarray:
@@ -108,37 +101,51 @@ def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
     if type(model) is MimicModel:
         from . import _mimic_calls
         return _mimic_calls.jacobian_center_of_mass(model, data, q)
-    q, _, _ = _fast_inputs(model, data, q)
-    Jc = data.Jcom
-    _run(_jcom, model, data, "jacobian_center_of_mass", ("q",), (q,), q, data.ws, data.mass,
-         data.com, Jc)
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    if not model.__dict__.get("_total_mass", 0.0) > 0.0:
+        _no_mass(model, "jacobian_center_of_mass")
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == model.nq):
+        q = _checks.vector(q, model.nq, "q")
+    code = _jcom.call(model.jnt, model.prm, q, data.ws, data.mass, data.com, data.Jcom,
+                      NO_FORCES, _TOL)
+    if code:
+        _refused(model, data, code, ("q",), q)
     data.kinematics = 1
-    return Jc
+    return data.Jcom
 
 
 def _ccrba(model: Model, data: Data, q, v, what: str) -> np.ndarray:
-    Ag = data.Ag
-    _run(_ccrba_checked, model, data, what, ("q", "v"), (q, v), q, v, data.ws, Ag, data.hg,
-         data.Ig)
+    """A_g (and h_g when v is not EMPTY) at q: the compiled call and its checks."""
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    if not model.__dict__.get("_total_mass", 0.0) > 0.0:
+        _no_mass(model, what)
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == model.nq):
+        q = _checks.vector(q, model.nq, "q")
+    if v is not EMPTY and not (type(v) is _ND and v.dtype is _F64 and v.ndim == 1
+                               and len(v) == model.nv):
+        v = _checks.vector(v, model.nv, "v")
+    code = _ccrba_checked.call(model.jnt, model.prm, q, v, data.ws, data.Ag, data.hg, data.Ig,
+                               NO_FORCES, _TOL)
+    if code:
+        _refused(model, data, code, ("q", "v"), q, v)
     data.kinematics = 1
-    return Ag
+    return data.Ag
 
 
 def compute_centroidal_map(model: Model, data: Data, q) -> np.ndarray:
     """The centroidal momentum matrix A_g (6, nv), h_g = A_g v (Pinocchio's
     computeCentroidalMap). Column k is the momentum about the com of the subtree moved by dof k
     at unit speed: [f; tau - c x f] with [f; tau] = ^0Yc_i J_k."""
-    q, _, _ = _fast_inputs(model, data, q)
     return _ccrba(model, data, q, EMPTY, "compute_centroidal_map")
 
 
 def ccrba(model: Model, data: Data, q, v) -> np.ndarray:
     """A_g (6, nv) as compute_centroidal_map, with data.hg = A_g v and data.Ig (6, 6) the
     centroidal composite inertia [[m I3, 0], [0, I_c]] in world axes (Pinocchio's ccrba)."""
-    if v is None:
-        raise TypeError(f"v must be an array of {model.nv} floats, got None")
-    q, v, _ = _fast_inputs(model, data, q, v)
-    return _ccrba(model, data, q, v, "ccrba")
+    return _ccrba(model, data, q, _checks.vector(v, model.nv, "v") if v is None else v,
+                  "ccrba")  # (None would read as "no velocity")
 
 
 def dccrba(model: Model, data: Data, q, v) -> np.ndarray:
@@ -157,26 +164,36 @@ def dccrba(model: Model, data: Data, q, v) -> np.ndarray:
 def compute_centroidal_momentum(model: Model, data: Data, q, v) -> np.ndarray:
     """h_g = [m c'; k_g] (6,) (data.hg; Pinocchio's computeCentroidalMomentum), by one forward
     pass without forming A_g."""
-    if v is None:
-        raise TypeError(f"v must be an array of {model.nv} floats, got None")
-    q, v, _ = _fast_inputs(model, data, q, v)
-    hg = data.hg
-    _run(_momentum, model, data, "compute_centroidal_momentum", ("q", "v"), (q, v), q, v,
-         EMPTY, data.ws, hg, data.dhg)
+    _momentum_call(model, data, q, v, EMPTY, "compute_centroidal_momentum")
     data.kinematics = 2
-    return hg
+    return data.hg
 
 
 def compute_centroidal_momentum_time_variation(model: Model, data: Data, q, v,
                                                a) -> np.ndarray:
     """dh_g/dt (6,) (data.dhg; data.hg too), gravity excluded: the sum of the other external
     wrenches about the com (Pinocchio's computeCentroidalMomentumTimeVariation)."""
-    if v is None or a is None:
-        raise TypeError(f"{'v' if v is None else 'a'} must be an array of {model.nv} floats, "
-                        f"got None")
-    q, v, a = _fast_inputs(model, data, q, v, a)
-    dhg = data.dhg
-    _run(_momentum, model, data, "compute_centroidal_momentum_time_variation",
-         ("q", "v", "a"), (q, v, a), q, v, a, data.ws, data.hg, dhg)
+    _momentum_call(model, data, q, v, _checks.vector(a, model.nv, "a") if a is None else a,
+                   "compute_centroidal_momentum_time_variation")
     data.kinematics = 3
-    return dhg
+    return data.dhg
+
+
+def _momentum_call(model: Model, data: Data, q, v, a, what: str) -> None:
+    """h_g (and dh_g/dt when a is not EMPTY): the compiled call and its checks."""
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    if not model.__dict__.get("_total_mass", 0.0) > 0.0:
+        _no_mass(model, what)
+    nq, nv = model.nq, model.nv
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == nq):
+        q = _checks.vector(q, nq, "q")
+    if not (type(v) is _ND and v.dtype is _F64 and v.ndim == 1 and len(v) == nv):
+        v = _checks.vector(v, nv, "v")
+    if a is not EMPTY and not (type(a) is _ND and a.dtype is _F64 and a.ndim == 1
+                               and len(a) == nv):
+        a = _checks.vector(a, nv, "a")
+    code = _momentum.call(model.jnt, model.prm, q, v, a, data.ws, data.hg, data.dhg, NO_FORCES,
+                          _TOL)
+    if code:
+        _refused(model, data, code, ("q", "v", "a"), q, v, a)
