@@ -68,15 +68,6 @@ def _model(model) -> Model:
     return model
 
 
-def _arrays(model) -> tuple:
-    """(jnt, nq, nv) of a Model; a TypeError naming what was passed instead."""
-    try:
-        return model.jnt, model.nq, model.nv
-    except AttributeError:
-        _checks.model_arg(model)  # raises
-        raise
-
-
 def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
     """q (+) v dt: every joint moved along the exponential map, q_i exp(v_i dt) (Lie groups) or
     q_i + v_i dt (vector spaces); ``pin.integrate(model, q, v * dt)``. Free-flyer and planar
@@ -119,15 +110,17 @@ def difference(model, q0, q1) -> np.ndarray:
 def interpolate(model, q0, q1, u: float) -> np.ndarray:
     """q0 (+) u (q1 (-) q0): q0 at u = 0, q1 at u = 1, the geodesic in between (u outside [0, 1]
     extrapolates). ``pin.interpolate``."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    jnt, nq, _ = _arrays(model)
-    q0 = _checks.fast_vector(q0, nq, "q0")  # finiteness and unit parts: in the compiled call
-    q1 = _checks.fast_vector(q1, nq, "q1")
+    if type(model) is not Model:
+        model = _model(model)
+    nq = model.nq
+    if not (type(q0) is _ND and q0.dtype is _F64 and q0.ndim == 1 and len(q0) == nq):
+        q0 = _checks.vector(q0, nq, "q0")
+    if not (type(q1) is _ND and q1.dtype is _F64 and q1.ndim == 1 and len(q1) == nq):
+        q1 = _checks.vector(q1, nq, "q1")
     if type(u) is not float or not u - u == 0.0:
         u = _checks.scalar(u, "u")
     out = np.empty(nq)
-    code = _interpolate.call(jnt, q0, q1, u, out, _EMPTY, _NO_FORCES, _checks.QUAT_TOL)
+    code = _interpolate.call(model.jnt, q0, q1, u, out, _EMPTY, _NO_FORCES, _TOL)
     if code:
         _refused(model, code, (("q0", q0), ("q1", q1)), (("u", u),))
     return out
@@ -136,15 +129,17 @@ def interpolate(model, q0, q1, u: float) -> np.ndarray:
 def d_integrate(model, q, v, arg: str) -> np.ndarray:
     """Jacobian (nv, nv) of integrate(q, v) with respect to q (arg="q") or v (arg="v"), in the
     tangent spaces (right, body-fixed), block diagonal; ``pin.dIntegrate`` with ARG0 / ARG1."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
+    if type(model) is not Model:
+        model = _model(model)
     a = _ARGS_INTEGRATE[arg] if type(arg) is str and arg in _ARGS_INTEGRATE else \
         _arg(arg, _ARGS_INTEGRATE)
-    jnt, nq, nv = _arrays(model)
-    q = _checks.fast_vector(q, nq, "q")
-    v = _checks.fast_vector(v, nv, "v")
+    nq, nv = model.nq, model.nv
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == nq):
+        q = _checks.vector(q, nq, "q")
+    if not (type(v) is _ND and v.dtype is _F64 and v.ndim == 1 and len(v) == nv):
+        v = _checks.vector(v, nv, "v")
     out = np.empty((nv, nv))
-    code = _d_integrate.call(jnt, q, v, a, out, _EMPTY, _NO_FORCES, _checks.QUAT_TOL)
+    code = _d_integrate.call(model.jnt, q, v, a, out, _EMPTY, _NO_FORCES, _TOL)
     if code:
         _refused(model, code, (("q", q), ("v", v)))
     return out
@@ -153,15 +148,17 @@ def d_integrate(model, q, v, arg: str) -> np.ndarray:
 def d_difference(model, q0, q1, arg: str) -> np.ndarray:
     """Jacobian (nv, nv) of difference(q0, q1) with respect to q0 (arg="q0") or q1 (arg="q1"),
     block diagonal; ``pin.dDifference`` with ARG0 / ARG1."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
+    if type(model) is not Model:
+        model = _model(model)
     a = _ARGS_DIFFERENCE[arg] if type(arg) is str and arg in _ARGS_DIFFERENCE else \
         _arg(arg, _ARGS_DIFFERENCE)
-    jnt, nq, nv = _arrays(model)
-    q0 = _checks.fast_vector(q0, nq, "q0")
-    q1 = _checks.fast_vector(q1, nq, "q1")
+    nq, nv = model.nq, model.nv
+    if not (type(q0) is _ND and q0.dtype is _F64 and q0.ndim == 1 and len(q0) == nq):
+        q0 = _checks.vector(q0, nq, "q0")
+    if not (type(q1) is _ND and q1.dtype is _F64 and q1.ndim == 1 and len(q1) == nq):
+        q1 = _checks.vector(q1, nq, "q1")
     out = np.empty((nv, nv))
-    code = _d_difference.call(jnt, q0, q1, a, out, _EMPTY, _NO_FORCES, _checks.QUAT_TOL)
+    code = _d_difference.call(model.jnt, q0, q1, a, out, _EMPTY, _NO_FORCES, _TOL)
     if code:
         _refused(model, code, (("q0", q0), ("q1", q1)))
     return out
@@ -213,11 +210,11 @@ def random_configuration(model, rng_or_seed: np.random.Generator | int | None = 
     one process-wide Generator seeded from the OS (reseeded in a forked child, so workers of a
     pool do not repeat each other's draws).
     """
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    _checks.model_arg(model)
-    rng = _generator(rng_or_seed)
-    lo, hi = sampling_bounds(model, lower, upper)
+    if type(model) is not Model:
+        model = _model(model)
+    rng = _RNG if rng_or_seed is None else _generator(rng_or_seed)
+    bounds = model.__dict__.get("_sampling_bounds") if lower is None and upper is None else None
+    lo, hi = bounds if bounds is not None else sampling_bounds(model, lower, upper)
     out = np.empty(model.nq)
     _random.call(model.jnt, lo, hi, rng.random(model.nq), out)
     return out
