@@ -5,8 +5,9 @@ included, Data preallocated, the state of bench/ladder.py. Pinocchio's counterpa
 doing the same work (e.g. ``pin.computeFrameJacobian``, forward kinematics included, against
 ``fd.frame_jacobian``; ``pin.updateFramePlacement`` against ``fd.frame_placement`` after forward
 kinematics), named in CALLS. ``joint_placement`` is timed against reading ``data.oMi[j]``, the
-SE3 Pinocchio's forward kinematics left there (fastdyn builds the 4x4 from its workspace). Before anything is timed, the two results are compared (to 1e-8,
-relative), so a row cannot pair calls that compute different things.
+SE3 Pinocchio's forward kinematics left there (fastdyn builds the 4x4 from its workspace).
+Before anything is timed, the two results are compared (to 1e-8, relative), so a row cannot
+pair calls that compute different things.
 
 Where Pinocchio has no single call, the row says what stands in for it: the IK step is the
 damped least-squares step of Pinocchio's own inverse-kinematics example written with pin
@@ -184,11 +185,10 @@ CALLS = {
         lambda s: (pin.computeCentroidalMomentum, (s.r.pm, s.r.pd, s.r.q, s.r.v)), True),
     "ik_step": (lambda s: (_fd_ik_step, (s.r.model, s.r.data, s.f, s.target, s.r.q)),
                 lambda s: (_pin_ik_step, (s.r.pm, s.r.pd, s.r.q, s.pf, s.otarget)), False),
-}
-if hasattr(fd.batch, "random_configuration"):
-    CALLS["batch_random_configuration"] = (
+    "batch_random_configuration": (
         lambda s: (fd.batch.random_configuration, (s.r.model, NBATCH)),
-        lambda s: (_pin_random_batch, (s.r.pm, NBATCH)), False)
+        lambda s: (_pin_random_batch, (s.r.pm, NBATCH)), False),
+}
 
 
 def as_array(x) -> np.ndarray:
