@@ -302,3 +302,17 @@ def test_fused_kinematics_calls_match_pinocchio(humanoid):
         fd.center_of_mass(m, d, q, v, np.where(np.arange(m.nv) == 0, np.nan, a))
     with pytest.raises(fd.NumericalOverflowError, match="overflow"):
         fd.center_of_mass(m, d, q, np.full(m.nv, 1e200), np.full(m.nv, 1e200))
+
+
+def test_configuration_calls_on_a_mimic_model():
+    from fastdyn.mimic import MimicModel
+    mm = MimicModel(fd.samples.manipulator(), {"joint6": ("joint5", -2.0, 0.1)})
+    assert mm.nq == 5
+    Q = fd.batch.random_configuration(mm, 4, 3)  # the independent joints' q
+    rng = np.random.default_rng(3)
+    np.testing.assert_array_equal(Q, [fd.random_configuration(mm, rng) for _ in range(4)])
+    np.testing.assert_array_equal(fd.neutral(mm), np.zeros(5))
+    v = np.linspace(-1.0, 1.0, 5)
+    np.testing.assert_allclose(fd.difference(mm, Q[0], fd.integrate(mm, Q[0], v)), v, atol=TOL)
+    np.testing.assert_allclose(fd.interpolate(mm, Q[0], Q[1], 0.25),
+                               Q[0] + 0.25 * (Q[1] - Q[0]), atol=TOL)
