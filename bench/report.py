@@ -565,6 +565,39 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
                         "speed-up (forward)", "speed-up (centred)", ""], rows)
 
 
+API_TARGET = 1.0  # every other public call from Python / its pin counterpart from Python
+API_MODELS = ("ur5", "panda", "solo12", "talos")
+
+
+def api_section(res: Results, tally: Tally) -> list[str]:
+    """bench/test_api.py: one row per public call and model, fastdyn beside Pinocchio."""
+    calls = list(dict.fromkeys(k[1] for k in res.t if k[0] == "api"))
+    if not calls:
+        return []
+    out = ["## The everyday API: one public call from Python vs its Pinocchio counterpart", "",
+           "bench/test_api.py: each public call as a script makes it (input checks included, "
+           "Data preallocated), beside the Pinocchio call doing the same work, named in the "
+           "file's CALLS (the two results are compared before timing). ik_step: one damped "
+           "least-squares step, `inverse_kinematics(max_iter=1)` against the step of "
+           "Pinocchio's inverse-kinematics example written with pin calls; "
+           "batch_random_configuration: time per configuration, against "
+           "`pin.randomConfiguration` in a Python loop. Target: ratio <= 1.", ""]
+    rows = []
+    for call in calls:
+        for m in API_MODELS:
+            f = res.get("api", call, m, "fastdyn")
+            p = res.get("api", call, m, "pinocchio")
+            if not (f or p):
+                continue
+            r = ratio(f, p)
+            verdict = tally.judge("API call <= 1x pin", f"{call} {m}", r, API_TARGET)
+            rows.append([call, model_label(res, m), fmt_t(f[0]) if f else "n/a",
+                         fmt_t(p[0]) if p else "n/a", fmt_r(r), fmt_r(ratio(f, p, 1)),
+                         "<= 1", verdict])
+    return out + table(["call", "model", "fastdyn", "Pinocchio", "ratio (min)",
+                        "ratio (median)", "target", ""], rows)
+
+
 def estimate_check(res: Results) -> list[str]:
     rows = []
     for algo in ("rnea", "aba"):
@@ -605,6 +638,7 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
     body = (kernel_section(res, tally) + single_section(res, tally) + batch_section(res, tally)
             + startup_section(res, tally) + simulator_section(res, tally)
             + montecarlo_section(res, tally) + derivatives_section(res, tally)
+            + api_section(res, tally)
             + estimate_check(res))
     v = meta["versions"]
     lines = ["# fastdyn benchmarks vs Pinocchio", "",

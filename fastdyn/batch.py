@@ -37,7 +37,7 @@ from .kinematics import EMPTY
 from .model import Model
 
 __all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate", "rnea_derivatives",
-           "aba_derivatives", "step_derivatives"]
+           "aba_derivatives", "step_derivatives", "random_configuration"]
 
 
 def _rows(model: Model, X, n: int, name: str, nrows: int | None = None) -> np.ndarray:
@@ -312,6 +312,26 @@ def simulate(model: Model, Q0, V0, TORQUES, dt: float,
         simulation.explain_step(_robot(model, PRM, r), QS[r, k], VS[r, k], TORQUES[r, k], k, dt,
                                 f"rollout {r} (of {rows.size} that failed)")
     return QS, VS
+
+
+def random_configuration(model: Model, n: int, rng_or_seed=None, lower=None,
+                         upper=None) -> np.ndarray:
+    """(n, nq) random configurations, row r distributed as ``fastdyn.random_configuration``
+    (same bounds, same defaults), drawn in one call: the n * nq uniforms come from one
+    ``rng.random((n, nq))``, so a seeded call is reproducible. Serial: the work per row is a
+    few nanoseconds."""
+    from . import configuration  # (it imports the checks this module does)
+    if type(model) is not Model:
+        from .mimic import MimicModel
+        model = model.configuration_model if type(model) is MimicModel else model
+    _checks.model_arg(model)
+    n = _checks.integer(n, "n", minimum=0)
+    rng = configuration._generator(rng_or_seed)
+    lo, hi = configuration.sampling_bounds(model, lower, upper)
+    U = rng.random((n, model.nq))
+    out = np.empty((n, model.nq))
+    configuration._random_rows(model.jnt, lo, hi, U, out)
+    return out
 
 
 # derivatives of many states (fastdyn/batch_derivatives.py), here beside the other batches

@@ -18,14 +18,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _compiled_checks
+from ._fastcall import Kernel
 from .jacobians import _buffer
 from .kernels.algorithms import center_of_mass_jacobian as _jc
 from .kernels.algorithms import centroidal as _cen
-from .kernels.layout import OYC
-from .kinematics import EMPTY
+from .kernels.algorithms import guard_api as _guard_api
+from .kernels.layout import OYC, P_PI
+from .kinematics import EMPTY, NO_FORCES
 from .mimic import MimicModel
 from .model import Data, Model
+
+_jcom = Kernel(_guard_api.jacobian_center_of_mass_checked, vectors=(2,))
+_ccrba_checked = Kernel(_guard_api.ccrba_checked, vectors=(2, 3))
+_momentum = Kernel(_guard_api.centroidal_momentum_checked, vectors=(2, 3, 4))
 
 __all__ = ["jacobian_center_of_mass", "jacobian_subtree_center_of_mass",
            "compute_centroidal_map", "ccrba", "dccrba", "compute_centroidal_momentum",
@@ -40,15 +46,37 @@ def _massive(model: Model, m: float, what: str) -> None:
 def _inputs(model: Model, data: Data, q, *va):
     """q, then the required v (and a) checked; EMPTY for those a function does not take (the
     kernels read an empty v as "no velocity": a None passed for a required v would make them
-    read past its end)."""
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    given = [_checks.vector(x, model.nv, n) for x, n in zip(va, ("v", "a"))]
-    return (q, *given, *[EMPTY] * (2 - len(given)))
+    read past its end). Finiteness and unit parts are checked in compiled code."""
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    for x, n in zip(va, ("v", "a")):
+        if x is None:
+            raise TypeError(f"{n} must be an array of {model.nv} floats, got None")
+    return _compiled_checks.state(model, q, *va)
+
+
+# The calls below with a compiled entry point (kernels/algorithms/guard_api.py) check in Python
+# only what it cannot: the Data's model, the arrays' type and length (``_checks.fast_vector``'s
+# test, spelt out: each Python call costs ~40 ns of a ~1 us call) and the model's mass, which
+# the kernels divide by (summed once per model: its parameters never change).
+_ND, _F64, _TOL = np.ndarray, _checks.F64, _checks.QUAT_TOL
+
+
+def _no_mass(model: Model, what: str) -> None:
+    """Raise if the model has no mass (the first call sums it)."""
+    m = model.__dict__.get("_total_mass")
+    if m is None:
+        m = model.__dict__["_total_mass"] = float(model.prm[1:, P_PI].sum())
+    _massive(model, m, what)
+
+
+def _refused(model: Model, data: Data, code: int, names: tuple, *inputs) -> None:
+    data.kinematics = 0
+    _checks.explain(model, code, names, *inputs)
 
 
 def _finite(model: Model, out: np.ndarray, q, v=EMPTY, a=EMPTY) -> np.ndarray:
-    return _checks.finite_result(out, ("q", "v", "a"), (q, v, a))
+    return _compiled_checks.finite(out, ("q", "v", "a"), (q, v, a))
 
 
 def jacobian_subtree_center_of_mass(model: Model, data: Data, q,
@@ -73,38 +101,51 @@ def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
     if type(model) is MimicModel:
         from . import _mimic_calls
         return _mimic_calls.jacobian_center_of_mass(model, data, q)
-    q, _, _ = _inputs(model, data, q)
-    Jc = _buffer(data, "Jcom", (3, model.nv))
-    _jc.jacobian_subtree_center_of_mass(model.jnt, model.prm, q, 0, data.ws, data.mass, data.com,
-                                        Jc)
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    if not model.__dict__.get("_total_mass", 0.0) > 0.0:
+        _no_mass(model, "jacobian_center_of_mass")
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == model.nq):
+        q = _checks.vector(q, model.nq, "q")
+    code = _jcom.call(model.jnt, model.prm, q, data.ws, data.mass, data.com, data.Jcom,
+                      NO_FORCES, _TOL)
+    if code:
+        _refused(model, data, code, ("q",), q)
     data.kinematics = 1
-    _massive(model, data.mass[0], "jacobian_center_of_mass")
-    return _finite(model, Jc, q)
+    return data.Jcom
 
 
 def _ccrba(model: Model, data: Data, q, v, what: str) -> np.ndarray:
-    Ag = _buffer(data, "Ag", (6, model.nv))
-    m = _cen.ccrba(model.jnt, model.prm, q, v, data.ws, Ag, _buffer(data, "hg", (6,)),
-                   _buffer(data, "Ig", (6, 6)))
+    """A_g (and h_g when v is not EMPTY) at q: the compiled call and its checks."""
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    if not model.__dict__.get("_total_mass", 0.0) > 0.0:
+        _no_mass(model, what)
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == model.nq):
+        q = _checks.vector(q, model.nq, "q")
+    if v is not EMPTY and not (type(v) is _ND and v.dtype is _F64 and v.ndim == 1
+                               and len(v) == model.nv):
+        v = _checks.vector(v, model.nv, "v")
+    code = _ccrba_checked.call(model.jnt, model.prm, q, v, data.ws, data.Ag, data.hg, data.Ig,
+                               NO_FORCES, _TOL)
+    if code:
+        _refused(model, data, code, ("q", "v"), q, v)
     data.kinematics = 1
-    _massive(model, m, what)
-    _finite(model, data.hg, q, v)
-    return _finite(model, Ag, q, v)
+    return data.Ag
 
 
 def compute_centroidal_map(model: Model, data: Data, q) -> np.ndarray:
     """The centroidal momentum matrix A_g (6, nv), h_g = A_g v (Pinocchio's
     computeCentroidalMap). Column k is the momentum about the com of the subtree moved by dof k
     at unit speed: [f; tau - c x f] with [f; tau] = ^0Yc_i J_k."""
-    q, _, _ = _inputs(model, data, q)
     return _ccrba(model, data, q, EMPTY, "compute_centroidal_map")
 
 
 def ccrba(model: Model, data: Data, q, v) -> np.ndarray:
     """A_g (6, nv) as compute_centroidal_map, with data.hg = A_g v and data.Ig (6, 6) the
     centroidal composite inertia [[m I3, 0], [0, I_c]] in world axes (Pinocchio's ccrba)."""
-    q, v, _ = _inputs(model, data, q, v)
-    return _ccrba(model, data, q, v, "ccrba")
+    return _ccrba(model, data, q, _checks.vector(v, model.nv, "v") if v is None else v,
+                  "ccrba")  # (None would read as "no velocity")
 
 
 def dccrba(model: Model, data: Data, q, v) -> np.ndarray:
@@ -123,24 +164,36 @@ def dccrba(model: Model, data: Data, q, v) -> np.ndarray:
 def compute_centroidal_momentum(model: Model, data: Data, q, v) -> np.ndarray:
     """h_g = [m c'; k_g] (6,) (data.hg; Pinocchio's computeCentroidalMomentum), by one forward
     pass without forming A_g."""
-    q, v, _ = _inputs(model, data, q, v)
-    hg = _buffer(data, "hg", (6,))
-    m = _cen.centroidal_momentum(model.jnt, model.prm, q, v, EMPTY, data.ws, hg,
-                                 _buffer(data, "dhg", (6,)))
+    _momentum_call(model, data, q, v, EMPTY, "compute_centroidal_momentum")
     data.kinematics = 2
-    _massive(model, m, "compute_centroidal_momentum")
-    return _finite(model, hg, q, v)
+    return data.hg
 
 
 def compute_centroidal_momentum_time_variation(model: Model, data: Data, q, v,
                                                a) -> np.ndarray:
     """dh_g/dt (6,) (data.dhg; data.hg too), gravity excluded: the sum of the other external
     wrenches about the com (Pinocchio's computeCentroidalMomentumTimeVariation)."""
-    q, v, a = _inputs(model, data, q, v, a)
-    dhg = _buffer(data, "dhg", (6,))
-    m = _cen.centroidal_momentum(model.jnt, model.prm, q, v, a, data.ws,
-                                 _buffer(data, "hg", (6,)), dhg)
+    _momentum_call(model, data, q, v, _checks.vector(a, model.nv, "a") if a is None else a,
+                   "compute_centroidal_momentum_time_variation")
     data.kinematics = 3
-    _massive(model, m, "compute_centroidal_momentum_time_variation")
-    _finite(model, data.hg, q, v, a)
-    return _finite(model, dhg, q, v, a)
+    return data.dhg
+
+
+def _momentum_call(model: Model, data: Data, q, v, a, what: str) -> None:
+    """h_g (and dh_g/dt when a is not EMPTY): the compiled call and its checks."""
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    if not model.__dict__.get("_total_mass", 0.0) > 0.0:
+        _no_mass(model, what)
+    nq, nv = model.nq, model.nv
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == nq):
+        q = _checks.vector(q, nq, "q")
+    if not (type(v) is _ND and v.dtype is _F64 and v.ndim == 1 and len(v) == nv):
+        v = _checks.vector(v, nv, "v")
+    if a is not EMPTY and not (type(a) is _ND and a.dtype is _F64 and a.ndim == 1
+                               and len(a) == nv):
+        a = _checks.vector(a, nv, "a")
+    code = _momentum.call(model.jnt, model.prm, q, v, a, data.ws, data.hg, data.dhg, NO_FORCES,
+                          _TOL)
+    if code:
+        _refused(model, data, code, ("q", "v", "a"), q, v, a)

@@ -12,6 +12,8 @@ Kernels: ``fastdyn.kernels.configuration.dispatch``.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from . import _checks
@@ -20,6 +22,7 @@ from .kernels.configuration import checked as _checked
 from .kernels.configuration import dispatch
 from .kernels.joints import codes
 from .mimic import MimicModel
+from .model import Model
 
 # Finite stand-ins for infinite limits in random_configuration.
 DEFAULT_ANGLE_RANGE = np.pi  # [rad] angles sampled in [-pi, pi]
@@ -32,7 +35,14 @@ _NO_FORCES = np.zeros((0, 6))
 _integrate = Kernel(_checked.integrate_checked, vectors=(1, 2))
 _difference = Kernel(_checked.difference_checked, vectors=(1, 2))
 _normalize = Kernel(_checked.normalize_checked, vectors=(1,))
+_interpolate = Kernel(_checked.interpolate_checked, vectors=(1, 2))
+_d_integrate = Kernel(_checked.d_integrate_checked, vectors=(1, 2))
+_d_difference = Kernel(_checked.d_difference_checked, vectors=(1, 2))
+_random = Kernel(dispatch.random_configuration, vectors=(3,))
+_neutral = Kernel(dispatch.neutral)
+_random_rows = dispatch.random_configurations  # (a batch: the dispatcher's cost is once per call)
 _ARGS_DIFFERENCE = {"q0": 0, "q1": 1}
+_ND, _F64, _TOL = np.ndarray, _checks.F64, _checks.QUAT_TOL
 
 
 def neutral(model) -> np.ndarray:
@@ -40,34 +50,41 @@ def neutral(model) -> np.ndarray:
     as ``pin.neutral`` (whatever the joint limits)."""
     if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
         model = model.configuration_model
+    cache = getattr(model, "_neutral_q", None)  # the joint types never change: computed once
+    if cache is None:
+        _checks.model_arg(model)
+        cache = np.empty(model.nq)
+        _neutral.call(model.jnt, cache)
+        model.__dict__["_neutral_q"] = cache
+    return cache.copy()
+
+
+def _model(model) -> Model:
+    """The Model whose q, v a call takes: a MimicModel's configuration model (its independent
+    joints', fastdyn/mimic.py); a TypeError for anything but a Model."""
+    if type(model) is MimicModel:
+        return model.configuration_model
     _checks.model_arg(model)
-    out = np.empty(model.nq)
-    dispatch.neutral(model.jnt, out)
-    return out
-
-
-def _arrays(model) -> tuple:
-    """(jnt, nq, nv) of a Model; a TypeError naming what was passed instead."""
-    try:
-        return model.jnt, model.nq, model.nv
-    except AttributeError:
-        _checks.model_arg(model)  # raises
-        raise
+    return model
 
 
 def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
     """q (+) v dt: every joint moved along the exponential map, q_i exp(v_i dt) (Lie groups) or
     q_i + v_i dt (vector spaces); ``pin.integrate(model, q, v * dt)``. Free-flyer and planar
     velocities are body-fixed (LOCAL), linear part first."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    jnt, nq, nv = _arrays(model)
-    q = _checks.fast_vector(q, nq, "q")  # finiteness and unit parts: in the compiled call
-    v = _checks.fast_vector(v, nv, "v")
+    if type(model) is not Model:
+        model = _model(model)
+    nq, nv = model.nq, model.nv
+    # _checks.fast_vector's test, spelt out (a call costs ~40 ns of a ~0.5 us call); finiteness
+    # and unit parts: in the compiled call
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == nq):
+        q = _checks.vector(q, nq, "q")
+    if not (type(v) is _ND and v.dtype is _F64 and v.ndim == 1 and len(v) == nv):
+        v = _checks.vector(v, nv, "v")
     if type(dt) is not float or not dt - dt == 0.0:
         dt = _checks.scalar(dt, "dt")
     out = np.empty(nq)
-    code = _integrate.call(jnt, q, v, dt, out, _EMPTY, _NO_FORCES, _checks.QUAT_TOL)
+    code = _integrate.call(model.jnt, q, v, dt, out, _EMPTY, _NO_FORCES, _TOL)
     if code:
         _checks.refused(model, code, (("q", q),), (("v", v),))
     return out
@@ -76,13 +93,15 @@ def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
 def difference(model, q0, q1) -> np.ndarray:
     """q1 (-) q0 = log(q0^-1 q1) (nv,), the velocity with integrate(q0, v) = q1; rotations take
     the shortest path (angle <= pi). ``pin.difference``."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    jnt, nq, nv = _arrays(model)
-    q0 = _checks.fast_vector(q0, nq, "q0")
-    q1 = _checks.fast_vector(q1, nq, "q1")
-    out = np.empty(nv)
-    code = _difference.call(jnt, q0, q1, out, _EMPTY, _NO_FORCES, _checks.QUAT_TOL)
+    if type(model) is not Model:
+        model = _model(model)
+    nq = model.nq
+    if not (type(q0) is _ND and q0.dtype is _F64 and q0.ndim == 1 and len(q0) == nq):
+        q0 = _checks.vector(q0, nq, "q0")
+    if not (type(q1) is _ND and q1.dtype is _F64 and q1.ndim == 1 and len(q1) == nq):
+        q1 = _checks.vector(q1, nq, "q1")
+    out = np.empty(model.nv)
+    code = _difference.call(model.jnt, q0, q1, out, _EMPTY, _NO_FORCES, _TOL)
     if code:
         _checks.refused(model, code, (("q0", q0), ("q1", q1)))
     return out
@@ -91,51 +110,70 @@ def difference(model, q0, q1) -> np.ndarray:
 def interpolate(model, q0, q1, u: float) -> np.ndarray:
     """q0 (+) u (q1 (-) q0): q0 at u = 0, q1 at u = 1, the geodesic in between (u outside [0, 1]
     extrapolates). ``pin.interpolate``."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    q0 = _checks.configuration(model, q0, "q0")
-    q1 = _checks.configuration(model, q1, "q1")
-    out = np.empty(model.nq)
-    u = _checks.scalar(u, "u")
-    dispatch.interpolate(model.jnt, q0, q1, u, out)
-    return _checks.finite_result(out, ("q0", "q1", "u"), (q0, q1, u))
+    if type(model) is not Model:
+        model = _model(model)
+    nq = model.nq
+    if not (type(q0) is _ND and q0.dtype is _F64 and q0.ndim == 1 and len(q0) == nq):
+        q0 = _checks.vector(q0, nq, "q0")
+    if not (type(q1) is _ND and q1.dtype is _F64 and q1.ndim == 1 and len(q1) == nq):
+        q1 = _checks.vector(q1, nq, "q1")
+    if type(u) is not float or not u - u == 0.0:
+        u = _checks.scalar(u, "u")
+    out = np.empty(nq)
+    code = _interpolate.call(model.jnt, q0, q1, u, out, _EMPTY, _NO_FORCES, _TOL)
+    if code:
+        _refused(model, code, (("q0", q0), ("q1", q1)), (("u", u),))
+    return out
 
 
 def d_integrate(model, q, v, arg: str) -> np.ndarray:
     """Jacobian (nv, nv) of integrate(q, v) with respect to q (arg="q") or v (arg="v"), in the
     tangent spaces (right, body-fixed), block diagonal; ``pin.dIntegrate`` with ARG0 / ARG1."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    a = _arg(arg, _ARGS_INTEGRATE)
-    q = _checks.configuration(model, q, "q")
-    v = _checks.vector(v, model.nv, "v")
-    out = np.empty((model.nv, model.nv))
-    dispatch.d_integrate(model.jnt, q, v, a, out)
-    return _checks.finite_result(out, ("q", "v"), (q, v))
+    if type(model) is not Model:
+        model = _model(model)
+    a = _ARGS_INTEGRATE[arg] if type(arg) is str and arg in _ARGS_INTEGRATE else \
+        _arg(arg, _ARGS_INTEGRATE)
+    nq, nv = model.nq, model.nv
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == nq):
+        q = _checks.vector(q, nq, "q")
+    if not (type(v) is _ND and v.dtype is _F64 and v.ndim == 1 and len(v) == nv):
+        v = _checks.vector(v, nv, "v")
+    out = np.empty((nv, nv))
+    code = _d_integrate.call(model.jnt, q, v, a, out, _EMPTY, _NO_FORCES, _TOL)
+    if code:
+        _refused(model, code, (("q", q), ("v", v)))
+    return out
 
 
 def d_difference(model, q0, q1, arg: str) -> np.ndarray:
     """Jacobian (nv, nv) of difference(q0, q1) with respect to q0 (arg="q0") or q1 (arg="q1"),
     block diagonal; ``pin.dDifference`` with ARG0 / ARG1."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    a = _arg(arg, _ARGS_DIFFERENCE)
-    q0 = _checks.configuration(model, q0, "q0")
-    q1 = _checks.configuration(model, q1, "q1")
-    out = np.empty((model.nv, model.nv))
-    dispatch.d_difference(model.jnt, q0, q1, a, out)
-    return _checks.finite_result(out, ("q0", "q1"), (q0, q1))
+    if type(model) is not Model:
+        model = _model(model)
+    a = _ARGS_DIFFERENCE[arg] if type(arg) is str and arg in _ARGS_DIFFERENCE else \
+        _arg(arg, _ARGS_DIFFERENCE)
+    nq, nv = model.nq, model.nv
+    if not (type(q0) is _ND and q0.dtype is _F64 and q0.ndim == 1 and len(q0) == nq):
+        q0 = _checks.vector(q0, nq, "q0")
+    if not (type(q1) is _ND and q1.dtype is _F64 and q1.ndim == 1 and len(q1) == nq):
+        q1 = _checks.vector(q1, nq, "q1")
+    out = np.empty((nv, nv))
+    code = _d_difference.call(model.jnt, q0, q1, a, out, _EMPTY, _NO_FORCES, _TOL)
+    if code:
+        _refused(model, code, (("q0", q0), ("q1", q1)))
+    return out
 
 
 def normalize(model, q) -> np.ndarray:
     """A copy of q with every quaternion and (cos, sin) pair scaled to unit norm
     (``pin.normalize``); other coordinates unchanged. A zero quaternion or pair is an error."""
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    jnt, nq, _ = _arrays(model)
-    q = _checks.fast_vector(q, nq, "q")
+    if type(model) is not Model:
+        model = _model(model)
+    nq = model.nq
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == nq):
+        q = _checks.vector(q, nq, "q")
     out = np.empty(nq)
-    if _normalize.call(jnt, q, out):  # refused: say why
+    if _normalize.call(model.jnt, q, out):  # refused: say why
         q = _checks.vector(q, nq, "q")
         for i, o, n in _checks.unit_parts(model):
             if not np.any(q[o:o + n]):
@@ -168,24 +206,67 @@ def random_configuration(model, rng_or_seed: np.random.Generator | int | None = 
     x, y, z); if that replacement crosses the other, finite, bound it is put one default range
     (2 pi or 2 m) beyond it instead. Quaternions are uniform on SO(3) and (cos, sin) angles
     uniform on the circle, whatever the bounds of those coordinates (as Pinocchio).
-    rng_or_seed: a numpy Generator, or a seed for ``np.random.default_rng``.
+    rng_or_seed: a numpy Generator, or a seed for ``np.random.default_rng``; None draws from
+    one process-wide Generator seeded from the OS (reseeded in a forked child, so workers of a
+    pool do not repeat each other's draws).
     """
-    if type(model) is MimicModel:  # its q, v: the independent joints' (fastdyn/mimic.py)
-        model = model.configuration_model
-    _checks.model_arg(model)
-    rng = rng_or_seed if isinstance(rng_or_seed, np.random.Generator) else _rng(rng_or_seed)
+    if type(model) is not Model:
+        model = _model(model)
+    rng = _RNG if rng_or_seed is None else _generator(rng_or_seed)
+    bounds = model.__dict__.get("_sampling_bounds") if lower is None and upper is None else None
+    lo, hi = bounds if bounds is not None else sampling_bounds(model, lower, upper)
+    out = np.empty(model.nq)
+    _random.call(model.jnt, lo, hi, rng.random(model.nq), out)
+    return out
+
+
+def sampling_bounds(model, lower=None, upper=None) -> tuple[np.ndarray, np.ndarray]:
+    """The finite (lower, upper) random_configuration samples within (see there); the model's
+    own, the common case, are computed once per model (its limits never change)."""
+    if lower is None and upper is None:
+        cache = model.__dict__.get("_sampling_bounds")
+        if cache is None:
+            cache = sampling_bounds(model, model.lower_position_limit,
+                                    model.upper_position_limit)
+            model.__dict__["_sampling_bounds"] = cache
+        return cache
     lo = _bounds(model, model.lower_position_limit if lower is None else lower, "lower")
     hi = _bounds(model, model.upper_position_limit if upper is None else upper, "upper")
     bad = np.flatnonzero(lo > hi)
     if bad.size:
         raise ValueError(f"lower > upper at q indices {bad[:5].tolist()}")
-    lo, hi = _finite_bounds(model, lo, hi)
-    out = np.empty(model.nq)
-    dispatch.random_configuration(model.jnt, lo, hi, rng.random(model.nq), out)
-    return out
+    return _finite_bounds(model, lo, hi)
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+_RNG = np.random.default_rng()
+
+
+def _generator(rng_or_seed) -> np.random.Generator:
+    if rng_or_seed is None:
+        return _RNG
+    return rng_or_seed if isinstance(rng_or_seed, np.random.Generator) else _rng(rng_or_seed)
+
+
+def _reseed() -> None:
+    global _RNG
+    _RNG = np.random.default_rng()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reseed)
+
+
+def _refused(model, code: int, configurations, scalars=()) -> None:
+    """``_checks.refused`` for the configuration calls, with an overflow that names the
+    largest input, scalars (dt, u) included."""
+    if int(code) // 1_000_000 == 7:
+        names = tuple(n for n, _ in (*configurations, *scalars))
+        raise _checks.NumericalOverflowError(_checks.overflow_message(
+            names, [x for _, x in (*configurations, *scalars)]))
+    vectors = tuple(p for p in configurations if p[0] == "v")
+    _checks.refused(model, code, tuple(p for p in configurations if p[0] != "v"), vectors)
 
 def _rng(seed) -> np.random.Generator:
     if seed is None:

@@ -12,9 +12,9 @@ from . import _checks
 from ._checks import QUAT_TOL
 from ._fastcall import Kernel
 from .kernels.algorithms import cholesky as _chol
-from .kernels.algorithms import energy as _energy
 from .kernels.algorithms import guard as _guard
-from .kinematics import EMPTY, NO_FORCES, forward_kinematics
+from .kernels.algorithms import guard_api as _guard_api
+from .kinematics import EMPTY, NO_FORCES
 from .mimic import MimicModel
 from .model import Data, Model
 
@@ -22,6 +22,10 @@ _rnea_checked = Kernel(_guard.rnea_checked, vectors=(2, 3, 4))
 _aba_checked = Kernel(_guard.aba_checked, vectors=(2, 3, 4))
 _crba_checked = Kernel(_guard.crba_checked, vectors=(2,))
 _minverse_checked = Kernel(_guard.minverse_checked, vectors=(3,))
+_cholesky = Kernel(_chol.cholesky)
+_cholesky_solve = Kernel(_guard_api.cholesky_solve_checked, vectors=(3,))
+_energy_checked = Kernel(_guard_api.energy_checked, vectors=(2, 3))
+_ND, _F64 = np.ndarray, _checks.F64
 
 
 class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
@@ -121,8 +125,9 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
 
 def cholesky(model: Model, data: Data) -> tuple[np.ndarray, np.ndarray]:
     """Factor data.M (from crba) as U D U^T, tree-sparse (data.U, data.D)."""
-    _checks.data_for(model, data)
-    bad = _chol.cholesky(model.dof, data.M, data.U, data.D)
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    bad = _cholesky.call(model.dof, data.M, data.U, data.D)
     if bad >= 0:
         j = int(model.dof[bad]["joint"])
         raise SingularMassMatrixError(
@@ -134,14 +139,13 @@ def cholesky(model: Model, data: Data) -> tuple[np.ndarray, np.ndarray]:
 def cholesky_solve(model: Model, data: Data, b, out: np.ndarray | None = None) -> np.ndarray:
     """x = M^-1 b with the factorization from ``cholesky`` (b (nv,); a copy unless ``out``,
     a writeable C-contiguous float64 (nv,) array, which may be b itself)."""
-    _checks.data_for(model, data)
-    b = _checks.vector(b, model.nv, "b")
-    if out is None:
-        x = b.copy()
-    else:
-        x = _checks.output(out, (model.nv,), "out")
-        x[:] = b
-    _chol.solve(model.dof, data.U, data.D, x)
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    b = _checks.fast_vector(b, model.nv, "b")  # finiteness: in the compiled call
+    x = np.empty(model.nv) if out is None else _checks.output(out, (model.nv,), "out")
+    code = _cholesky_solve.call(model.dof, data.U, data.D, b, x)
+    if code:
+        _checks.explain(model, code, ("b",), b)
     return x
 
 
@@ -187,16 +191,34 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     return data.ddq
 
 
+def _energies(model: Model, data: Data, q, v) -> np.ndarray:
+    """data.energy = (kinetic, potential) at (q, v) (kinetic left as it was when v is None):
+    forward kinematics and both sums in one compiled call."""
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    nq, nv = model.nq, model.nv
+    # _checks.fast_vector's test, spelt out (a Python call is ~40 ns of a ~1 us call)
+    if not (type(q) is _ND and q.dtype is _F64 and q.ndim == 1 and len(q) == nq):
+        q = _checks.vector(q, nq, "q")
+    vv = EMPTY if v is None else v if (type(v) is _ND and v.dtype is _F64 and v.ndim == 1
+                                       and len(v) == nv) else _checks.vector(v, nv, "v")
+    code = _energy_checked.call(model.jnt, model.prm, q, vv, data.ws, data.energy, NO_FORCES,
+                                QUAT_TOL)
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q", "v"), q, vv)
+    data.kinematics = 1 if v is None else 2
+    return data.energy
+
+
 def kinetic_energy(model: Model, data: Data, q, v) -> float:
-    """1/2 v^T M(q) v (data.energy[0])."""
+    """1/2 v^T M(q) v (data.energy[0]; data.energy[1] is the potential energy at q)."""
     if type(model) is MimicModel:
         from . import _mimic_calls
         return _mimic_calls.kinetic_energy(model, data, q, v)
-    _checks.data_for(model, data)
-    v = _checks.vector(v, model.nv, "v")  # converted once: the energy kernel reads it too
-    forward_kinematics(model, data, q, v)
-    data.energy[0] = _energy.kinetic_energy(model.jnt, model.prm, v, data.ws)
-    return _finite_energy(data.energy[0], "q, v", q, v)
+    if v is None:
+        raise TypeError("v must be an array of nv floats, got None")
+    return float(_energies(model, data, q, v)[0])
 
 
 def potential_energy(model: Model, data: Data, q) -> float:
@@ -204,22 +226,16 @@ def potential_energy(model: Model, data: Data, q) -> float:
     if type(model) is MimicModel:
         from . import _mimic_calls
         return _mimic_calls.potential_energy(model, data, q)
-    forward_kinematics(model, data, q)
-    data.energy[1] = _energy.potential_energy(model.jnt, model.prm, data.ws)
-    return _finite_energy(data.energy[1], "q", q)
+    return float(_energies(model, data, q, None)[1])
 
 
 def mechanical_energy(model: Model, data: Data, q, v) -> float:
-    """kinetic_energy + potential_energy [J] at (q, v) (Pinocchio's computeMechanicalEnergy)."""
+    """kinetic_energy + potential_energy [J] at (q, v) (Pinocchio's computeMechanicalEnergy;
+    data.energy holds both)."""
     if type(model) is MimicModel:
         from . import _mimic_calls
         return _mimic_calls.mechanical_energy(model, data, q, v)
-    return kinetic_energy(model, data, q, v) + _finite_energy(
-        _energy.potential_energy(model.jnt, model.prm, data.ws), "q", q)
-
-
-def _finite_energy(e: float, names: str, *inputs) -> float:
-    if not np.isfinite(e):  # finite inputs (checked): too large for float64
-        raise _checks.NumericalOverflowError(
-            _checks.overflow_message(tuple(names.split(", ")), inputs))
-    return float(e)
+    if v is None:
+        raise TypeError("v must be an array of nv floats, got None")
+    e = _energies(model, data, q, v)
+    return float(e[0]) + float(e[1])

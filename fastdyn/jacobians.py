@@ -24,7 +24,7 @@ from ._fastcall import Kernel
 from .frames import LOCAL, reference_code
 from .kernels.algorithms import frame_motion as _fm
 from .kernels.algorithms import guard as _guard
-from .kernels.algorithms import jacobian as _jac
+from .kernels.algorithms import guard_api as _guard_api
 from .kernels.algorithms import jacobian_time_variation as _jtv
 from .kinematics import EMPTY, NO_FORCES, require_kinematics
 from .mimic import MimicModel
@@ -37,6 +37,9 @@ __all__ = ["compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
 
 _joint_jacobians = Kernel(_guard.joint_jacobians_checked, vectors=(2,))
 _frame_jacobian = Kernel(_guard.frame_jacobian_checked, vectors=(3,))
+_joint_jacobian = Kernel(_guard_api.joint_jacobian_checked, vectors=(2,))
+_MOTION = {name: Kernel(getattr(_fm, name)) for name in
+           ("frame_velocity", "frame_acceleration", "frame_classical_acceleration")}
 
 
 def _buffer(data: Data, name: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -83,12 +86,19 @@ def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int
     if type(model) is MimicModel:
         from . import _mimic_calls
         return _mimic_calls.joint_jacobian(model, data, q, joint, reference, out)
-    _checks.data_for(model, data)
-    q = _checks.configuration(model, q)
-    j = _checks.joint_index(model, joint)
-    ref = reference_code(reference)
-    J = _out(data, "J_frame", (6, model.nv), out)
-    _jac.joint_jacobian(model.jnt, model.prm, q, j, ref, data.ws, J)
+    if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
+        _checks.data_for(model, data)
+    j = joint if type(joint) is int and 0 <= joint < model.njoints else \
+        _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
+    q = _checks.fast_vector(q, model.nq, "q")
+    ref = reference if type(reference) is int and 0 <= reference <= 2 else \
+        reference_code(reference)
+    J = data.J_frame if out is None else _out(data, "J_frame", (6, model.nv), out)
+    code = _joint_jacobian.call(model.jnt, model.prm, q, j, ref, data.ws, J, NO_FORCES,
+                                _checks.QUAT_TOL)
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q",), q)
     data.kinematics = 1
     return J
 
@@ -107,8 +117,10 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
             return _mimic_calls.frame_jacobian(model, data, q, frame, reference, out)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    f = _checks.frame_index(model, frame)
-    ref = reference_code(reference)
+    f = frame if type(frame) is int and 0 <= frame < model.nframes else \
+        _checks.frame_index(model, frame)
+    ref = reference if type(reference) is int and 0 <= reference <= 2 else \
+        reference_code(reference)
     J = data.J_frame if out is None else _out(data, "J_frame", (6, model.nv), out)
     code = _frame_jacobian.call(model.jnt, model.prm, model.frm, q, f, ref, data.ws, data.oMf, J,
                                 EMPTY, NO_FORCES, _checks.QUAT_TOL)
@@ -154,41 +166,51 @@ def frame_jacobian_time_variation(model: Model, data: Data, q, v, frame: int | s
     return dJ
 
 
-def _frame_motion(kernel, level: int, what: str, model: Model, data: Data, frame,
-                  reference) -> np.ndarray:
-    if type(model) is MimicModel:
-        from . import _mimic_calls
-        return _mimic_calls.frame_motion(what, model, data, frame, reference)
-    _checks.data_for(model, data)
-    require_kinematics(data, level, what)
-    f = _checks.frame_index(model, frame)
-    ref = reference_code(reference)
-    out = np.empty(6)
-    kernel(model.frm, f, ref, data.ws, data.oMf, out)
+def _frame_motion(level: int, what: str, model: Model, data: Data, frame, reference,
+                  out) -> np.ndarray:
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            from .kinematics import _copy_out
+            return _copy_out(_mimic_calls.frame_motion(what, model, data, frame, reference),
+                             out)
+        _checks.data_for(model, data)
+    f = frame if type(frame) is int and 0 <= frame < model.nframes else \
+        _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
+    if data.kinematics < level:
+        require_kinematics(data, level, what)
+    ref = reference if type(reference) is int and 0 <= reference <= 2 else \
+        reference_code(reference)
+    out = np.empty(6) if out is None else _checks.output(out, (6,), "out")
+    _MOTION[what].call(model.frm, f, ref, data.ws, data.oMf, out)
     return out
 
 
-def frame_velocity(model: Model, data: Data, frame: int | str,
-                   reference: int = LOCAL) -> np.ndarray:
+def frame_velocity(model: Model, data: Data, frame: int | str, reference: int = LOCAL,
+                   out: np.ndarray | None = None) -> np.ndarray:
     """Velocity [v; w] (6,) of ``frame`` in ``reference`` from the last
-    forward_kinematics(model, data, q, v) (Pinocchio's getFrameVelocity)."""
-    return _frame_motion(_fm.frame_velocity, 2, "frame_velocity", model, data, frame,
-                         reference)
+    forward_kinematics(model, data, q, v) (Pinocchio's getFrameVelocity); a new array, or
+    ``out`` (writeable C-contiguous float64 (6,), returned)."""
+    return _frame_motion(2, "frame_velocity", model, data, frame, reference, out)
 
 
-def frame_acceleration(model: Model, data: Data, frame: int | str,
-                       reference: int = LOCAL) -> np.ndarray:
+def frame_acceleration(model: Model, data: Data, frame: int | str, reference: int = LOCAL,
+                       out: np.ndarray | None = None) -> np.ndarray:
     """Spatial acceleration [a; alpha] (6,) of ``frame`` in ``reference`` (Traversaro & Saccon
     eq. 47, gravity excluded) from the last forward_kinematics(model, data, q, v, a) (Pinocchio's
-    getFrameAcceleration)."""
-    return _frame_motion(_fm.frame_acceleration, 3, "frame_acceleration", model, data, frame,
-                         reference)
+    getFrameAcceleration); a new array, or ``out`` as in frame_velocity."""
+    return _frame_motion(3, "frame_acceleration", model, data, frame, reference, out)
 
 
 def frame_classical_acceleration(model: Model, data: Data, frame: int | str,
-                                 reference: int = LOCAL) -> np.ndarray:
+                                 reference: int = LOCAL,
+                                 out: np.ndarray | None = None) -> np.ndarray:
     """[a + w x v; alpha] (6,) in ``reference`` from the last forward_kinematics(q, v, a)
     (Pinocchio's getFrameClassicalAcceleration). In LOCAL_WORLD_ALIGNED the linear part is the
-    acceleration of the frame origin in the world, ^A o_E'' (Traversaro & Saccon eqs. 52-54)."""
-    return _frame_motion(_fm.frame_classical_acceleration, 3, "frame_classical_acceleration",
-                         model, data, frame, reference)
+    acceleration of the frame origin in the world, ^A o_E'' (Traversaro & Saccon eqs. 52-54);
+    a new array, or ``out`` as in frame_velocity."""
+    return _frame_motion(3, "frame_classical_acceleration", model, data, frame, reference, out)

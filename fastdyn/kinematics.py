@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
-from .kernels.algorithms import center_of_mass as _com
 from .kernels.algorithms import frames as _frames
 from .kernels.algorithms import guard as _guard
+from .kernels.algorithms import guard_api as _guard_api
 from .kernels.algorithms import placements as _placements
 from ._fastcall import Kernel
 from .mimic import MimicModel
@@ -21,8 +21,10 @@ NO_FORCES = np.zeros((0, 6))
 
 _fk_checked = Kernel(_guard.forward_kinematics_checked, vectors=(2, 3, 4))
 _frame_T = Kernel(_placements.frame_T)
-_com_kernel = Kernel(_com.center_of_mass)  # after the checked forward kinematics
+_com_checked = Kernel(_guard_api.center_of_mass_checked, vectors=(2, 3, 4))
 _joint_T = Kernel(_placements.joint_T)
+_update_frames = Kernel(_frames.update_frame_placements)
+_frames_fk = Kernel(_guard_api.frames_forward_kinematics_checked, vectors=(3,))
 
 
 def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
@@ -58,25 +60,8 @@ def require_kinematics(data: Data, level: int, what: str) -> None:
 
 
 def update_frame_placements(model: Model, data: Data) -> np.ndarray:
-    """data.oMf (nframes, 12) from the joint placements of the last forward_kinematics."""
-    if type(model) is MimicModel:
-        from . import _mimic_calls
-        return _mimic_calls.update_frame_placements(model, data)
-    _checks.data_for(model, data)
-    require_kinematics(data, 1, "update_frame_placements")
-    _frames.update_frame_placements(model.frm, data.ws, data.oMf)
-    return data.oMf
-
-
-def frames_forward_kinematics(model: Model, data: Data, q) -> np.ndarray:
-    """forward_kinematics then update_frame_placements (Pinocchio's framesForwardKinematics):
-    data.oMf, every frame's placement, (nframes, 12) rows of R row by row then p."""
-    forward_kinematics(model, data, q)
-    return update_frame_placements(model, data)
-
-
-def joint_placement(model: Model, data: Data, joint: int | str) -> np.ndarray:
-    """4x4 homogeneous matrix ^0M_joint (a new array) from the last forward_kinematics."""
+    """data.oMf (nframes, 12) from the joint placements of the last forward_kinematics; row f is
+    frame f's rotation R row by row (R[0, 0], R[0, 1], ...) then its position p."""
     try:
         same = data.model_token == model.token
     except AttributeError:  # not a Data or not a Model: data_for says which
@@ -84,13 +69,54 @@ def joint_placement(model: Model, data: Data, joint: int | str) -> np.ndarray:
     if not same:
         if type(model) is MimicModel:
             from . import _mimic_calls
-            return _mimic_calls.joint_placement(model, data, joint)
+            return _mimic_calls.update_frame_placements(model, data)
+        _checks.data_for(model, data)
+    if data.kinematics < 1:
+        require_kinematics(data, 1, "update_frame_placements")
+    _update_frames.call(model.frm, data.ws, data.oMf)
+    return data.oMf
+
+
+def frames_forward_kinematics(model: Model, data: Data, q) -> np.ndarray:
+    """forward_kinematics(q) then update_frame_placements, in one compiled call: data.oMf
+    (nframes, 12) (Pinocchio's framesForwardKinematics)."""
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
+        if type(model) is MimicModel:
+            forward_kinematics(model, data, q)
+            return update_frame_placements(model, data)
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    code = _frames_fk.call(model.jnt, model.prm, model.frm, q, data.ws, data.oMf, NO_FORCES,
+                           _checks.QUAT_TOL)
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q",), q)
+    data.kinematics = 1
+    return data.oMf
+
+
+def joint_placement(model: Model, data: Data, joint: int | str,
+                    out: np.ndarray | None = None) -> np.ndarray:
+    """4x4 homogeneous matrix ^0M_joint from the last forward_kinematics: a new array, or
+    ``out`` (a writeable C-contiguous float64 (4, 4) array, returned) to reuse one."""
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _copy_out(_mimic_calls.joint_placement(model, data, joint), out)
         _checks.data_for(model, data)
     j = joint if type(joint) is int and 0 <= joint < model.njoints else \
         _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
     if data.kinematics < 1:
         require_kinematics(data, 1, "joint_placement")
-    T = np.empty((4, 4))
+    T = np.empty((4, 4)) if out is None else _checks.output(out, (4, 4), "out")
     if not _joint_T.call(j, data.ws, T):
         raise ValueError(f"this Data's arrays do not fit {model!r}; use model.create_data()")
     return T
@@ -102,9 +128,11 @@ def joint_pose(model: Model, data: Data, joint: int | str) -> tuple[np.ndarray, 
     return T[:3, :3], T[:3, 3]
 
 
-def frame_placement(model: Model, data: Data, frame: int | str) -> np.ndarray:
-    """4x4 homogeneous matrix ^0M_frame (a new array; data.oMf[frame] is updated too),
-    computed from the joint placements of the last forward_kinematics (never a stale oMf)."""
+def frame_placement(model: Model, data: Data, frame: int | str,
+                    out: np.ndarray | None = None) -> np.ndarray:
+    """4x4 homogeneous matrix ^0M_frame (data.oMf[frame] is updated too), computed from the
+    joint placements of the last forward_kinematics (never a stale oMf): a new array, or
+    ``out`` (a writeable C-contiguous float64 (4, 4) array, returned) to reuse one."""
     try:
         same = data.model_token == model.token
     except AttributeError:  # not a Data or not a Model: data_for says which
@@ -112,16 +140,24 @@ def frame_placement(model: Model, data: Data, frame: int | str) -> np.ndarray:
     if not same:
         if type(model) is MimicModel:
             from . import _mimic_calls
-            return _mimic_calls.frame_placement(model, data, frame)
+            return _copy_out(_mimic_calls.frame_placement(model, data, frame), out)
         _checks.data_for(model, data)
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
         _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
     if data.kinematics < 1:
         require_kinematics(data, 1, "frame_placement")
-    T = np.empty((4, 4))
+    T = np.empty((4, 4)) if out is None else _checks.output(out, (4, 4), "out")
     if not _frame_T.call(model.frm, f, data.ws, data.oMf, T):
         raise ValueError(f"this Data's arrays do not fit {model!r}; use model.create_data()")
     return T
+
+
+def _copy_out(T: np.ndarray, out) -> np.ndarray:
+    if out is None:
+        return T
+    out = _checks.output(out, T.shape, "out")
+    out[...] = T
+    return out
 
 
 def frame_pose(model: Model, data: Data, frame: int | str) -> tuple[np.ndarray, np.ndarray]:
@@ -134,11 +170,25 @@ def frame_pose(model: Model, data: Data, frame: int | str) -> tuple[np.ndarray, 
 def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:
     """Whole-robot centre of mass (3,) in the world; subtree coms in data.com (row i: subtree
     of joint i), and their velocities/accelerations in data.vcom / data.acom when v, a given."""
-    if type(model) is MimicModel:
-        from . import _mimic_calls
-        return _mimic_calls.center_of_mass(model, data, q, v, a)
-    forward_kinematics(model, data, q, v, a)
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: data_for says which
+        same = False
+    if not same:
+        if type(model) is MimicModel:
+            from . import _mimic_calls
+            return _mimic_calls.center_of_mass(model, data, q, v, a)
+        _checks.data_for(model, data)
+    q = _checks.fast_vector(q, model.nq, "q")
+    vv = EMPTY if v is None else _checks.fast_vector(v, model.nv, "v")
+    if a is not None and v is None:
+        raise ValueError("center_of_mass: accelerations need velocities; pass v too")
+    aa = EMPTY if a is None else _checks.fast_vector(a, model.nv, "a")
     order = 0 if v is None else (1 if a is None else 2)
-    _com_kernel.call(model.jnt, model.prm, data.ws, order, data.mass, data.com, data.vcom,
-                     data.acom)
+    code = _com_checked.call(model.jnt, model.prm, q, vv, aa, data.ws, order, data.mass,
+                             data.com, data.vcom, data.acom, NO_FORCES, _checks.QUAT_TOL)
+    if code:
+        data.kinematics = 0
+        _checks.explain(model, code, ("q", "v", "a"), q, vv, aa)
+    data.kinematics = 1 + order
     return data.com[0]

@@ -6,13 +6,32 @@ input that the Python side words by rerunning its own checks)."""
 from .._jit import jit
 from ..algorithms.guard import CODE, _finite, _sizes, check_inputs
 from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
-from .dispatch import difference, integrate, normalize
+from .dispatch import (d_difference, d_integrate, difference, integrate, interpolate,
+                       normalize)
 
 
 @jit
 def _overflow_or_zero(out):
     k = _finite(out)
     return 0 if k < 0 else 7 * CODE + k
+
+
+@jit
+def _overflow_or_zero_matrix(out):
+    for r in range(out.shape[0]):
+        k = _finite(out[r])
+        if k >= 0:
+            return 7 * CODE + r * out.shape[1] + k
+    return 0
+
+
+@jit
+def _two_configurations(jnt, q0, q1, empty, no_forces, tol):
+    """check_inputs on q0, then on q1 (code 1 names the one refused: the caller rechecks)."""
+    code = check_inputs(jnt, q0, empty, empty, no_forces, tol)
+    if code == 0:
+        code = check_inputs(jnt, q1, empty, empty, no_forces, tol)
+    return code
 
 
 @jit
@@ -57,3 +76,42 @@ def normalize_checked(jnt, q, out):
             return 5 * CODE + i
     normalize(jnt, q, out)
     return 0
+
+
+@jit
+def interpolate_checked(jnt, q0, q1, u, out, empty, no_forces, tol):
+    code = _two_configurations(jnt, q0, q1, empty, no_forces, tol)
+    if code == 0 and out.shape[0] != q0.shape[0]:
+        code = 8 * CODE
+    if code == 0:
+        interpolate(jnt, q0, q1, u, out)
+        code = _overflow_or_zero(out)
+    return code
+
+
+@jit
+def _square(jnt, out):
+    nv = _sizes(jnt)[1]
+    return out.shape[0] == nv and out.shape[1] == nv
+
+
+@jit
+def d_integrate_checked(jnt, q, v, arg, out, empty, no_forces, tol):
+    code = check_inputs(jnt, q, v, empty, no_forces, tol)
+    if code == 0 and (v.shape[0] != _sizes(jnt)[1] or not _square(jnt, out)):
+        code = 8 * CODE
+    if code == 0:
+        d_integrate(jnt, q, v, arg, out)
+        code = _overflow_or_zero_matrix(out)
+    return code
+
+
+@jit
+def d_difference_checked(jnt, q0, q1, arg, out, empty, no_forces, tol):
+    code = _two_configurations(jnt, q0, q1, empty, no_forces, tol)
+    if code == 0 and not _square(jnt, out):
+        code = 8 * CODE
+    if code == 0:
+        d_difference(jnt, q0, q1, arg, out)
+        code = _overflow_or_zero_matrix(out)
+    return code

@@ -167,6 +167,13 @@ def random_configuration(jnt, lower, upper, u, out):
 
 
 @jit
+def random_configurations(jnt, lower, upper, U, out):
+    """random_configuration for each row of the uniforms U (n, nq) into out (n, nq)."""
+    for r in range(U.shape[0]):
+        random_configuration(jnt, lower, upper, U[r], out[r])
+
+
+@jit
 def d_integrate(jnt, q, v, arg, out):
     """out (nv x nv) = d integrate(q, v) / d q (arg 0) or / d v (arg 1), block diagonal:
     identity for vector spaces and SO(2), else see so3/se2/se3.d_integrate (depends on v only)."""
