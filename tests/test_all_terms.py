@@ -10,7 +10,7 @@ import pytest
 from conftest import close, get_pair, needs_pinocchio, random_state
 
 import fastdyn as fd
-from fastdyn.kernels.algorithms.all_terms import all_terms
+from fastdyn.kernels import all_terms
 
 MODELS = ("ur5", "solo12", "humanoid", "tree_free", "tree_planar", "manipulator")
 
@@ -292,3 +292,12 @@ def test_the_kernel_runs_in_a_users_njit_loop():
     pin.computeAllTerms(pm, pd, Q[-1], V[-1])  # the last state's other terms stay in Data
     close(np.triu(d.M), np.triu(pd.M))
     close(d.Jcom, pd.Jcom)
+
+
+def test_a_model_without_joints():
+    m = fd.ModelBuilder("empty").build()
+    d = m.create_data()
+    fd.compute_all_terms(m, d, np.zeros(0), np.zeros(0))
+    assert d.M.shape == (0, 0) and d.mass[0] == 0.0
+    q, v = fd.forward_step(m, d, np.zeros(0), np.zeros(0), np.zeros(0), 1e-3)
+    assert q.shape == v.shape == (0,)
