@@ -97,7 +97,8 @@ def forward_step(model: Model, data: Data, q, v, tau, dt: float,
 
     (semi-implicit Euler on the configuration Lie group, as ``fastdyn.simulate``). Returns
     (data.q_next, data.v_next); data.ddq holds ddq. Passing them back as q, v next tick is
-    fine (each entry is read before it is written)."""
+    fine (each entry is read before it is written). Frame and joint queries then need
+    compute_all_terms or forward_kinematics at the new state first."""
     try:
         same = data.model_token == model.token
     except AttributeError:
@@ -108,9 +109,12 @@ def forward_step(model: Model, data: Data, q, v, tau, dt: float,
     if not (type(dt) is float and dt > 0.0 and dt - dt == 0.0):
         dt = _checks.scalar(dt, "dt", positive=True)
     fx = NO_FORCES if fext is None else _checks.forces(model, fext)
-    code = _step.call(model.jnt, model.prm, q, v, tau, fx, dt, data.ws, data.ddq,
-                      data.q_next, data.v_next, QUAT_TOL)
-    data.kinematics = 0 if code else 1  # ABA works in the world frame: oMi is fresh
+    qn, vn = data.q_next, data.v_next
+    code = _step.call(model.jnt, model.prm, q, v, tau, fx, dt, data.ws, data.ddq, qn, vn,
+                      QUAT_TOL)
+    # ws holds the placements of q, not of the q_next the caller moves on to (and may have
+    # passed as q): no frame query may take them for the new state's
+    data.kinematics = 0
     if code:
         if code // CODE == 7:
             raise _checks.NumericalOverflowError(
@@ -118,4 +122,4 @@ def forward_step(model: Model, data: Data, q, v, tau, dt: float,
                 f"{dt:.6g}, max |tau| = {float(np.abs(tau).max()) if tau.size else 0.0:.3g}): "
                 f"the step diverged; a shorter dt or smaller torques keep it finite")
         _checks.explain(model, code, ("q", "v", "tau", "fext"), q, v, tau)
-    return data.q_next, data.v_next
+    return qn, vn

@@ -301,3 +301,14 @@ def test_a_model_without_joints():
     assert d.M.shape == (0, 0) and d.mass[0] == 0.0
     q, v = fd.forward_step(m, d, np.zeros(0), np.zeros(0), np.zeros(0), 1e-3)
     assert q.shape == v.shape == (0,)
+
+
+def test_after_a_step_the_placements_are_not_taken_for_the_new_state():
+    m, pm = get_pair("ur5")
+    d = m.create_data()
+    q, v, _a = random_state(pm, np.random.default_rng(10))
+    fd.compute_all_terms(m, d, q, v)
+    fd.frame_placement(m, d, "tool0")  # fresh after compute_all_terms
+    fd.forward_step(m, d, q, v, np.zeros(m.nv), 1e-3)
+    with pytest.raises(RuntimeError, match="forward_kinematics"):
+        fd.frame_placement(m, d, "tool0")
