@@ -31,7 +31,7 @@ from .model import Data, Model
 __all__ = ["compute_all_terms", "forward_step"]
 
 _terms = Kernel(_all_terms.all_terms_checked, vectors=(3, 4))
-_step = Kernel(_forward_step.forward_step_checked, vectors=(2, 3, 4))
+_step = Kernel(_forward_step.forward_step_checked, vectors=(3, 4, 5))
 
 
 def _same(model, data) -> None:
@@ -53,6 +53,8 @@ def compute_all_terms(model: Model, data: Data, q, v, frame: int | str | None = 
       ``update_frame_placements``). ``frame`` an id or a name (the frame a controller
       tracks): data.oMf[frame] only, and data.J_frame (6, nv), its Jacobian in ``reference``
       (as ``frame_jacobian``); the other rows of oMf are left as they were.
+    - for ``forward_step``: M and h, kept aside (data._tick_M, _tick_x), so that a step from
+      this same state solves with them instead of running ABA
     - ``com`` True: data.com, data.vcom, data.mass, subtree centres of mass, their velocities
       and masses, row 0 the whole robot (as ``center_of_mass(q, v)``), and data.Jcom (3, nv),
       the Jacobian of the robot's (as ``jacobian_center_of_mass``); False skips them (left
@@ -79,13 +81,17 @@ def compute_all_terms(model: Model, data: Data, q, v, frame: int | str | None = 
     if not (type(q) is type(v) is np.ndarray and q.dtype is v.dtype is _checks.F64
             and q.ndim == v.ndim == 1 and len(q) == nq and len(v) == nv):
         q, v = _checks.vector(q, nq, "q"), _checks.vector(v, nv, "v")
-    code = _terms.call(model.jnt, model.prm, model.frm, q, v, f, ref, com, data.ws, data.oMf,
+    prm = model.prm
+    code = _terms.call(model.jnt, prm, model.frm, q, v, f, ref, com, data.ws, data.oMf,
                        data.M, data.nle, data.J, data.J_frame, data.mass, data.com, data.vcom,
-                       data.acom, data.Jcom, data._zero_v, QUAT_TOL)
+                       data.acom, data.Jcom, data._zero_v, data._tick_M, data._tick_x, QUAT_TOL)
     if code:
         data.kinematics = 0
         _checks.explain(model, code, ("q", "v"), q, v)
     data.kinematics = 2
+    # whose parameters the record (data._tick_*) holds: forward_step reuses it only for the
+    # very same array (held here, so its memory cannot come back as another model's)
+    data._tick_prm = prm
 
 
 def forward_step(model: Model, data: Data, q, v, tau, dt: float,
@@ -95,7 +101,10 @@ def forward_step(model: Model, data: Data, q, v, tau, dt: float,
 
         ddq = aba(q, v, tau, fext);  v_next = v + dt ddq;  q_next = q (+) dt v_next
 
-    (semi-implicit Euler on the configuration Lie group, as ``fastdyn.simulate``). Returns
+    (semi-implicit Euler on the configuration Lie group, as ``fastdyn.simulate``). Right after
+    ``compute_all_terms`` at the same (q, v) and model, without ``fext``, ddq comes from the
+    M and h that call computed (ddq = M^-1 (tau - h), a tree-sparse factorization) instead of
+    ABA: the same equation, a fraction of the cost. Returns
     (data.q_next, data.v_next); data.ddq holds ddq. Passing them back as q, v next tick is
     fine (each entry is read before it is written). Frame and joint queries then need
     compute_all_terms or forward_kinematics at the new state first."""
@@ -110,8 +119,10 @@ def forward_step(model: Model, data: Data, q, v, tau, dt: float,
         dt = _checks.scalar(dt, "dt", positive=True)
     fx = NO_FORCES if fext is None else _checks.forces(model, fext)
     qn, vn = data.q_next, data.v_next
-    code = _step.call(model.jnt, model.prm, q, v, tau, fx, dt, data.ws, data.ddq, qn, vn,
-                      QUAT_TOL)
+    prm = model.prm
+    code = _step.call(model.jnt, prm, model.dof, q, v, tau, fx, dt,
+                      data.__dict__.get("_tick_prm") is prm, data.ws, data.ddq, qn, vn,
+                      data._tick_M, data._tick_x, QUAT_TOL)
     # ws holds the placements of q, not of the q_next the caller moves on to (and may have
     # passed as q): no frame query may take them for the new state's
     data.kinematics = 0

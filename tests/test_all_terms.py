@@ -238,6 +238,83 @@ def test_overflow_and_divergence_are_reported():
         fd.forward_step(m, d, q, v, np.full(m.nv, 1e307), 1e3)
 
 
+def _step_from_scratch(m, q, v, tau, dt, fext=None):
+    """forward_step on a fresh Data: ABA, no record to reuse."""
+    return tuple(x.copy() for x in fd.forward_step(m, m.create_data(), q, v, tau, dt, fext))
+
+
+@pytest.mark.parametrize("name", ("ur5", "solo12", "humanoid", "tree_free"))
+def test_a_step_after_compute_all_terms_solves_with_its_m_and_h(name):
+    """Same (q, v), same model, no fext: ddq from the recorded M and h (the factor is kept:
+    _tick_x[0] becomes 2); the step equals ABA's to rounding, for two torques in a row."""
+    m, pm = get_pair(name)
+    d = m.create_data()
+    rng = np.random.default_rng(11)
+    q, v, _a = random_state(pm, rng)
+    fd.compute_all_terms(m, d, q, v)
+    assert d._tick_x[0] == 1.0
+    for _ in range(2):
+        tau = rng.normal(size=m.nv)
+        qn, vn = fd.forward_step(m, d, q, v, tau, 1e-3)
+        assert d._tick_x[0] == 2.0  # the recorded M was factored and used
+        ref_q, ref_v = _step_from_scratch(m, q, v, tau, 1e-3)
+        close(vn, ref_v, 1e-12)
+        close(qn, ref_q, 1e-12)
+
+
+def test_the_record_is_used_only_for_its_own_state_and_model():
+    m, pm = get_pair("solo12")
+    rng = np.random.default_rng(12)
+    q, v, _a = random_state(pm, rng)
+    tau = rng.normal(size=m.nv)
+
+    def recorded_data(model=m):
+        d = model.create_data()
+        fd.compute_all_terms(model, d, q, v)
+        return d
+
+    # another q, another v, external forces: ABA, the record left unused (still 1)
+    fext = rng.normal(size=(m.njoints, 6))
+    for args, fx in (((q * 1.0, v + 1e-9), None), ((fd.normalize(m, q + 1e-3), v), None),
+                     ((q, v), fext)):
+        d = recorded_data()
+        qn, vn = fd.forward_step(m, d, *args, tau, 1e-3, fx)
+        assert d._tick_x[0] == 1.0
+        ref_q, ref_v = _step_from_scratch(m, *args, tau, 1e-3, fx)
+        assert np.array_equal(vn, ref_v) and np.array_equal(qn, ref_q)
+    # a variant of the model (same joints, the same Data fits it) or a new gravity
+    heavy = m.with_inertia(3, mass=float(m.mass[3]) * 2.0)
+    d = recorded_data()
+    qn, vn = fd.forward_step(heavy, d, q, v, tau, 1e-3)
+    assert d._tick_x[0] == 1.0
+    assert np.array_equal(vn, _step_from_scratch(heavy, q, v, tau, 1e-3)[1])
+    moon = m.with_gravity((0.0, 0.0, -1.62))
+    d = recorded_data(moon)
+    moon.gravity = (0.0, 0.0, -9.81)  # in place: the same prm array, another gravity
+    vn = fd.forward_step(moon, d, q, v, tau, 1e-3)[1].copy()
+    assert d._tick_x[0] == 1.0
+    assert np.array_equal(vn, _step_from_scratch(moon, q, v, tau, 1e-3)[1])
+    # a failed compute_all_terms leaves no record behind
+    d = recorded_data()
+    with pytest.raises(fd.NumericalOverflowError):
+        fd.compute_all_terms(m, d, q, np.full(m.nv, 1e200))
+    fd.forward_step(m, d, q, v, tau, 1e-3)
+    assert d._tick_x[0] == 0.0
+
+
+def test_a_pickled_data_steps_by_aba():
+    import pickle
+    m, pm = get_pair("ur5")
+    q, v, _a = random_state(pm, np.random.default_rng(13))
+    d = m.create_data()
+    fd.compute_all_terms(m, d, q, v)
+    d2 = pickle.loads(pickle.dumps(d))
+    tau = np.ones(m.nv)
+    qn, vn = fd.forward_step(m, d2, q, v, tau, 1e-3)
+    assert d2._tick_x[0] == 1.0  # its parameters are a copy: not vouched for
+    assert np.array_equal(vn, _step_from_scratch(m, q, v, tau, 1e-3)[1])
+
+
 def test_a_massless_subtree_is_reported():
     b = fd.ModelBuilder("massless")
     j1 = b.add_joint("j1", "revolute_z")
@@ -249,6 +326,10 @@ def test_a_massless_subtree_is_reported():
     with pytest.raises(fd.SingularMassMatrixError, match="j2"):
         fd.forward_step(m, d, np.zeros(2), np.zeros(2), np.zeros(2), 1e-3)
     assert np.all(d.q_next == 5.0)  # nothing written
+    fd.compute_all_terms(m, d, np.zeros(2), np.zeros(2))  # M singular: the recorded route
+    with pytest.raises(fd.SingularMassMatrixError, match="j2"):
+        fd.forward_step(m, d, np.zeros(2), np.zeros(2), np.zeros(2), 1e-3)
+    assert np.all(d.q_next == 5.0)
 
 
 def test_a_mimic_model_is_refused_with_its_name():

@@ -14,13 +14,15 @@ alone, so each is what the single call gives:
   com   center_of_mass.py, subtree centres of mass and their velocities (row 0: the robot)
   Jcom  center_of_mass_jacobian.py: column k of a dof of joint i is
         (m_i / m_0) (J_k,v + J_k,w x c_i), c_i the com of the subtree of i
+The checked entry point also records (q, v, gravity, M, h) for forward_step.py, which solves
+with them instead of running ABA when it steps from that same state.
 CRBA leaves the world placements oMi, RNEA the LOCAL velocities v and the joint transforms
 liMi, so no separate forward kinematics pass is needed: ws then holds what
 forward_kinematics(q, v) leaves (placements and velocities).
 """
 
 from .._jit import jit
-from ..layout import OJ
+from ..layout import OJ, P_GRAVITY
 from .center_of_mass import center_of_mass
 from .center_of_mass_jacobian import _columns
 from .crba import crba
@@ -62,11 +64,46 @@ def all_terms(jnt, prm, frm, q, v, frame, with_com, ws, oMf, M, nle, J, mass, co
 
 
 @jit
+def record(prm, q, v, M, nle, TM, tx):
+    """Keep what forward_step.py may solve with: tx = [1, q, v, gravity, h, (D)], TM = M."""
+    nq, nv = q.shape[0], v.shape[0]
+    tx[0] = 1.0
+    for k in range(nq):
+        tx[1 + k] = q[k]
+    for k in range(nv):
+        tx[1 + nq + k] = v[k]
+        tx[4 + nq + nv + k] = nle[k]
+        for c in range(nv):
+            TM[k, c] = M[k, c]
+    for k in range(3):
+        tx[1 + nq + nv + k] = prm[0, P_GRAVITY + k]
+
+
+@jit
+def recorded(prm, q, v, tx):
+    """Whether the record in tx is of this state (q, v, gravity the same, entry by entry)."""
+    nq, nv = q.shape[0], v.shape[0]
+    if tx[0] == 0.0:
+        return False
+    for k in range(nq):
+        if q[k] != tx[1 + k]:
+            return False
+    for k in range(nv):
+        if v[k] != tx[1 + nq + k]:
+            return False
+    for k in range(3):
+        if prm[0, P_GRAVITY + k] != tx[1 + nq + nv + k]:
+            return False
+    return True
+
+
+@jit
 def all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, M, nle, J, Jf,
-                      mass, com, vcom, acom, Jcom, zero, tol):
+                      mass, com, vcom, acom, Jcom, zero, TM, tx, tol):
     """The object API's entry point (codes as guard.py's): q, v and every size checked, then
     all_terms, then, when frame >= 0, the frame's Jacobian Jf (6, nv) in ``reference``
-    (jacobian.support_jacobian, from the placements just computed)."""
+    (jacobian.support_jacobian, from the placements just computed); on success, M and h are
+    recorded in (TM, tx) for forward_step.py."""
     no_forces = ws[:0, :6]
     code = check_state(jnt, prm, q, v, v[:0], no_forces, ws, tol)
     nv = _sizes(jnt)[1]
@@ -78,11 +115,14 @@ def all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, 
           and Jcom.shape[0] == 3 and Jcom.shape[1] == nv and zero.shape[0] == nv
           and mass.shape[0] == nj and com.shape[0] == nj and vcom.shape[0] == nj
           and acom.shape[0] == nj and com.shape[1] == 3 and vcom.shape[1] == 3
-          and acom.shape[1] == 3 and frame < nf)  # frm and jnt: one checked Model
+          and acom.shape[1] == 3 and frame < nf  # frm and jnt: one checked Model
+          and TM.shape[0] == nv and TM.shape[1] == nv
+          and tx.shape[0] == 1 + q.shape[0] + 3 * nv + 3)
     if code == 0 and not ok:
         code = 8 * CODE
     if code != 0:
         return code
+    tx[0] = 0.0  # no record until this call has succeeded
     all_terms(jnt, prm, frm, q, v, frame, with_com, ws, oMf, M, nle, J, mass, com, vcom, acom,
               Jcom, zero)
     if frame >= 0:
@@ -92,4 +132,6 @@ def all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, 
         code = _diagonal_overflow(M)
     if code == 0:
         code = _placements_overflow(jnt, ws, v, v[:0])
+    if code == 0:
+        record(prm, q, v, M, nle, TM, tx)
     return code
