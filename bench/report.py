@@ -481,8 +481,8 @@ def tick_section(res: Results, tally: Tally) -> list[str]:
            "NumPy, then aba + semi-implicit Euler), 100 ticks per timed call, time per tick. "
            "\"single\": fastdyn's single calls in the place of Pinocchio's; \"fused\": "
            "`fd.compute_all_terms` (M, h, the tool's placement and Jacobian) + `fd.difference` "
-           "+ `fd.forward_step` (aba and the step). The NumPy control law is the same in "
-           "all three. Target: fused <= 0.7x Pinocchio's time per tick.", ""]
+           "+ `fd.forward_step` (the step, its ddq solved with the M and h just computed instead "
+           "of aba). The NumPy control law is the same in all three. Target: fused <= 0.7x Pinocchio's time per tick.", ""]
     rows = []
     for m in models:
         p = res.get("tick", "tick", m, "pinocchio")

@@ -94,7 +94,8 @@ class Loop:
 
     def fused_tick(self):
         """The same loop with fastdyn.compute_all_terms (M, h, the tool's placement and
-        Jacobian in one call) and fastdyn.forward_step (aba + the Euler step in one call).
+        Jacobian in one call) and fastdyn.forward_step (the Euler step in one call, its ddq
+        solved with the M and h compute_all_terms left instead of ABA: the same state).
         X: the tool's row of data.oMf (R row-major, then p), a view."""
         m, d, f = self.model, self.data, self.tool
         q_ref, v_ref, a_ref = self.q_ref, self.v_ref, self.a_ref

@@ -84,7 +84,7 @@ def compute_all_terms(model: Model, data: Data, q, v, frame: int | str | None = 
     prm = model.prm
     code = _terms.call(model.jnt, prm, model.frm, q, v, f, ref, com, data.ws, data.oMf,
                        data.M, data.nle, data.J, data.J_frame, data.mass, data.com, data.vcom,
-                       data.acom, data.Jcom, data._zero_v, data._tick_M, data._tick_x, QUAT_TOL)
+                       data.acom, data.Jcom, data._tick_M, data._tick_x, QUAT_TOL)
     if code:
         data.kinematics = 0
         _checks.explain(model, code, ("q", "v"), q, v)

@@ -99,7 +99,7 @@ def recorded(prm, q, v, tx):
 
 @jit
 def all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, M, nle, J, Jf,
-                      mass, com, vcom, acom, Jcom, zero, TM, tx, tol):
+                      mass, com, vcom, acom, Jcom, TM, tx, tol):
     """The object API's entry point (codes as guard.py's): q, v and every size checked, then
     all_terms, then, when frame >= 0, the frame's Jacobian Jf (6, nv) in ``reference``
     (jacobian.support_jacobian, from the placements just computed); on success, M and h are
@@ -112,7 +112,7 @@ def all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, 
     ok = (v.shape[0] == nv and oMf.shape[0] == nf and oMf.shape[1] == 12
           and M.shape[0] == nv and M.shape[1] == nv and nle.shape[0] == nv
           and J.shape[0] == 6 and J.shape[1] == nv and Jf.shape[0] == 6 and Jf.shape[1] == nv
-          and Jcom.shape[0] == 3 and Jcom.shape[1] == nv and zero.shape[0] == nv
+          and Jcom.shape[0] == 3 and Jcom.shape[1] == nv
           and mass.shape[0] == nj and com.shape[0] == nj and vcom.shape[0] == nj
           and acom.shape[0] == nj and com.shape[1] == 3 and vcom.shape[1] == 3
           and acom.shape[1] == 3 and frame < nf  # frm and jnt: one checked Model
@@ -122,7 +122,9 @@ def all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, 
         code = 8 * CODE
     if code != 0:
         return code
-    tx[0] = 0.0  # no record until this call has succeeded
+    tx[0] = 0.0  # no record until this call has succeeded: its D part is free scratch
+    nq = q.shape[0]
+    zero = tx[4 + nq + 2 * nv:4 + nq + 3 * nv]  # (one array fewer to pass: ~30 ns a call)
     all_terms(jnt, prm, frm, q, v, frame, with_com, ws, oMf, M, nle, J, mass, com, vcom, acom,
               Jcom, zero)
     if frame >= 0:
