@@ -7,11 +7,13 @@ placements the previous one had; here
 
     fd.compute_all_terms(model, data, q, v)       # Pinocchio's computeAllTerms (+ oMf)
     tau = data.M @ a_des + data.nle               # the control law, the user's own
-    q, v = fd.forward_step(model, data, q, v, tau, dt)   # aba + semi-implicit Euler
+    q, v = fd.forward_step(model, data, q, v, tau, dt)   # semi-implicit Euler
 
-do it in two calls. Results are views into ``data`` (overwritten by the next call: copy them
-to keep them). The kernels themselves (kernels/algorithms/all_terms.py, simulate.euler_step)
-can be called from a user's own @njit code.
+do it in two calls, and the step solves with the M and h the first call computed instead of
+running ABA again (MuJoCo splits its step the same way, mj_step1 / mj_step2). Results are
+views into ``data`` (overwritten by the next call: copy them to keep them). The kernels
+(kernels/algorithms/all_terms.py, simulate.euler_step) can be called from a user's own @njit
+code.
 """
 
 from __future__ import annotations
