@@ -32,6 +32,7 @@ from .model import Data, Model
 
 __all__ = ["compute_all_terms", "forward_step"]
 
+_NONE = (None,)  # no record yet
 _terms = Kernel(_all_terms.all_terms_checked, vectors=(3, 4))
 _step = Kernel(_forward_step.forward_step_checked, vectors=(3, 4, 5))
 
@@ -92,8 +93,9 @@ def compute_all_terms(model: Model, data: Data, q, v, frame: int | str | None = 
         _checks.explain(model, code, ("q", "v"), q, v)
     data.kinematics = 2
     # whose parameters the record (data._tick_*) holds: forward_step reuses it only for the
-    # very same array (held here, so its memory cannot come back as another model's)
-    data._tick_prm = prm
+    # very same array (held here, so its memory cannot come back as another model's; in a
+    # tuple, so that Data.nbytes does not count the model's table as the Data's)
+    data._tick_prm = (prm,)
 
 
 def forward_step(model: Model, data: Data, q, v, tau, dt: float,
@@ -123,7 +125,7 @@ def forward_step(model: Model, data: Data, q, v, tau, dt: float,
     qn, vn = data.q_next, data.v_next
     prm = model.prm
     code = _step.call(model.jnt, prm, model.dof, q, v, tau, fx, dt,
-                      data.__dict__.get("_tick_prm") is prm, data.ws, data.ddq, qn, vn,
+                      data.__dict__.get("_tick_prm", _NONE)[0] is prm, data.ws, data.ddq, qn, vn,
                       data._tick_M, data._tick_x, QUAT_TOL)
     # ws holds the placements of q, not of the q_next the caller moves on to (and may have
     # passed as q): no frame query may take them for the new state's

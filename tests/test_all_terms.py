@@ -393,3 +393,11 @@ def test_after_a_step_the_placements_are_not_taken_for_the_new_state():
     fd.forward_step(m, d, q, v, np.zeros(m.nv), 1e-3)
     with pytest.raises(RuntimeError, match="forward_kinematics"):
         fd.frame_placement(m, d, "tool0")
+
+
+def test_the_record_does_not_count_the_models_table_in_data_nbytes():
+    m, pm = get_pair("talos")
+    d = m.create_data()
+    before = d.nbytes
+    fd.compute_all_terms(m, d, fd.neutral(m), np.zeros(m.nv))
+    assert d.nbytes == before
