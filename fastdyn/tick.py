@@ -118,7 +118,11 @@ def forward_step(model: Model, data: Data, q, v, tau, dt: float,
         same = False
     if not same:
         _same(model, data)
-    q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
+    nq, nv = model.nq, model.nv
+    if not (type(q) is type(v) is type(tau) is np.ndarray  # _checks.fast_state, inlined
+            and q.dtype is v.dtype is tau.dtype is _checks.F64
+            and q.ndim == v.ndim == tau.ndim == 1 and len(q) == nq and len(v) == len(tau) == nv):
+        q, v, tau = _checks.fast_state(q, v, tau, nq, nv, "tau")
     if not (type(dt) is float and dt > 0.0 and dt - dt == 0.0):
         dt = _checks.scalar(dt, "dt", positive=True)
     fx = NO_FORCES if fext is None else _checks.forces(model, fext)
