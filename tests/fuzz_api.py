@@ -1546,9 +1546,14 @@ def run_in_child(cases: list[Case]) -> list[tuple[Case, str | None]]:
     todo = list(cases)
     while todo:
         payload = json.dumps([dataclasses.astuple(c) for c in todo])
+        # the child imports the fastdyn this process imported (a git worktree's, not the
+        # editable install's of another checkout: its script directory is tests/)
+        root = str(Path(fd.__file__).resolve().parents[1])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            [root] + [x for x in [os.environ.get("PYTHONPATH")] if x])}
         p = subprocess.run([sys.executable, str(Path(__file__)), "--child"], input=payload,
                            capture_output=True, text=True, cwd=str(TESTS_DIR.parent),
-                           timeout=1800)
+                           timeout=1800, env=env)
         done = {}
         started = None
         for line in p.stdout.splitlines():
