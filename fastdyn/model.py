@@ -346,6 +346,10 @@ def _arrays(nq: int, nv: int, nj: int, nf: int) -> dict[str, tuple[int, ...]]:
         "oMf": (nf, 12),  # frame placements in the world, R row-major then p
         "tau": (nv,),  # joint torques (RNEA)
         "ddq": (nv,),  # joint accelerations (ABA)
+        "q_next": (nq,),  # the state after one forward_step (fastdyn.tick)
+        "v_next": (nv,),
+        "_tick_M": (nv, nv),  # M of the last compute_all_terms, then its factor (fastdyn.tick)
+        "_tick_x": (1 + nq + 3 * nv + 3,),  # [valid, q, v, gravity, h, D] of that call
         "nle": (nv,),  # nonlinear effects C(q, v) v + g(q)
         "g": (nv,),  # generalized gravity
         "M": (nv, nv),  # joint-space inertia matrix (CRBA)

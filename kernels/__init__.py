@@ -39,12 +39,16 @@ dbuf, qn, vn, A, B)`` (buffers: fastdyn.step_derivatives.step_buffers). Kinemati
 acceleration ones (6, 0) for velocities only);
 ``centroidal_dynamics_derivatives(jnt, prm, q, v, a, ws, dh_dq, dhdot_dq, dhdot_dv, dhdot_da,
 hg, dhg)`` (returns the total mass).
+A controller's tick: ``all_terms(jnt, prm, frm, q, v, frame, with_com, ws, oMf, M, nle, J,
+mass, com, vcom, acom, Jcom, zero)`` (fastdyn.compute_all_terms' kernel; frame -1: every
+frame placement) and ``simulate``'s step, ``kernels.algorithms.simulate.euler_step``.
 For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
 take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
 i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
 """
 
 from .algorithms.aba import aba, aba_inertias
+from .algorithms.all_terms import all_terms
 from .algorithms.aba_derivatives import aba_derivatives
 from .algorithms.center_of_mass import center_of_mass
 from .algorithms.centroidal_derivatives import centroidal_dynamics_derivatives
@@ -64,7 +68,7 @@ from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
 from .layout import workspace
 
-__all__ = ["aba", "aba_inertias", "aba_derivatives", "center_of_mass",
+__all__ = ["aba", "aba_inertias", "aba_derivatives", "all_terms", "center_of_mass",
            "centroidal_dynamics_derivatives", "cholesky", "cholesky_inverse", "cholesky_solve",
            "crba", "crba_inertias", "difference", "forward_kinematics", "frame_jacobian",
            "frame_motion_derivatives", "integrate", "jcalc", "joint_jacobian", "joint_jacobians",

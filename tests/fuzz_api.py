@@ -312,6 +312,11 @@ def _fingerprint(m):
     return (x, names(m.joint_names), names(m.frame_names))
 
 
+def _observe_all_terms(result, values):
+    d = values["data"]
+    return (d.M, d.nle, d.J, d.oMf, d.J_frame, d.com, d.vcom, d.Jcom, d.oMi_p, d.v)
+
+
 def _observe_data(result, values):
     return tuple(np.array(x.shape) for x in vars(result).values() if isinstance(x, np.ndarray))
 
@@ -429,6 +434,12 @@ CALLS: list[Call] = [
          prepare=_cholesky_prepare, risky=("out",)),
     Call("compute_minverse", fd.compute_minverse, [MODEL(), DATA(), Q()]),
     Call("aba", fd.aba, [MODEL(), DATA(), Q(), V(), V("tau"), FEXT()]),
+    # a control loop's tick (fastdyn/tick.py)
+    Call("compute_all_terms", fd.compute_all_terms,
+         [MODEL(), DATA(), Q(), V(), A("frame", "frame", _frame, optional=True), REFERENCE()],
+         observe=_observe_all_terms),
+    Call("forward_step", fd.forward_step,
+         [MODEL(), DATA(), Q(), V(), V("tau"), A("dt", "positive", lambda c, _: 0.01), FEXT()]),
     Call("kinetic_energy", fd.kinetic_energy, [MODEL(), DATA(), Q(), V()]),
     # dynamics derivatives
     Call("compute_rnea_derivatives", fd.compute_rnea_derivatives,
@@ -899,7 +910,7 @@ def _index_mutations():
         M("unknown_name", REFUSE, lambda c, v, a: _one(a, "no_such_name"), core=True),
         M("digit_string", REFUSE, lambda c, v, a: None if str(v[a.name]) in names(c, a) else
           _one(a, str(v[a.name]))),
-        M("none", REFUSE, lambda c, v, a: _one(a, None)),
+        M("none", REFUSE, lambda c, v, a: None if a.optional else _one(a, None)),
         M("list", REFUSE, lambda c, v, a: _one(a, [v[a.name]])),
     ]
 
@@ -1535,9 +1546,14 @@ def run_in_child(cases: list[Case]) -> list[tuple[Case, str | None]]:
     todo = list(cases)
     while todo:
         payload = json.dumps([dataclasses.astuple(c) for c in todo])
+        # the child imports the fastdyn this process imported (a git worktree's, not the
+        # editable install's of another checkout: its script directory is tests/)
+        root = str(Path(fd.__file__).resolve().parents[1])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            [root] + [x for x in [os.environ.get("PYTHONPATH")] if x])}
         p = subprocess.run([sys.executable, str(Path(__file__)), "--child"], input=payload,
                            capture_output=True, text=True, cwd=str(TESTS_DIR.parent),
-                           timeout=1800)
+                           timeout=1800, env=env)
         done = {}
         started = None
         for line in p.stdout.splitlines():
