@@ -28,6 +28,14 @@ differences of ``Scene.step`` agree once it is tight). A state whose linearized 
 problem is singular raises numpy.linalg.LinAlgError. Scenes with integrator="rk4" are
 refused.
 
+Two consequences worth knowing. A contact at rest settles at a gap of about -1e-13 m, where
+the gap's target switches slope (erp / dt inside, 1 / dt outside): its Jacobians take the
+penetrating side, and a finite difference straddling that gap would average the two. With
+redundant rows (a box's four corners flat on the ground) the split of the percussions among
+them is decided by the compliance alone, and Gauss-Seidel stops at the tolerance long before
+that split converges: the Jacobians are those of the converged split, which matters only where
+the split moves the bodies (corners slipping in different directions).
+
 From your own @njit code: ``fastdyn.kernels.step_derivatives`` (kernels/algorithms/
 step_derivatives.py), with the buffers of ``step_buffers`` below.
 """
