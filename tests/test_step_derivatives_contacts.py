@@ -119,18 +119,18 @@ def active_set(scene, q):
     return tuple(sig)
 
 
-def fd_jacobians(scene, q, v, tau):
+def fd_jacobians(scene, q, v, tau, fext=None):
     """A, B by central differences of Scene.step (cold starts), q perturbed along tangents and
     q+ measured in the tangent space at the nominal q+; asserts the active set never moves."""
     m = scene.model
     nv = m.nv
     scene.reset()
-    q1, _ = scene.step(q, v, tau)
+    q1, _ = scene.step(q, v, tau, fext)
     nominal = active_set(scene, q)
 
     def delta(x):
         scene.reset()
-        qn, vn = scene.step(*x)
+        qn, vn = scene.step(*x, fext)
         assert active_set(scene, x[0]) == nominal, "the perturbation changed the active set"
         return np.concatenate([fd.difference(m, q1, qn), vn])
 
@@ -150,11 +150,11 @@ def fd_jacobians(scene, q, v, tau):
     return np.stack(cols_a, axis=1), np.stack(cols_b, axis=1), nominal
 
 
-def agree(scene, q, v, tau, expect):
+def agree(scene, q, v, tau, expect, fext=None):
     """Scene.step_derivatives equal to the finite differences on the nominal active set, whose
     contact and row kinds must be ``expect`` (so that each case tests what it says)."""
-    A, B = scene.step_derivatives(q, v, tau)
-    fA, fB, nominal = fd_jacobians(scene, q, v, tau)
+    A, B = scene.step_derivatives(q, v, tau, fext)
+    fA, fB, nominal = fd_jacobians(scene, q, v, tau, fext)
     kinds = [s[0] for s in nominal if isinstance(s[0], str)]
     assert kinds == list(expect[0]), nominal
     for k, want in expect[1].items():
@@ -178,8 +178,11 @@ def test_ball_resting_and_rolling_sticks():
 def test_box_resting_on_four_corners_sticks():
     scene = box_scene()
     rng = np.random.default_rng(1)
-    tau = np.r_[0.5 * 0.4 * BOX_MASS * G, -0.2, 0.0, 0.01, 0.0, 0.02]  # below mu m g
-    agree(scene, yawed(0.1 - 1e-5, 0.3), 1e-3 * rng.normal(size=6), tau, (BOTTOM("stick"), {}))
+    tau = np.r_[0.3 * 0.4 * BOX_MASS * G, -0.2, 0.0, 0.01, 0.0, 0.02]
+    fext = np.zeros((2, 6))
+    fext[1, :3] = (0.2 * 0.4 * BOX_MASS * G, 0.1, -1.0)  # with tau: still below mu m g
+    agree(scene, yawed(0.1 - 1e-5, 0.3), 1e-3 * rng.normal(size=6), tau, (BOTTOM("stick"), {}),
+          fext)
 
 
 # --- (b) sliding -------------------------------------------------------------------------------
@@ -235,10 +238,35 @@ def test_quadruped_standing_under_pd():
     agree(scene, q, v, tau, (["stick"] * 4, {}))
 
 
+def test_humanoid_hand_and_foot_against_walls():
+    """Every joint type on the contact points' supports (spherical ZYX shoulder, helical
+    wrist, universal ankle, spherical hip, prismatic spine): a hand and a foot each touching a
+    tilted half-space, both sliding."""
+    m = fd.samples.humanoid()
+    rng = np.random.default_rng(5)
+    q = fd.random_configuration(m, rng)
+    scene = fd.Scene(m, dt=1e-3, ground=False, limits=False, **TIGHT)
+    d = m.create_data()
+    fd.forward_kinematics(m, d, q)
+    fd.update_frame_placements(m, d)
+    hand, foot = (d.oMf_p[m.frame_id(f)].copy() for f in ("left_hand", "right_ankle"))
+    scene.add_sphere("left_hand", 0.05)
+    scene.add_sphere("right_ankle", 0.0)
+    axis = (foot - hand) / np.linalg.norm(foot - hand)
+    for n, x, r in ((axis + 0.2 * rng.normal(size=3), hand, 0.05),
+                    (-axis + 0.2 * rng.normal(size=3), foot, 0.0)):
+        n /= np.linalg.norm(n)
+        scene.add_halfspace(n, n @ x - r + 1e-4, mu=0.9)  # 0.1 mm into it
+    agree(scene, q, 1e-3 * rng.normal(size=m.nv), 0.1 * rng.normal(size=m.nv),
+          (["slide", "apart", "apart", "slide"], {}))
+
+
 # --- (d) joint limits and dry friction ------------------------------------------------------
 
 def test_pendulum_resting_at_its_limit():
+    """With viscous damping (implicit) and armature on the elbow."""
     scene = pendulum()
+    scene.model = scene.model.with_damping("elbow", 0.3).with_armature("elbow", 0.02)
     q = np.array([0.3 + 1e-5, 0.2])  # just past the shoulder's upper limit, gravity into it
     agree(scene, q, np.array([0.01, 0.0]), np.array([0.2, 0.1]),
           ([], {0: (-1, True, False)}))
