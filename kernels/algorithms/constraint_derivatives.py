@@ -277,17 +277,22 @@ def contact_terms(jnt, prm, sph, hsp, q, w, ws, nc, lam, pair, kind, er, restitu
         g0 = h[H_N + 1] * f2 - h[H_N + 2] * f1  # n x f
         g1 = h[H_N + 2] * f0 - h[H_N] * f2
         g2 = h[H_N] * f1 - h[H_N + 1] * f0
-        for j in range(nv):
-            w0, w1, w2 = DV[3, j], DV[4, j], DV[5, j]
-            if w0 == 0.0 and w1 == 0.0 and w2 == 0.0 and DV[0, j] == 0.0 and DV[1, j] == 0.0 \
-                    and DV[2, j] == 0.0:
-                continue  # off the support (or a dof that does not move the point)
-            a0, a1, a2 = w1 * f2 - w2 * f1, w2 * f0 - w0 * f2, w0 * f1 - w1 * f0  # w_j x f
-            c0, c1, c2 = w1 * g2 - w2 * g1, w2 * g0 - w0 * g2, w0 * g1 - w1 * g0
-            for k in range(nv):
-                corr = (DV[0, k] * a0 + DV[1, k] * a1 + DV[2, k] * a2
-                        - rad * (DV[3, k] * c0 + DV[4, k] * c1 + DV[5, k] * c2))
-                Aq[k, j] += corr / dt
+        jj = b
+        while jj > 0:  # the body's support, dof j (the other dofs leave the point alone)
+            for dj in range(jnt[jj].nv):
+                j = jnt[jj].idx_v + dj
+                w0, w1, w2 = DV[3, j], DV[4, j], DV[5, j]
+                a0, a1, a2 = w1 * f2 - w2 * f1, w2 * f0 - w0 * f2, w0 * f1 - w1 * f0  # w_j x f
+                c0, c1, c2 = w1 * g2 - w2 * g1, w2 * g0 - w0 * g2, w0 * g1 - w1 * g0
+                kk = b
+                while kk > 0:  # ... and dof k
+                    for dk in range(jnt[kk].nv):
+                        k = jnt[kk].idx_v + dk
+                        corr = (DV[0, k] * a0 + DV[1, k] * a1 + DV[2, k] * a2
+                                - rad * (DV[3, k] * c0 + DV[4, k] * c1 + DV[5, k] * c2))
+                        Aq[k, j] += corr / dt
+                    kk = jnt[kk].parent
+            jj = jnt[jj].parent
 
 
 @jit
