@@ -279,6 +279,26 @@ def test_dry_friction_sliding_and_sticking_rows():
           ([], {0: (-1, True, True, True), 1: (1, True, True, False)}))
 
 
+def test_touching_without_force_takes_the_separated_side():
+    """A weightless ball resting at zero gap: the contact row enters with lam_n = 0, the
+    degenerate state between separated and in contact. Its Jacobians are the separated
+    side's, the same as without the ground (pulling the ball up is what they describe)."""
+    b = fd.ModelBuilder("ball", gravity=(0.0, 0.0, 0.0))
+    b.add_joint("base", "freeflyer")
+    b.add_body("base", 2.0, inertia=np.eye(3) * 0.008)
+    m = b.build()
+    touching = fd.Scene(m, dt=1e-3, **TIGHT)
+    touching.add_sphere("base", 0.1)
+    q = np.r_[0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 1.0]
+    A, B = touching.step_derivatives(q, np.zeros(6), np.zeros(6))
+    touching.reset()
+    touching.step(q, np.zeros(6), np.zeros(6))
+    assert touching.stats[0] == 3 and not touching.contact_forces.any()
+    fA, fB = fd.Scene(m, dt=1e-3, ground=False).step_derivatives(q, np.zeros(6), np.zeros(6))
+    close(A, fA, 1e-12)
+    close(B, fB, 1e-12)
+
+
 # --- the kernel and the batch --------------------------------------------------------------
 
 def test_next_state_is_the_cold_step_and_the_batch_rows_the_single_calls():
