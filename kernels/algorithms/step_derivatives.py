@@ -177,14 +177,6 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
 
 
 @jit
-def assemble(jnt, q, u, dt, tau, tc, Aq, Av, Minv, G, A, B):
-    """A and B from da/dq (Aq), da/dv (Av), (M + dt D)^-1 and the configuration Jacobians at
-    (q, u = dt v+) (module docstring); G is scratch."""
-    velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
-    configuration_rows(jnt, q, u, dt, G, A, B)
-
-
-@jit
 def velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B):
     """The velocity rows of A and B from da/dq, da/dv and (M + dt D)^-1 (clamped torques:
     zero columns)."""
