@@ -3,7 +3,8 @@
     A, B = scene.step_derivatives(q, v, tau)   # A (2nv, 2nv) = d(q+, v+)/d(q, v), B (2nv, nv)
     AA, BB = fd.batch.step_derivatives(scene, Q, V, TAU)   # one pair per row, in parallel
 
-(q+, v+) is ``scene.step(q, v, tau)``, bit for bit. Perturbations are tangent vectors at q and
+(q+, v+) is ``scene.step(q, v, tau)``, bit for bit (after ``scene.reset()`` when constraint
+rows enter the step: the solve starts cold). Perturbations are tangent vectors at q and
 at q+, q (+) dq = ``integrate(q, dq)``, Pinocchio's convention: rows and columns are ordered
 (dq, dv), and the matrices equal pinocchio.computeABADerivatives composed with
 pinocchio.dIntegrate (the equations are in kernels/algorithms/step_derivatives.py).
