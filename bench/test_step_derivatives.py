@@ -13,7 +13,17 @@ from Python, and its kernel in an @njit loop over the seeded states, against
 ``mujoco.mjd_transitionFD`` (finite differences of mj_step, forward and centred) on MuJoCo's
 twin of the same URDF (tests/mujoco_twin.py: contact-free, limits off, one motor per actuated
 joint so that B has nu = nv - 6 (Solo12) or nv (UR5) columns), dt = 1 ms, both semi-implicit
-Euler. fastdyn's B has nv columns (every dof, the base's included)."""
+Euler. fastdyn's B has nv columns (every dof, the base's included).
+
+Step with contacts (indicative): the bundled quadruped standing on its four feet under PD
+(fastdyn simulate's scene, tests/test_simulator.py), after 500 settling steps:
+``Scene.step_derivatives`` (12 contact rows, the active set held fixed, analytical) and its
+kernel, against ``mujoco.mjd_transitionFD`` on MuJoCo's twin of the scene
+(tests/mujoco_twin.standing: soft contacts, Newton solver, elliptic cones, the PD as position
+actuators, so MuJoCo's A includes the PD's feedback and its B has the 12 actuator columns),
+after MuJoCo's own 500 settling steps. Not the same derivative (one analytical step on a
+fixed active set against finite differences of a soft-contact step): the cost of getting the
+Jacobians of a standing robot's step, each simulator's own way."""
 
 from __future__ import annotations
 
@@ -33,7 +43,8 @@ from fastdyn.step_derivatives import step_buffers, step_options
 
 mujoco = pytest.importorskip("mujoco")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from mujoco_twin import Twin, bare_model, spec  # noqa: E402
+from mujoco_twin import Twin, bare_model, spec, standing  # noqa: E402
+from test_simulator import standing_quadruped  # noqa: E402
 
 pytestmark = pytest.mark.benchmark(min_rounds=5, max_time=2.0)
 
@@ -164,3 +175,76 @@ def test_step_batch_fastdyn(benchmark, twin, threads):
     tag(benchmark, "batch", "step_derivatives", t.r, "fastdyn", evals=NSTATES,
         variant=f"N{NSTATES}-{threads}t", n=NSTATES, threads=threads)
     benchmark(fd.batch.step_derivatives, t.scene, Q, V, TAU)
+
+
+# --- the quadruped standing: a step with 12 contact rows ----------------------------------------
+
+class Standing:
+    """The standing quadruped on both simulators, each settled by 500 of its own steps."""
+
+    def __init__(self):
+        from fastdyn.simulate_demo import standing_scene
+        self.scene, q0, kp, kd = standing_scene(dt=DT)
+        model = self.scene.model
+        self.model = model
+        out = self.scene.rollout(q0, np.zeros(model.nv), 500, kp=kp, kd=kd)
+        self.q, self.v = out.final_q, out.final_v
+        self.tau = kp * fd.difference(model, self.q, q0) - kd * self.v
+        self.scene.reset()
+        self.scene.step(self.q, self.v, self.tau)
+        assert self.scene.stats[0] == 12  # four feet in contact
+        m2, _, feet, _ = standing_quadruped()
+        twin = standing(m2, fm.path("quadruped"), feet, 0.016, 0.8, float(kp[-1]),
+                        float(kd[-1]), DT)  # the legs' gains (the base has none)
+        self.m = twin.m
+        self.d = mujoco.MjData(self.m)
+        self.d.qpos[:], self.d.qvel[:] = twin.to_mujoco(q0, np.zeros(model.nv))
+        self.d.ctrl[:] = twin.joint_refs(q0)
+        for _ in range(500):
+            mujoco.mj_step(self.m, self.d)
+        assert self.d.ncon == 4
+        nv, nu = self.m.nv, self.m.nu
+        self.A, self.B = np.zeros((2 * nv, 2 * nv)), np.zeros((2 * nv, nu))
+
+
+_STANDING: list[Standing] = []
+
+
+@pytest.fixture(scope="module")
+def stand():
+    if not _STANDING:
+        _STANDING.append(Standing())
+    return _STANDING[0]
+
+
+def test_standing_step_fastdyn(benchmark, stand):
+    s = stand
+    s.scene.step_derivatives(s.q, s.v, s.tau)
+    tag(benchmark, "single", "step_derivatives", "quadruped-standing", "fastdyn",
+        nv=s.model.nv, rows=12)
+    benchmark(s.scene.step_derivatives, s.q, s.v, s.tau)
+
+
+def test_standing_step_fastdyn_kernel(benchmark, stand):
+    s = stand
+    m, nv = s.model, s.model.nv
+    n = 64
+    Q, V, TAU = (np.tile(x, (n, 1)) for x in (s.q, s.v, s.tau))
+    args = (m.jnt, m.prm, m.dof, s.scene.spheres, s.scene.halfspaces,
+            step_options(s.scene, m.prm[None]), Q, V, TAU, np.zeros((0, 6)),
+            *step_buffers(s.scene), np.zeros(m.nq), np.zeros(nv), np.zeros((2 * nv, 2 * nv)),
+            np.zeros((2 * nv, nv)))
+    assert _step_states(*args) == 0
+    tag(benchmark, "kernel", "step_derivatives", "quadruped-standing", "fastdyn", evals=n,
+        nv=nv, rows=12)
+    benchmark(_step_states, *args)
+
+
+@pytest.mark.parametrize("centered", [0, 1], ids=["forward", "centred"])
+def test_standing_step_mujoco_transition_fd(benchmark, stand, centered):
+    s = stand
+    args = (s.m, s.d, 1e-6, centered, s.A, s.B, None, None)
+    mujoco.mjd_transitionFD(*args)
+    tag(benchmark, "single", "step_derivatives", "quadruped-standing",
+        "mujoco-" + ("centred" if centered else "forward"), nv=s.m.nv, ncon=int(s.d.ncon))
+    benchmark(mujoco.mjd_transitionFD, *args)

@@ -115,8 +115,9 @@ def step_derivatives(scene, Q, V, TAU=None, fext=None, prm=None,
                      out=None) -> tuple[np.ndarray, np.ndarray]:
     """(AA (N, 2nv, 2nv), BB (N, 2nv, nv)): ``scene.step_derivatives`` of every row (Q[r],
     V[r], TAU[r]; TAU None: zero torques), the transition Jacobians of one step of ``scene``
-    (fastdyn/step_derivatives.py says what is differentiated). A row where constraint rows
-    enter the step raises NotImplementedError naming the row."""
+    (fastdyn/step_derivatives.py says what is differentiated: constraint rows with their
+    active set held fixed). A row whose step fails raises the single call's error, naming the
+    row."""
     from . import step_derivatives as _sd
     from .scene import Scene
     if not isinstance(scene, Scene):

@@ -360,8 +360,10 @@ class Scene:
     def step_derivatives(self, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
         """(A, B): the Jacobians of ``step(q, v, tau, fext)``, A = d(q+, v+)/d(q, v)
         (2nv, 2nv) and B = d(q+, v+)/d(tau) (2nv, nv), in the tangent spaces at q and q+
-        (Pinocchio's convention), for a step that no contact, limit or friction row enters
-        (NotImplementedError otherwise); clamped torques have zero columns. See
+        (Pinocchio's convention); contacts, limits and dry friction with their active set
+        held fixed (separated, sticking or sliding contacts, rows at a bound or between as
+        this step has them: one-sided where a perturbation would switch them), the solve
+        started cold (the step after ``reset``); clamped torques have zero columns. See
         fastdyn/step_derivatives.py; ``fastdyn.batch.step_derivatives`` for many states."""
         from .step_derivatives import step_derivatives
         return step_derivatives(self, q, v, tau, fext)

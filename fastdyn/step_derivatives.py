@@ -3,18 +3,39 @@
     A, B = scene.step_derivatives(q, v, tau)   # A (2nv, 2nv) = d(q+, v+)/d(q, v), B (2nv, nv)
     AA, BB = fd.batch.step_derivatives(scene, Q, V, TAU)   # one pair per row, in parallel
 
-(q+, v+) is ``scene.step(q, v, tau)``, bit for bit. Perturbations are tangent vectors at q and
+(q+, v+) is ``scene.step(q, v, tau)``, bit for bit (after ``scene.reset()`` when constraint
+rows enter the step: the solve starts cold). Perturbations are tangent vectors at q and
 at q+, q (+) dq = ``integrate(q, dq)``, Pinocchio's convention: rows and columns are ordered
 (dq, dv), and the matrices equal pinocchio.computeABADerivatives composed with
 pinocchio.dIntegrate (the equations are in kernels/algorithms/step_derivatives.py).
 
-What is differentiated is the step without constraint rows: semi-implicit Euler on the Lie
-group with implicit viscous damping ((M + dt D) in place of M), armature on M's diagonal, the
-external forces ``fext`` held fixed, and effort clamping, whose derivative is zero for a
-clamped torque (its column of B is zero; at |tau_k| = effort_max_k the unclamped side is
-taken). A state where a contact, a joint limit or dry joint friction enters the step (the
-rows of kernels/algorithms/constraint_rows.py) raises NotImplementedError: steps with
-constraints are not differentiated yet. Scenes with integrator="rk4" are refused too.
+What is differentiated is the step: semi-implicit Euler on the Lie group with implicit
+viscous damping ((M + dt D) in place of M), armature on M's diagonal, the external forces
+``fext`` held fixed, effort clamping, whose derivative is zero for a clamped torque (its column
+of B is zero; at |tau_k| = effort_max_k the unclamped side is taken), and the constraint rows
+(contacts, joint limits, dry joint friction) **with their active set held fixed**: the step's
+percussions say which contacts are separated, sticking or sliding and which limit and friction
+rows are at a bound, and the Jacobians are those of the step on that branch (sticking
+contacts and rows between their bounds as equality constraints with the step's compliance and
+targets, sliding contacts with friction mu lam_n against the slip, separated contacts and rows
+at a bound fixed). They do not see a perturbation that would change the active set (a contact
+closing or opening, sticking turning to sliding): at such a transition they are one-sided.
+The compliance R = r diag(G) is held at its value (its own q-dependence, of relative size r,
+is dropped). kernels/algorithms/constraint_derivatives.py states the equations and which side
+each degenerate state takes. The constraint solve starts cold (zero warm start), so (q+, v+)
+is ``Scene.step``'s after ``Scene.reset()``; both stop at the scene's ``tolerance``, so the
+Jacobians describe the exact solution of the step's problem only to that tolerance (finite
+differences of ``Scene.step`` agree once it is tight). A state whose linearized constraint
+problem is singular raises numpy.linalg.LinAlgError. Scenes with integrator="rk4" are
+refused.
+
+Two consequences worth knowing. A contact at rest settles at a gap of about -1e-13 m, where
+the gap's target switches slope (erp / dt inside, 1 / dt outside): its Jacobians take the
+penetrating side, and a finite difference straddling that gap would average the two. With
+redundant rows (a box's four corners flat on the ground) the split of the percussions among
+them is decided by the compliance alone, and Gauss-Seidel stops at the tolerance long before
+that split converges: the Jacobians are those of the converged split, which matters only where
+the split moves the bodies (corners slipping in different directions).
 
 From your own @njit code: ``fastdyn.kernels.step_derivatives`` (kernels/algorithms/
 step_derivatives.py), with the buffers of ``step_buffers`` below.
@@ -66,19 +87,21 @@ def step_buffers(scene, threads: int | None = None) -> tuple[np.ndarray, ...]:
     model = scene.model
     _, _, nf, ni = scene._sizes()
     lead = () if threads is None else (threads,)
+    nd = _sd.derivative_size(model.nv, len(scene.spheres) * len(scene.halfspaces),
+                             model.njoints)
     return (L.workspace(model.jnt, threads), np.zeros(lead + (nf,)),
-            np.zeros(lead + (ni,), np.int64), np.zeros(lead + (_sd.derivative_size(model.nv),)))
+            np.zeros(lead + (ni,), np.int64), np.zeros(lead + (nd,)))
 
 
 def explain(scene, code: int, where: str = "the step") -> None:
     """Raise the error a step_derivatives code stands for."""
     kind, detail = divmod(int(code), _sd.CODE)
     model = scene.model
-    if kind == _sd.ROWS:
-        raise NotImplementedError(
-            f"step_derivatives: {detail} constraint row(s) (contacts within the margin, joint "
-            f"limits, dry joint friction) enter {where} at this state; steps with constraints "
-            f"are not differentiated yet (only contact-free steps are)")
+    if kind == _sd.DEGENERATE:
+        raise np.linalg.LinAlgError(
+            f"step_derivatives: the linearized constraint problem of {where} is singular at "
+            f"its row {detail} (a degenerate active set, e.g. redundant rows without "
+            f"compliance: set Scene.regularization > 0)")
     if kind == _sd.SINGULAR:
         from .dynamics import SingularMassMatrixError
         j = int(model.dof[detail]["joint"])

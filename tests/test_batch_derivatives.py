@@ -176,8 +176,13 @@ def test_step_derivatives_batch_robots_outputs_and_refusals():
         assert np.array_equal(AA[r], A) and np.array_equal(BB[r], B)
     Qlim = Q.copy()
     Qlim[4, 2] = m.upper_position_limit[2] - 1e-4  # at the elbow's limit: a limit row enters
-    with pytest.raises(NotImplementedError, match="row 4.*not differentiated yet"):
-        batch.step_derivatives(scene, Qlim, V, TAU)
+    AA, BB = batch.step_derivatives(scene, Qlim, V, TAU)
+    A, B = scene.step_derivatives(Qlim[4], V[4], TAU[4])
+    assert np.array_equal(AA[4], A) and np.array_equal(BB[4], B)
+    Vbad = V.copy()
+    Vbad[4] = 1e200
+    with pytest.raises(fd.DivergenceError, match="row 4"):
+        batch.step_derivatives(scene, Q, Vbad, TAU)
     with pytest.raises(TypeError, match="fastdyn.Scene"):
         batch.step_derivatives(m, Q, V, TAU)
     with pytest.raises(ValueError, match="TAU must have shape"):

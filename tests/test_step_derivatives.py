@@ -215,24 +215,22 @@ def _forward_pass(jnt, prm, dof, sph, hsp, opt, tau, fext, ws, fbuf, ibuf, dbuf,
 
 # --- refusals and bad input ----------------------------------------------------------------
 
-def test_constraint_rows_are_refused():
+def test_constraint_rows_are_differentiated_and_rk4_refused():
+    """States where limit, friction or contact rows enter the step (their own finite-difference
+    checks are in test_step_derivatives_contacts.py): a limit row that ends up pushing nothing
+    (lam = 0, fixed) leaves the contact-free Jacobians; a foot far above the ground too."""
     m, pm = get_pair("ur5")
     q, v, tau, _ = _state(pm, 5)
     q[2] = m.upper_position_limit[2] - 1e-4  # a limit row enters the step
-    with pytest.raises(NotImplementedError, match="1 constraint row.*not differentiated yet"):
-        fd.Scene(m, dt=DT, ground=False).step_derivatives(q, v, tau)
-    fd.Scene(m, dt=DT, ground=False, limits=False).step_derivatives(q, v, tau)  # ignored: fine
-    with pytest.raises(NotImplementedError, match="6 constraint row"):
-        fd.Scene(m.with_friction(1, 0.1).with_friction(2, 0.1).with_friction(3, 0.1)
-                 .with_friction(4, 0.1).with_friction(5, 0.1).with_friction(6, 0.1),
-                 dt=DT, ground=False, limits=False).step_derivatives(q, v, tau)
+    v[2] = -1.0  # moving away from it: the row pushes nothing
+    A, B = fd.Scene(m, dt=DT, ground=False).step_derivatives(q, v, tau)
+    fA, fB = fd.Scene(m, dt=DT, ground=False, limits=False).step_derivatives(q, v, tau)
+    close(A, fA, 1e-12)
+    close(B, fB, 1e-12)
     s12, pm12 = get_pair("solo12")
     scene = fd.Scene(s12, dt=DT)  # the ground
     foot = scene.add_sphere("FL_FOOT", 0.02)
     qs = fd.neutral(s12)
-    qs[2] = 0.0  # the base at the ground's height: the foot is below it
-    with pytest.raises(NotImplementedError, match="constraint row"):
-        scene.step_derivatives(qs, np.zeros(s12.nv))
     qs[2] = 10.0  # far above: no contact enters, the step is contact-free
     A, B = scene.step_derivatives(qs, np.zeros(s12.nv))
     pA, pB = _pinocchio_jacobians(pm12, qs, np.zeros(s12.nv), np.zeros(s12.nv), DT,

@@ -1,7 +1,8 @@
-"""Transition Jacobians of one simulator step without constraint rows: A = d(q+, v+)/d(q, v)
-(2nv x 2nv) and B = d(q+, v+)/d(tau) (2nv x nv), what iLQR and MPC consume.
+"""Transition Jacobians of one simulator step: A = d(q+, v+)/d(q, v) (2nv x 2nv) and
+B = d(q+, v+)/d(tau) (2nv x nv), what iLQR and MPC consume, with the constraints' active set
+held fixed.
 
-The step (time_step.py) with no contact, limit or friction row in it is
+The step (time_step.py) without constraint rows is
   tau_c = clip(tau, -effort_max, effort_max)
   v+    = v + dt a,   (M(q) + dt D) a = tau_c - h(q, v) - D v     (D = diag(damping))
   q+    = q (+) dt v+                                             (integrate: exponential map)
@@ -17,13 +18,20 @@ Then, with Gq = d integrate(q, u)/dq and Gu = d integrate(q, u)/du at u = dt v+ 
 configuration Jacobians of kernels/configuration, Pinocchio's dIntegrate ARG0 / ARG1):
   dv+/dq = dt da/dq                 dv+/dv = I + dt da/dv        dv+/dtau = dt da/dtau
   dq+/dq = Gq + dt Gu dv+/dq        dq+/dv = dt Gu dv+/dv        dq+/dtau = dt Gu dv+/dtau
+With contact, limit or friction rows (constraint_rows.py), the step is run as time_step runs
+it, from a cold start (Scene.step after Scene.reset), and its percussions lam classify the
+rows (separated, sticking, sliding; at a bound or between): held to these classes, v+ is a
+smooth function of (q, v, tau), and a above becomes the step's acceleration (v+ - v) / dt with
+the percussions as external forces at fixed lam, then the percussions' own derivatives are
+added by the implicit function theorem on the solver's optimality conditions
+(constraint_derivatives.py states the system, what it holds fixed and the sides it takes).
+The derivative is one-sided where a perturbation would change the active set: it is the
+derivative of the branch the step is on.
 Perturbations are tangent vectors at q and at q+, q (+) dq = integrate(q, dq), Pinocchio's
 convention: row and column order (q, v) in A, as pinocchio.computeABADerivatives composed with
 pinocchio.dIntegrate would give. The step's own path is followed (so q+, v+ are the step's
-bits): ABA and aba_derivatives.py where the scene has no constraint at all (O_FREE), else the
-factorization of M + dt D of time_step.py, reused for the solves. A state where a contact,
-joint-limit or dry-friction row enters the step is refused (ROWS): those rows are not
-differentiated here.
+bits): ABA and aba_derivatives.py where the scene has no constraint at all (O_FREE), else
+time_step itself and its factorization of M + dt D, reused for the solves.
 """
 
 from .._jit import jit
@@ -31,24 +39,27 @@ from ..configuration.dispatch import d_integrate, integrate
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
-from .constraint_rows import contact_rows, joint_rows
+from .constraint_derivatives import (classify, constrained_rows, constraint_buffers,
+                                     constraint_size, contact_terms, contact_wrenches,
+                                     count_contacts, limit_terms, targets)
 from .guard import _all_nv, _finite, _sizes, check_state
 from .rnea_derivatives import rnea_derivatives
-from .time_step import _clamp, buffers, free_velocity, sizes
+from .time_step import DIVERGED as TS_DIVERGED, _clamp, buffers, sizes, time_step
 
 CODE = 1_000_000
 OK = 0
 SINGULAR = 1  # M + dt D not positive definite (detail: the dof), as time_step
 DIVERGED = 2  # the next state or a Jacobian is not finite (detail: 0 state, 1 Jacobians)
-ROWS = 3  # constraint rows enter the step (detail: how many)
 NOT_EULER = 4  # the scene integrates with RK4: not differentiated
+DEGENERATE = 5  # the linearized constraint problem is singular (detail: its row)
 CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
 
 
 @jit
-def derivative_size(nv):
-    """Floats of the ``dbuf`` that ``step_derivatives`` works in: 5 (nv, nv) + 3 (nv,)."""
-    return 5 * nv * nv + 3 * nv
+def derivative_size(nv, npair, njoints):
+    """Floats of the ``dbuf`` that ``step_derivatives`` works in for nv dofs, npair contact
+    pairs and njoints joints: 5 (nv, nv) + 3 (nv,), then constraint_derivatives.py's."""
+    return 5 * nv * nv + 3 * nv + constraint_size(nv, npair, njoints)
 
 
 @jit
@@ -69,55 +80,91 @@ def derivative_buffers(dbuf, nv):
 def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn, vn,
                      A, B):
     """One step from (q, v) under the commanded torque tau (not modified) and fext, as
-    time_step: qn, vn the next state (time_step's bits), A (2nv, 2nv) and B (2nv, nv) its
-    Jacobians (module docstring). fbuf, ibuf as time_step's (time_step.sizes), dbuf
-    (derivative_size(nv),). Returns OK, or code * 1_000_000 + detail: SINGULAR, DIVERGED,
-    ROWS (a contact, limit or friction row enters this step: no Jacobians), NOT_EULER."""
+    time_step with a cold start (zero warm start: Scene.step after Scene.reset): qn, vn the
+    next state (time_step's bits), A (2nv, 2nv) and B (2nv, nv) its Jacobians, with the active
+    set of the constraint rows held fixed (module docstring). fbuf, ibuf as time_step's
+    (time_step.sizes), dbuf (derivative_size(nv, npair, njoints),). Returns OK, or
+    code * 1_000_000 + detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_INTEGRATOR] == RK4:
         return NOT_EULER * CODE
+    npair = sph.shape[0] * hsp.shape[0]
+    nj = jnt.shape[0]
     Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)
+    F, warm, cf, stats, kind, kb, er, slide, H, X, Phi, DQ, DV, pl, za, T = \
+        constraint_buffers(dbuf[5 * nv * nv + 3 * nv:], nv, npair, nj)
     for k in range(nv):
         tc[k] = tau[k]
     _clamp(jnt, prm, tc)
     M, Uf, D, h, vf, zero, rhs, J, Z, Gd, c, lam, lo, hi, mu, point, slot, pair = \
-        buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
+        buffers(fbuf, ibuf, nv, npair)
+    m = 0
+    nc = 0
     if opt[O_FREE] > 0.0:
         bad = aba_derivatives(jnt, prm, dof, q, v, tc, fext, ws, a, Aq, Av, M, Uf, D, Minv)
         if bad >= 0:
             return SINGULAR * CODE + jnt[bad].idx_v
         for k in range(nv):
             vn[k] = v[k] + dt * a[k]
+        integrate(jnt, q, vn, dt, qn)
+        if _finite(vn) >= 0 or _finite(qn) >= 0:
+            return DIVERGED * CODE
     else:
-        bad = free_velocity(jnt, prm, dof, q, v, tc, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
-        if bad >= 0:  # time_step's very free velocity: the next state is the step's, bit for bit
-            return SINGULAR * CODE + bad
-        for k in range(nv):
-            vn[k] = vf[k]
-            a[k] = rhs[k]
-        nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point)
-        m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, 3 * sph.shape[0] * hsp.shape[0], J, c, lo,
-                       hi, slot)
+        for s in range(warm.shape[0]):
+            warm[s] = 0.0
+        code = time_step(jnt, prm, dof, sph, hsp, opt, q, v, tc, fext, ws, fbuf, ibuf, warm, qn,
+                         vn, cf, stats)  # the step itself: its next state to the bit
+        if code == TS_DIVERGED:
+            return DIVERGED * CODE
+        if code != 0:
+            return code  # SINGULAR * CODE + dof, time_step's own encoding
+        m = int(stats[0])
+        forces = fext
         if m > 0:
-            return ROWS * CODE + m
-        rnea_derivatives(jnt, prm, q, v, a, fext, ws, tc[:0], Aq, Av, M2)
+            nc = count_contacts(slot, m, npair)
+            classify(opt, nc, m, Gd, c, lam, lo, hi, mu, kind, slide)
+            targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, kind, kb,
+                    er)
+            if nc > 0:
+                contact_wrenches(sph, hsp, fext, ws, nc, lam, pair, point, dt, F)
+                forces = F
+        for k in range(nv):  # the acceleration of the step, constraints included
+            a[k] = (vn[k] - v[k]) / dt
+        rnea_derivatives(jnt, prm, q, v, a, forces, ws, tc[:0], Aq, Av, M2)
         for i in range(1, jnt.shape[0]):
             jr = jnt[i]
             for d in range(jr.nv):
                 Av[jr.idx_v + d, jr.idx_v + d] += prm[i, P_DAMPING + d]
+        if m > 0:
+            for r in range(m):
+                for k in range(nv):
+                    Phi[r, k] = 0.0
+            limit_terms(nc, m, J, kind, kb, Phi)
+            if nc > 0:
+                rest = False
+                for r in range(m):
+                    rest = rest or er[r] != 0.0
+                if rest:
+                    contact_terms(jnt, prm, sph, hsp, q, v, ws, nc, lam, pair, kind, er, True,
+                                  dt, za, pl, DQ, DV, Aq, Phi)
+                contact_terms(jnt, prm, sph, hsp, q, vn, ws, nc, lam, pair, kind, er, False, dt,
+                              za, pl, DQ, DV, Aq, Phi)
         solve_pair(dof, Uf, D, Aq, Av)
         for r in range(nv):
             for k in range(nv):
                 Aq[r, k] = -Aq[r, k]
                 Av[r, k] = -Av[r, k]
         inverse_sparse(dof, Uf, D, Minv)
-    integrate(jnt, q, vn, dt, qn)
-    if _finite(vn) >= 0 or _finite(qn) >= 0:
-        return DIVERGED * CODE
+    velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
+    if m > 0:
+        bad = constrained_rows(dof, Uf, D, nc, m, J, Gd, kind, er, slide, mu, Phi, H, X, T, A,
+                               B)
+        if bad >= 0:
+            return DEGENERATE * CODE + bad
     for k in range(nv):
         u[k] = dt * vn[k]
-    assemble(jnt, q, u, dt, tau, tc, Aq, Av, Minv, G, A, B)
+    configuration_rows(jnt, q, u, dt, G, A, B)
     # the configuration rows are the velocity rows through the finite Gu (vn is finite)
     for r in range(nv, 2 * nv):
         for k in range(2 * nv):
@@ -130,16 +177,22 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
 
 
 @jit
-def assemble(jnt, q, u, dt, tau, tc, Aq, Av, Minv, G, A, B):
-    """A and B from da/dq (Aq), da/dv (Av), (M + dt D)^-1 and the configuration Jacobians at
-    (q, u = dt v+) (module docstring); G is scratch. The configuration rows are block diagonal
-    products, joint by joint."""
+def velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B):
+    """The velocity rows of A and B from da/dq, da/dv and (M + dt D)^-1 (clamped torques:
+    zero columns)."""
     nv = Aq.shape[0]
     for r in range(nv):
         for k in range(nv):
             A[nv + r, k] = dt * Aq[r, k]
             A[nv + r, nv + k] = dt * Av[r, k] + (1.0 if r == k else 0.0)
             B[nv + r, k] = dt * Minv[r, k] if tc[k] == tau[k] else 0.0
+
+
+@jit
+def configuration_rows(jnt, q, u, dt, G, A, B):
+    """The configuration rows of A and B from their velocity rows and the configuration
+    Jacobians at (q, u = dt v+); G is scratch. Block diagonal products, joint by joint."""
+    nv = G.shape[0]
     d_integrate(jnt, q, u, 0, G)
     for r in range(nv):
         for k in range(nv):
@@ -167,9 +220,10 @@ def step_derivatives_checked(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, 
     code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
     nq, nv = _sizes(jnt)
     _, _, nf, ni = sizes(nv, sph.shape[0], hsp.shape[0])
+    nd = derivative_size(nv, sph.shape[0] * hsp.shape[0], jnt.shape[0])
     if code == 0 and not (_all_nv(jnt, v, tau, vn) and qn.shape[0] == nq
                           and fbuf.shape[0] == nf and ibuf.shape[0] == ni
-                          and dbuf.shape[0] == derivative_size(nv) and A.shape[0] == 2 * nv
+                          and dbuf.shape[0] == nd and A.shape[0] == 2 * nv
                           and A.shape[1] == 2 * nv and B.shape[0] == 2 * nv
                           and B.shape[1] == nv and dof.shape[0] == nv):
         code = 8 * CODE
