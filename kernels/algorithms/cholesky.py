@@ -99,6 +99,32 @@ def solve_pair(dof, U, D, X, Y):
 
 
 @jit
+def solve_rows(dof, U, D, X):
+    """X <- M^-1 X for X (nv, k): ``solve`` applied to whole rows of X at a time (contiguous
+    inner loops), as ``solve_pair`` does for two right-hand sides in one walk."""
+    nv = X.shape[0]
+    k = X.shape[1]
+    for r in range(nv - 1, -1, -1):
+        j = dof[r].parent
+        while j >= 0:
+            u = U[j, r]
+            for c in range(k):
+                X[j, c] -= u * X[r, c]
+            j = dof[j].parent
+    for r in range(nv):
+        d = 1.0 / D[r]
+        for c in range(k):
+            X[r, c] *= d
+    for r in range(nv):
+        j = dof[r].parent
+        while j >= 0:
+            u = U[j, r]
+            for c in range(k):
+                X[r, c] -= u * X[j, c]
+            j = dof[j].parent
+
+
+@jit
 def inverse_sparse(dof, U, D, Minv):
     """Minv = M^-1 as ``solve_pair``'s sweeps on the identity, both cut to what they reach:
     row r of U^-1 is nonzero only on the dofs of r's subtree (contiguous: r up to the first

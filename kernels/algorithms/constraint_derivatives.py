@@ -48,7 +48,8 @@ from math import sqrt
 from .._jit import jit
 from ..layout import (H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, LOCAL_WORLD_ALIGNED, O_BOUNCE,
                       O_DT, O_ERP, O_TOL, OM, P_Q_LOWER, P_Q_UPPER)
-from .constraint_rows import REST_GAP
+from .cholesky import solve_rows
+from .constraint_rows import REST_GAP, row_dot
 from .gauss import gauss_solve
 from .kinematics_derivatives import kinematics_derivatives, motion_derivatives
 from .pgs import _u
@@ -153,14 +154,6 @@ def _centre(sph, s, ws):
 
 
 @jit
-def _row_dot(J, r, x):
-    acc = 0.0
-    for k in range(x.shape[0]):
-        acc += J[r, k] * x[k]
-    return acc
-
-
-@jit
 def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, kind, kb, er):
     """kb[r] = -db_r/dphi (1 / dt or erp / dt) of each EQUAL normal or limit row, er[r] the
     restitution coefficient of a normal row whose target is Newton's (then kb[r] = 0), as
@@ -180,7 +173,7 @@ def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, ki
         h = hsp[e]
         phi = h[H_N] * x0 + h[H_N + 1] * x1 + h[H_N + 2] * x2 - h[H_OFFSET] - sph[s].radius
         b = -phi / dt if phi > 0.0 else -erp * phi / dt
-        un, un0 = _row_dot(J, n, vf), _row_dot(J, n, v)
+        un, un0 = row_dot(J, n, vf), row_dot(J, n, v)
         rest = h[H_RESTITUTION]
         if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP and -rest * un0 > b:
             er[n] = rest
@@ -366,36 +359,10 @@ def constrained_rows(dof, Uf, D, nc, m, J, G, kind, er, slide, mu, Phi, H, X, T,
             if jr != 0.0:
                 for c in range(nx):
                     T[k, c] += jr * X[r, c]
-    _solve_rows(dof, Uf, D, T)
+    solve_rows(dof, Uf, D, T)
     for k in range(nv):
         for c in range(2 * nv):
             A[nv + k, c] += T[k, c]
         for c in range(nv):
             B[nv + k, c] += T[k, 2 * nv + c]
     return -1
-
-
-@jit
-def _solve_rows(dof, U, D, X):
-    """X <- M^-1 X for X (nv, k), M = U D U^T (cholesky.py): its ``solve`` applied to whole
-    rows of X at a time (contiguous inner loops), as cholesky.solve_pair does for two."""
-    nv = X.shape[0]
-    k = X.shape[1]
-    for r in range(nv - 1, -1, -1):
-        j = dof[r].parent
-        while j >= 0:
-            u = U[j, r]
-            for c in range(k):
-                X[j, c] -= u * X[r, c]
-            j = dof[j].parent
-    for r in range(nv):
-        d = 1.0 / D[r]
-        for c in range(k):
-            X[r, c] *= d
-    for r in range(nv):
-        j = dof[r].parent
-        while j >= 0:
-            u = U[j, r]
-            for c in range(k):
-                X[r, c] -= u * X[j, c]
-            j = dof[j].parent

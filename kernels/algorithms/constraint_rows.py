@@ -36,7 +36,8 @@ def _target(phi, dt, erp):
 
 
 @jit
-def _dot(J, r, x):
+def row_dot(J, r, x):
+    """J[r] . x"""
     acc = 0.0
     for k in range(x.shape[0]):
         acc += J[r, k] * x[k]
@@ -90,17 +91,17 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point):
         for e in range(nh):
             m = 3 * nc
             phi, p0, p1, p2 = _contact(jnt, sph, hsp, s, e, ws, J, m)
-            un = _dot(J, m, vf)
+            un = row_dot(J, m, vf)
             if not phi + dt * min(un, 0.0) < margin:
                 continue
             b = _target(phi, dt, erp)
-            un0 = _dot(J, m, v)
+            un0 = row_dot(J, m, v)
             rest = hsp[e, H_RESTITUTION]
             if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP:
                 b = max(b, -rest * un0)  # the impact falls within this step
             c[m] = un - b
-            c[m + 1] = _dot(J, m + 1, vf)
-            c[m + 2] = _dot(J, m + 2, vf)
+            c[m + 1] = row_dot(J, m + 1, vf)
+            c[m + 2] = row_dot(J, m + 2, vf)
             mu[nc] = hsp[e, H_MU]
             p = s * nh + e
             pair[nc] = p
