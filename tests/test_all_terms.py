@@ -2,7 +2,9 @@
 computeAllTerms, updateFramePlacements, getFrameJacobian, aba and integrate on the same model
 and state; the bench's three control loops (bench/tick_loops.py) against each other."""
 
+import importlib.util
 import warnings
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -151,7 +153,12 @@ def test_the_three_bench_loops_give_one_trajectory(robot):
     """bench/tick_loops.py: Pinocchio's loop, fastdyn's single calls, fastdyn's fused calls;
     the same q, v and tool placement at each of 100 ticks."""
     _pin()
-    from bench.tick_loops import Loop, placement
+    # by path: the repository root is not on sys.path when fastdyn is installed (CI)
+    spec = importlib.util.spec_from_file_location(
+        "tick_loops", Path(__file__).resolve().parents[1] / "bench" / "tick_loops.py")
+    tick_loops = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tick_loops)
+    Loop, placement = tick_loops.Loop, tick_loops.placement
 
     loop = Loop(robot)
     ticks = (loop.pinocchio_tick(), loop.fastdyn_tick(), loop.fused_tick())
