@@ -13,8 +13,8 @@ import fastdyn as fd
 from fastdyn.kernels.algorithms.admm import admm, work_size
 from fastdyn.kernels.algorithms.pgs import pgs
 from test_contact_solver import (AGREE, CASES, CUBE, DT, G0, MU, ball_model, cubes_model,
-                                 next_velocity, pin_solve, random_problem, scale, stack,
-                                 step_problem, total)
+                                 next_velocity, pin_solve, pushed_box, random_problem, scale,
+                                 stack, step_problem, total)
 from test_simulator import free_body, pendulum, pose, standing_quadruped
 
 TOL = 1e-12  # ADMM: the largest velocity error [m/s]
@@ -149,26 +149,7 @@ def test_ball_at_rest():
 def test_box_pushed_sticks_below_the_friction_bound_and_slides_above(push, angle):
     """As test_contact_solver's: 4 redundant corner contacts (G singular, rank 6 of 12), so
     totals and the next velocity are compared, not the split of the load."""
-    d = np.array([np.cos(angle), np.sin(angle)])
-    fext = np.zeros((2, 6))
-    fext[1, :2] = push * MU * CUBE * G0 * d
-    p = step_problem(cubes_model([CUBE]), np.array([0, 0, 0.5, 0, 0, 0, 1.0]), ["cube0"], 4,
-                     fext)
-    k, res, lam = admm_solve(p[0], p[1], [MU] * 4)
-    assert res <= TOL
-    v = next_velocity(p, lam)
-    f = total(lam, 4)
-    if push < 1:
-        assert f == pytest.approx([CUBE * G0, *(-fext[1, :2])], rel=1e-6, abs=1e-6)
-        assert np.abs(v).max() < 1e-8
-    else:
-        assert f == pytest.approx([CUBE * G0, *(-fext[1, :2] / push)], rel=1e-6, abs=1e-6)
-        assert np.linalg.norm(v[:3]) == pytest.approx((push - 1) * MU * G0 * DT, abs=1e-6)
-        assert v[:2] @ d > 0 and np.abs(v[3:]).max() < 1e-6
-    ok, _, theirs = pin_solve("admm", p[0], p[1], [MU] * 4)
-    assert ok
-    assert np.abs(total(theirs, 4) - f).max() <= AGREE * CUBE * G0
-    assert np.abs(next_velocity(p, theirs) - v).max() < 1e-9
+    p, lam = pushed_box(admm_solve, cubes_model([CUBE]), push, angle, TOL)
     assert admm_solve(p[0], p[1], [MU] * 4, lam=lam)[0] == 0
 
 

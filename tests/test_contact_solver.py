@@ -260,20 +260,16 @@ def cube():
     return cubes_model([CUBE])
 
 
-@pytest.mark.parametrize("angle", [0.0, 0.7, 2.5, 4.0])
-@pytest.mark.parametrize("push", [0.9, 1.1])
-def test_box_pushed_sticks_below_the_friction_bound_and_slides_above(cube, push, angle):
-    """A unit cube on its 4 bottom corners pushed horizontally at its centre with push x mu m
-    g: below the bound it stays (the corners carry m g and the push), above it slides at
-    (push - 1) mu g dt after one step, with no spin. The 4 corners are redundant (G has rank
-    6 of 12): how the load splits between them is not unique, so both solvers are compared
-    on the totals and the next velocity, as Pinocchio's test does."""
+def pushed_box(solve, cube, push, angle, tol=TOL):
+    """The pushed cube's problem solved by ``solve`` (our_solve's signature, its residual
+    <= tol) and checked: the totals and the next velocity against the friction bound and
+    Pinocchio's ADMM. Returns (problem, lam)."""
     d = np.array([np.cos(angle), np.sin(angle)])
     fext = np.zeros((2, 6))
     fext[1, :2] = push * MU * CUBE * G0 * d
     p = step_problem(cube, np.array([0, 0, 0.5, 0, 0, 0, 1.0]), ["cube0"], 4, fext)
-    k, res, lam = our_solve(p[0], p[1], [MU] * 4)
-    assert res <= TOL
+    k, res, lam = solve(p[0], p[1], [MU] * 4)
+    assert res <= tol
     v = next_velocity(p, lam)
     f = total(lam, 4)
     if push < 1:
@@ -287,6 +283,18 @@ def test_box_pushed_sticks_below_the_friction_bound_and_slides_above(cube, push,
     assert ok
     assert np.abs(total(theirs, 4) - f).max() <= AGREE * CUBE * G0
     assert np.abs(next_velocity(p, theirs) - v).max() < 1e-9
+    return p, lam
+
+
+@pytest.mark.parametrize("angle", [0.0, 0.7, 2.5, 4.0])
+@pytest.mark.parametrize("push", [0.9, 1.1])
+def test_box_pushed_sticks_below_the_friction_bound_and_slides_above(cube, push, angle):
+    """A unit cube on its 4 bottom corners pushed horizontally at its centre with push x mu m
+    g: below the bound it stays (the corners carry m g and the push), above it slides at
+    (push - 1) mu g dt after one step, with no spin. The 4 corners are redundant (G has rank
+    6 of 12): how the load splits between them is not unique, so both solvers are compared
+    on the totals and the next velocity, as Pinocchio's test does."""
+    pushed_box(our_solve, cube, push, angle)
 
 
 def stack(n: int = 10, ratio: float = 1e6):
