@@ -1,8 +1,9 @@
 """One tick of a 1 kHz computed-torque loop written in plain Python (bench/tick_loops.py):
-Pinocchio's calls, fastdyn's single calls, and fastdyn's fused per-tick calls
-(fd.compute_all_terms + fd.forward_step). Each timed call runs TICKS ticks from the same
-initial state (time per tick = time / TICKS); the three give the same trajectory
-(tests/test_all_terms.py). Target: the fused loop at <= 0.7x Pinocchio's time per tick."""
+Pinocchio's calls, fastdyn's single calls, fastdyn's fused per-tick calls
+(fd.compute_all_terms + fd.forward_step, the law in NumPy), and the law compiled
+(fd.computed_torque + fd.forward_step). Each timed call runs TICKS ticks from the same
+initial state (time per tick = time / TICKS); the four give the same trajectory
+(tests/test_all_terms.py). Target: a fastdyn tick at <= 0.7x Pinocchio's time per tick."""
 
 import pytest
 
@@ -12,7 +13,7 @@ from bench.tick_loops import Loop, run
 TICKS = 100
 ROBOTS = ("ur5", "solo12")
 ROWS = {"pinocchio": "pinocchio_tick", "fastdyn": "fastdyn_tick",
-        "fastdyn-fused": "fused_tick"}
+        "fastdyn-fused": "fused_tick", "fastdyn-compiled": "compiled_tick"}
 
 _LOOPS: dict[str, Loop] = {}
 

@@ -1,14 +1,16 @@
-"""A computed-torque control loop at 1 kHz, written in plain Python three ways: with
-Pinocchio, with fastdyn's single calls, and with fastdyn's fused per-tick calls
-(fastdyn.tick). bench/test_tick.py times them; tests/test_all_terms.py checks that the three
-give the same trajectory.
+"""A computed-torque control loop at 1 kHz, written in plain Python four ways: with
+Pinocchio, with fastdyn's single calls, with fastdyn's fused per-tick calls (fastdyn.tick)
+and the control law in NumPy, and with the law compiled too (fastdyn.computed_torque).
+bench/test_tick.py times them; tests/test_all_terms.py checks that the four give the same
+trajectory.
 
 Every tick, all three do the same work and the same arithmetic:
   controller:  M = M(q), h = rnea(q, v, 0), e = q_ref (-) q (difference(q, q_ref)),
                the tool frame's placement X (forward kinematics + frame placement),
                tau = M (a_ref + Kp e + Kd (v_ref - v)) + h       (computed torque, NumPy)
   plant:       ddq = aba(q, v, tau), v <- v + dt ddq, q <- q (+) dt v   (semi-implicit Euler)
-The control law is the same NumPy expression in all three; only the library calls differ.
+The control law is the same NumPy expression in the first three; the fourth computes the
+same expression inside fastdyn.computed_torque's compiled call.
 """
 
 from __future__ import annotations
@@ -107,6 +109,24 @@ class Loop:
             e = difference(m, q, q_ref)
             X = oMf[f]
             tau = M @ (a_ref + KP * e + KD * (v_ref - v)) + h
+            q, v = step(m, d, q, v, tau, DT)
+            return q, v, X
+        return tick
+
+
+    def compiled_tick(self):
+        """The same loop with the law compiled: fastdyn.computed_torque (M, h, e, the tool's
+        placement and Jacobian, tau = M (a_ref + Kp e + Kd (v_ref - v)) + h, one call) and
+        fastdyn.forward_step. X: the tool's row of data.oMf, a view. Its own Data: the
+        state it returns lives in it (data.q_next, v_next), as the fused tick's in self.data."""
+        m, d, f = self.model, self.model.create_data(), self.tool
+        q_ref, v_ref, a_ref = self.q_ref, self.v_ref, self.a_ref
+        law, step = fd.computed_torque, fd.forward_step
+        oMf = d.oMf
+
+        def tick(q, v):
+            tau = law(m, d, q, v, q_ref, v_ref, a_ref, KP, KD, f)
+            X = oMf[f]
             q, v = step(m, d, q, v, tau, DT)
             return q, v, X
         return tick

@@ -60,7 +60,7 @@ try:
                              dynamic_parameters)
     from .scene import DivergenceError, Rollout, RolloutWarning, Scene
     from .simulation import simulate
-    from .tick import compute_all_terms, forward_step
+    from .tick import compute_all_terms, computed_torque, forward_step
     _startup.warm_numba()
 finally:
     _startup.settle(_gc_was_enabled)
@@ -95,5 +95,5 @@ __all__ = [
     "compute_forward_kinematics_derivatives", "get_joint_velocity_derivatives",
     "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
     "get_frame_acceleration_derivatives", "compute_centroidal_dynamics_derivatives",
-    "compute_all_terms", "forward_step",
+    "compute_all_terms", "computed_torque", "forward_step",
 ]

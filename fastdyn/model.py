@@ -350,6 +350,8 @@ def _arrays(nq: int, nv: int, nj: int, nf: int) -> dict[str, tuple[int, ...]]:
         "v_next": (nv,),
         "_tick_M": (nv, nv),  # M of the last compute_all_terms, then its factor (fastdyn.tick)
         "_tick_x": (1 + nq + 3 * nv + 3,),  # [valid, q, v, gravity, h, D] of that call
+        "_kp": (1,),  # computed_torque's gains when given as numbers (fastdyn.tick)
+        "_kd": (1,),
         "nle": (nv,),  # nonlinear effects C(q, v) v + g(q)
         "g": (nv,),  # generalized gravity
         "M": (nv, nv),  # joint-space inertia matrix (CRBA)

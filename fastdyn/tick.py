@@ -25,16 +25,20 @@ from ._checks import QUAT_TOL
 from ._fastcall import Kernel
 from .frames import LOCAL, reference_code
 from .kernels.algorithms import all_terms as _all_terms
+from .kernels.algorithms import computed_torque as _computed_torque
 from .kernels.algorithms import forward_step as _forward_step
 from .kernels.algorithms.guard import CODE
 from .kinematics import NO_FORCES
 from .model import Data, Model
 
-__all__ = ["compute_all_terms", "forward_step"]
+__all__ = ["compute_all_terms", "computed_torque", "forward_step"]
 
 _NONE = (None,)  # no record yet
 _terms = Kernel(_all_terms.all_terms_checked, vectors=(3, 4))
 _step = Kernel(_forward_step.forward_step_checked, vectors=(3, 4, 5))
+_ct = Kernel(_computed_torque.computed_torque_checked, vectors=(3, 4, 5, 6, 7, 8, 9))
+_F64 = _checks.F64
+_ND = np.ndarray
 
 
 def _same(model, data) -> None:
@@ -96,6 +100,97 @@ def compute_all_terms(model: Model, data: Data, q, v, frame: int | str | None = 
     # very same array (held here, so its memory cannot come back as another model's; in a
     # tuple, so that Data.nbytes does not count the model's table as the Data's)
     data._tick_prm = (prm,)
+
+
+def computed_torque(model: Model, data: Data, q, v, q_ref, v_ref, a_ref, kp, kd,
+                    frame: int | str | None = None, reference: int = LOCAL,
+                    com: bool = False) -> np.ndarray:
+    """The computed-torque control law at (q, v), with ``compute_all_terms``, in one
+    compiled call (a controller's whole tick; the law: Siciliano et al. 2009, eq. (8.57);
+    Lynch & Park 2017, eq. (11.35)):
+
+        tau = M(q) (a_ref + kp e + kd (v_ref - v)) + h(q, v),   e = q_ref (-) q
+
+    e is ``difference(model, q, q_ref)`` (a tangent vector: a free-flyer's or ball joint's
+    error is its Lie group log, as the simulator's built-in PD takes it). ``kp``, ``kd``:
+    numbers (one gain for every dof) or (nv,) arrays. ``frame``, ``reference``, ``com``: as
+    ``compute_all_terms``, whose results are all left in ``data`` (M, nle, J, placements,
+    the tracked frame's oMf row and J_frame); ``com`` defaults to False here (skipped).
+    Returns data.tau (a view, overwritten by the next call); ``forward_step(model, data, q,
+    v, tau, dt)`` right after steps a simulated plant from the same state with the M and h
+    just computed. Bad references or gains raise, naming them; nothing is computed then."""
+    try:
+        same = data.model_token == model.token
+    except AttributeError:
+        same = False
+    if not same:
+        _same(model, data)
+    if frame is None:
+        f = -1
+    else:
+        f = frame if type(frame) is int and 0 <= frame < model.nframes else \
+            _checks.frame_index(model, frame)
+    ref = reference if type(reference) is int and reference == LOCAL else \
+        reference_code(reference)
+    if com is not True and com is not False:
+        raise TypeError(f"com must be True or False, got {com!r}")
+    nq, nv = model.nq, model.nv
+    if not (type(q) is type(v) is type(q_ref) is type(v_ref) is type(a_ref) is _ND
+            and q.dtype is v.dtype is q_ref.dtype is v_ref.dtype is a_ref.dtype is _F64
+            and q.ndim == v.ndim == q_ref.ndim == v_ref.ndim == a_ref.ndim == 1
+            and len(q) == len(q_ref) == nq and len(v) == len(v_ref) == len(a_ref) == nv):
+        q, v = _checks.vector(q, nq, "q"), _checks.vector(v, nv, "v")
+        q_ref = _checks.vector(q_ref, nq, "q_ref")
+        v_ref, a_ref = _checks.vector(v_ref, nv, "v_ref"), _checks.vector(a_ref, nv, "a_ref")
+    kp = _gain(kp, data._kp, nv, "kp")
+    kd = _gain(kd, data._kd, nv, "kd")
+    prm = model.prm
+    tau = data.tau
+    code = _ct.call(model.jnt, prm, model.frm, q, v, q_ref, v_ref, a_ref, kp, kd, f, ref, com,
+                    data.ws, data.oMf, data.M, data.nle, data.J, data.J_frame, data.mass,
+                    data.com, data.vcom, data.acom, data.Jcom, data._tick_M, data._tick_x, tau,
+                    QUAT_TOL)
+    if code:
+        data.kinematics = 0
+        _refused(model, code, q, v, q_ref, v_ref, a_ref, kp, kd)
+    data.kinematics = 2
+    data._tick_prm = (prm,)  # as compute_all_terms: the record is of this model's table
+    return tau
+
+
+def _gain(k, one: np.ndarray, nv: int, name: str) -> np.ndarray:
+    """A gain as the kernel takes it: a number into the (1,) array ``one``, or (nv,)."""
+    if type(k) is float:
+        one[0] = k
+        return one
+    if type(k) is _ND and k.dtype is _F64 and k.ndim == 1 and len(k) == nv:
+        return k
+    if isinstance(k, (int, float, np.integer, np.floating)) and not isinstance(k, bool):
+        one[0] = _checks.scalar(k, name)
+        return one
+    if isinstance(k, np.ndarray) and k.ndim == 0:
+        one[0] = _checks.scalar(k, name)
+        return one
+    if not isinstance(k, (np.ndarray, list, tuple)):
+        raise TypeError(f"{name} must be a number or an array of {nv} floats, got "
+                        f"{type(k).__name__} {k!r}")
+    return _checks.vector(k, nv, name)
+
+
+def _refused(model, code: int, q, v, q_ref, v_ref, a_ref, kp, kd) -> None:
+    """Word computed_torque's refusal: the references' and gains' codes (10 + guard's), else
+    compute_all_terms' own."""
+    kind, detail = divmod(int(code), CODE)
+    if kind == 14:
+        name = ("kp", "kd")[detail]
+        x = (kp, kd)[detail]
+        raise ValueError(f"{name} has non-finite entries at indices "
+                         f"{np.flatnonzero(~np.isfinite(x))[:5].tolist()}")
+    if kind >= 11:
+        _checks.configuration(model, q_ref, "q_ref")  # raises, naming the joint and the norm
+        code = (kind - 10) * CODE + detail
+        _checks.explain(model, code, ("q_ref", "v_ref", "a_ref"), q_ref, v_ref, a_ref)
+    _checks.explain(model, code, ("q", "v"), q, v)
 
 
 def forward_step(model: Model, data: Data, q, v, tau, dt: float,

@@ -41,7 +41,9 @@ acceleration ones (6, 0) for velocities only);
 hg, dhg)`` (returns the total mass).
 A controller's tick: ``all_terms(jnt, prm, frm, q, v, frame, with_com, ws, oMf, M, nle, J,
 mass, com, vcom, acom, Jcom, zero)`` (fastdyn.compute_all_terms' kernel; frame -1: every
-frame placement) and ``simulate``'s step, ``kernels.algorithms.simulate.euler_step``.
+frame placement), ``computed_torque_law(jnt, q, v, q_ref, v_ref, a_ref, kp, kd, M, h, x, tau)``
+(tau = M (a_ref + kp (q_ref (-) q) + kd (v_ref - v)) + h; kp, kd (nv,) or (1,); x (nv,)
+scratch) and ``simulate``'s step, ``kernels.algorithms.simulate.euler_step``.
 For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
 take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
 i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
@@ -51,6 +53,7 @@ from .algorithms.aba import aba, aba_inertias
 from .algorithms.all_terms import all_terms
 from .algorithms.aba_derivatives import aba_derivatives
 from .algorithms.center_of_mass import center_of_mass
+from .algorithms.computed_torque import computed_torque_law
 from .algorithms.centroidal_derivatives import centroidal_dynamics_derivatives
 from .algorithms.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
 from .algorithms.crba import crba, crba_inertias
@@ -70,8 +73,8 @@ from .layout import workspace
 
 __all__ = ["aba", "aba_inertias", "aba_derivatives", "all_terms", "center_of_mass",
            "centroidal_dynamics_derivatives", "cholesky", "cholesky_inverse", "cholesky_solve",
-           "crba", "crba_inertias", "difference", "forward_kinematics", "frame_jacobian",
-           "frame_motion_derivatives", "integrate", "jcalc", "joint_jacobian", "joint_jacobians",
+           "computed_torque_law", "crba", "crba_inertias", "difference", "forward_kinematics",
+           "frame_jacobian", "frame_motion_derivatives", "integrate", "jcalc", "joint_jacobian", "joint_jacobians",
            "joint_motion_derivatives", "kinematics_derivatives", "kinetic_energy", "neutral",
            "normalize", "potential_energy", "rnea", "rnea_derivatives", "rnea_inertias",
            "simulate", "static_torque_derivatives", "step_derivatives", "update_frame_placements",

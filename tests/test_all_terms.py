@@ -150,8 +150,8 @@ def test_forward_step_may_take_its_own_outputs_back():
 
 @pytest.mark.parametrize("robot", ("ur5", "solo12"))
 def test_the_three_bench_loops_give_one_trajectory(robot):
-    """bench/tick_loops.py: Pinocchio's loop, fastdyn's single calls, fastdyn's fused calls;
-    the same q, v and tool placement at each of 100 ticks."""
+    """bench/tick_loops.py: Pinocchio's loop, fastdyn's single calls, fastdyn's fused calls,
+    the compiled law; the same q, v and tool placement at each of 100 ticks."""
     _pin()
     # by path: the repository root is not on sys.path when fastdyn is installed (CI)
     spec = importlib.util.spec_from_file_location(
@@ -161,8 +161,9 @@ def test_the_three_bench_loops_give_one_trajectory(robot):
     Loop, placement = tick_loops.Loop, tick_loops.placement
 
     loop = Loop(robot)
-    ticks = (loop.pinocchio_tick(), loop.fastdyn_tick(), loop.fused_tick())
-    states = [(loop.q0.copy(), loop.v0.copy())] * 3
+    ticks = (loop.pinocchio_tick(), loop.fastdyn_tick(), loop.fused_tick(),
+             loop.compiled_tick())
+    states = [(loop.q0.copy(), loop.v0.copy())] * len(ticks)
     for _ in range(100):
         out = [t(q, v) for t, (q, v) in zip(ticks, states)]
         states = [(q, v) for q, v, _X in out]
