@@ -48,6 +48,7 @@ TASKS: dict[str, tuple[float, str]] = {
     "jacobians": (4.0, "fd.compute_joint_jacobians, fd.frame_jacobian"),
     "mechanical_energy": (1.7, "fd.mechanical_energy"),
     "configuration": (3.0, "fd.integrate, fd.difference, fd.normalize"),
+    "tick": (20.0, "fd.compute_all_terms, fd.computed_torque, fd.forward_step"),
 }
 DEMO = ("batch.rnea", "batch.aba", "batch.simulate", "mechanical_energy")
 
@@ -87,6 +88,11 @@ def _first_call(name: str, model) -> None:
         q2 = configuration.integrate(model, q, v)
         configuration.difference(model, q, q2)
         configuration.normalize(model, q2)
+    elif name == "tick":
+        from . import tick
+        tick.compute_all_terms(model, data, q, v, model.nframes - 1)
+        tau = tick.computed_torque(model, data, q, v, q, v, v, 1.0, 1.0, model.nframes - 1)
+        tick.forward_step(model, data, q, v, tau, 1e-3)
     else:
         raise ValueError(f"unknown kernel group {name!r}; known: {', '.join(TASKS)}")
 

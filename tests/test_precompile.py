@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from fastdyn import __main__ as cli
+import fastdyn as fd
 from fastdyn import precompile
 
 
@@ -135,3 +136,10 @@ def test_cli_compile_names_an_unknown_group(capsys):
     assert cli.main(["compile", "rnae"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("fastdyn: error: compile: unknown kernel group 'rnae'")
+
+
+def test_the_tick_group_runs_its_calls():
+    """The group added with fd.computed_torque: its first calls run on a real robot (a group
+    whose calls had gone stale would fail `fastdyn compile` only on a user's machine)."""
+    model = fd.models.load("ur5")
+    precompile._first_call("tick", model)
