@@ -182,6 +182,16 @@ def test_a_warm_start_at_the_solution_takes_no_sweep(solved):
     assert ok and iterations == 0  # Pinocchio agrees that it is the solution
 
 
+def test_a_nan_in_the_problem_is_reported_not_taken_for_convergence(solved):
+    """A NaN in c (or G) makes the residual NaN: the solver stops at once and says so
+    (Python's max(0.0, nan) is 0.0, which read as converged at the first sweep)."""
+    for which in ("c", "G"):
+        G, c = solved["G"].copy(), solved["c"].copy()
+        (c if which == "c" else G)[0] = np.nan
+        k, res, _ = our_solve(G, c, solved["mu"])
+        assert np.isnan(res) and k == 1, which
+
+
 # --- Pinocchio's admm-solver unittest scenarios, with fastdyn's Jacobians ------------------
 
 CORNERS = ((1, 1), (-1, 1), (-1, -1), (1, -1))

@@ -23,6 +23,7 @@ A fixed point of the sweep solves the problem; the sweep's largest change, measu
 velocity (|d lam_r| times G_rr, in m/s or rad/s), is the residual that stops it (<= tol).
 """
 
+from math import nan as NAN
 from math import sqrt
 
 from .._jit import jit
@@ -41,23 +42,27 @@ def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
     """Solve for lam[:m] in place, starting from its content (warm start): rows 0..3nc-1
     are nc contacts with friction coefficients mu[:nc]; rows 3nc..m-1 are bounded by
     lo, hi. G (>= m, >= m) includes the compliance. Returns (sweeps, residual); a warm start
-    at the solution returns after one sweep that changes nothing: (0, residual <= tol)."""
+    at the solution returns after one sweep that changes nothing: (0, residual <= tol).
+    A sweep that meets a NaN (a non-finite G or c) stops with residual NaN: max() would drop
+    it and report convergence."""
     residual = 0.0
     for it in range(int(iterations)):
-        residual = 0.0
+        residual, nan = 0.0, False
         for i in range(nc):
             n = 3 * i
             gnn = G[n, n]
-            if gnn > 0.0:
+            if not gnn <= 0.0:  # (a NaN enters, to be reported)
                 old = lam[n]
                 new = old - _u(G, c, lam, m, n) / gnn
                 if new < 0.0:
                     new = 0.0
                 lam[n] = new
-                residual = max(residual, abs(new - old) * gnn)
+                d = abs(new - old) * gnn
+                residual = max(residual, d)
+                nan |= d != d
             a, b, d = G[n + 1, n + 1], G[n + 1, n + 2], G[n + 2, n + 2]
             gt = 0.5 * (a + d) + sqrt(0.25 * (a - d) * (a - d) + b * b)
-            if gt > 0.0:
+            if not gt <= 0.0:
                 o1, o2 = lam[n + 1], lam[n + 2]
                 t1 = o1 - _u(G, c, lam, m, n + 1) / gt
                 t2 = o2 - _u(G, c, lam, m, n + 2) / gt
@@ -68,14 +73,20 @@ def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
                     t1 *= s
                     t2 *= s
                 lam[n + 1], lam[n + 2] = t1, t2
-                residual = max(residual, sqrt((t1 - o1) ** 2 + (t2 - o2) ** 2) * gt)
+                d = sqrt((t1 - o1) ** 2 + (t2 - o2) ** 2) * gt
+                residual = max(residual, d)
+                nan |= d != d
         for r in range(3 * nc, m):
             grr = G[r, r]
-            if grr > 0.0:
+            if not grr <= 0.0:  # (a NaN enters, to be reported)
                 old = lam[r]
                 new = min(max(old - _u(G, c, lam, m, r) / grr, lo[r]), hi[r])
                 lam[r] = new
-                residual = max(residual, abs(new - old) * grr)
+                d = abs(new - old) * grr
+                residual = max(residual, d)
+                nan |= d != d
+        if nan:
+            return it + 1, NAN
         if residual <= tol:
             return it, residual
     return int(iterations), residual
