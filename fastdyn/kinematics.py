@@ -169,7 +169,10 @@ def frame_pose(model: Model, data: Data, frame: int | str) -> tuple[np.ndarray, 
 
 def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:
     """Whole-robot centre of mass (3,) in the world; subtree coms in data.com (row i: subtree
-    of joint i), and their velocities/accelerations in data.vcom / data.acom when v, a given."""
+    of joint i), and their velocities/accelerations in data.vcom / data.acom when v, a given.
+    Every row is in world coordinates. Pinocchio's data.com[i], vcom[i], acom[i] for i > 0
+    are in joint i's frame (row 0, the robot's, is in the world in both): Pinocchio's
+    oMi[i].act(com[i]) and oMi[i].rotation @ vcom[i] are fastdyn's rows."""
     try:
         same = data.model_token == model.token
     except AttributeError:  # not a Data or not a Model: data_for says which
