@@ -4,6 +4,14 @@ kernel's bits, parameters one robot for all rows or one per row).
 
 External forces FEXT are (1, 0, 6) for none, (1, njoints, 6) for the same forces on every row,
 or (N, njoints, 6), one set per row.
+
+The input rows are taken as ``Q[r, ::1]``: numba types such a slice as an any-layout vector,
+the type the object API's single calls give q, v and a (fastdyn/_fastcall.py), so the
+derivative kernels compile once for both (a C-contiguous row is another type: the whole
+kernel tree compiled again, ~20-40 s). The rows are read a few times per state against
+thousands of operations, so the layout costs nothing measurable here; batch.py's cheap
+kernels keep C rows (measured 0-10 % faster per row there; here interleaved runs showed no
+difference beyond the noise, about 3 %).
 """
 
 from numba import int64, prange
@@ -36,8 +44,8 @@ def _diagonal(X):
 def rnea_derivatives_chunk(t, nt, jnt, PRM, Q, V, A, FEXT, ws3, DQ, DV, MM, empty, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        rnea_derivatives(jnt, PRM[robot(PRM, r)], Q[r], V[r], A[r], FEXT[forces(FEXT, r)],
-                         ws3[t], empty, DQ[r], DV[r], MM[r])
+        rnea_derivatives(jnt, PRM[robot(PRM, r)], Q[r, ::1], V[r, ::1], A[r, ::1],
+                         FEXT[forces(FEXT, r)], ws3[t], empty, DQ[r], DV[r], MM[r])
         bad[r] = max(_diagonal(DQ[r]), _diagonal(DV[r]), _diagonal(MM[r]))
 
 
@@ -56,9 +64,9 @@ def aba_derivatives_chunk(t, nt, jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, D
     """MS, US (nt, nv, nv), DS (nt, nv): each thread's M and factorization (scratch)."""
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        bad[r] = aba_derivatives(jnt, PRM[robot(PRM, r)], dof, Q[r], V[r], TAU[r],
-                                 FEXT[forces(FEXT, r)], ws3[t], DDQ[r], DQ[r], DV[r], MS[t],
-                                 US[t], DS[t], MINV[r])
+        bad[r] = aba_derivatives(jnt, PRM[robot(PRM, r)], dof, Q[r, ::1], V[r, ::1],
+                                 TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], DDQ[r], DQ[r],
+                                 DV[r], MS[t], US[t], DS[t], MINV[r])
         if bad[r] < 0 and max(_finite(DDQ[r]), _diagonal(DQ[r]), _diagonal(DV[r]),
                               _diagonal(MINV[r])) >= 0:
             bad[r] = 0
@@ -80,9 +88,9 @@ def step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT,
                            IBUF, DBUF, QN, VN, AA, BB, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        code = step_derivatives(jnt, PRM[robot(PRM, r)], dof, sph, hsp, opt, Q[r], V[r], TAU[r],
-                                FEXT[forces(FEXT, r)], ws3[t], FBUF[t], IBUF[t], DBUF[t], QN[r],
-                                VN[r], AA[r], BB[r])
+        code = step_derivatives(jnt, PRM[robot(PRM, r)], dof, sph, hsp, opt, Q[r, ::1],
+                                V[r, ::1], TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], FBUF[t],
+                                IBUF[t], DBUF[t], QN[r], VN[r], AA[r], BB[r])
         bad[r] = -1 if code == 0 else code
 
 
