@@ -30,11 +30,13 @@ def no_aba(prm, q, v, tau, ddq):
 
 
 @jit
-def generated_time_step(aba, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
-                        warm, qn, vn, cf, stats):
+def generated_time_step(generated, aba, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws,
+                        fbuf, ibuf, warm, qn, vn, cf, stats):
     """time_step's (q, v) -> (qn, vn), arguments and return code as its, with ``aba`` the
-    generated forward dynamics in the contact-free Euler step (the module docstring)."""
-    if opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
+    generated forward dynamics in the contact-free Euler step (the module docstring) when
+    ``generated``; time_step itself otherwise (the rollout loop calls this one function either
+    way, so a generic step takes the one call path it took before this route existed)."""
+    if generated and opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
         nv = v.shape[0]
         ddq = fbuf[:nv]  # M's storage, unused by a step without constraint rows
         _clamp(jnt, prm, tau)

@@ -13,9 +13,9 @@ RSTATS[r, k] the rows, sweeps and residual of the contact solve; RF[r, k, j] the
 placement (R row-major, then p: 12 numbers) of frame FRAMES[j] at the state k, by a forward
 kinematics pass of its own (the step recomputes its kinematics from q: recording changes no
 state).
-With ``generated`` true, steps go through generated_step.py with ``aba`` the model's generated
-forward dynamics (a function pointer: fastdyn/_generated_rollout.py); otherwise ``aba`` is
-generated_step.no_aba and never called.
+Steps go through generated_step.py: with ``generated`` true, ``aba`` is the model's generated
+forward dynamics (a function pointer: fastdyn/_generated_rollout.py); otherwise it is
+generated_step.no_aba, never called, and every step is time_step.py's.
 """
 
 from numba import int64, prange
@@ -26,7 +26,7 @@ from .batch import chunk, robot
 from .frames import frame_placement
 from .forward_kinematics import forward_kinematics
 from .generated_step import generated_time_step
-from .time_step import OK, time_step
+from .time_step import OK
 
 
 @jit
@@ -54,13 +54,9 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
             _frames(jnt, prm, frm, FRAMES, q, ws3[t], RF[r, 0])
         for k in range(k0, k1):
             policy(r, k, k * dt, q, v, args, tc)
-            fk = fx[0 if fx.shape[0] == 1 else k]
-            if generated:
-                code = generated_time_step(aba, jnt, prm, dof, sph, hsp, opt, q, v, tc, fk,
-                                           ws3[t], FBUF[t], IBUF[t], warm, qn, vn, cf, st)
-            else:
-                code = time_step(jnt, prm, dof, sph, hsp, opt, q, v, tc, fk, ws3[t], FBUF[t],
-                                 IBUF[t], warm, qn, vn, cf, st)
+            code = generated_time_step(generated, aba, jnt, prm, dof, sph, hsp, opt, q, v, tc,
+                                       fx[0 if fx.shape[0] == 1 else k], ws3[t], FBUF[t],
+                                       IBUF[t], warm, qn, vn, cf, st)
             if code != OK:
                 STATUS[r, 0] = code
                 STATUS[r, 1] = k
