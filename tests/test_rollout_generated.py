@@ -6,6 +6,11 @@ integrator, on a batch of robots (prm) too; steps the generated kernel cannot ta
 forces, Runge-Kutta, contacts) give the generic results exactly; bad kernels or robots are
 refused by name. One generated module per model and test session (they compile slowly)."""
 
+import os
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -155,3 +160,31 @@ def test_bad_generated_kernels_and_robots_are_refused():
         scene.rollout(Q, V, 2, prm=PRM, generated=gen)
     out = scene.rollout(Q, V, 2, prm=PRM)  # the generic kernels take it
     assert list(out.status) == ["ok", "ok"]
+
+
+def test_a_second_process_loads_the_generated_callback_and_the_loop_from_disk(tmp_path):
+    """The generated ABA's callback is cached beside its module and the rollout loop is the
+    generic rollouts' own: a second process compiles neither (numba's cache debug output
+    shows no save of either)."""
+    script = textwrap.dedent("""
+        import numpy as np
+        import fastdyn as fd
+        from fastdyn import codegen
+        m = fd.models.load("double_pendulum")
+        scene = fd.Scene(m, 1e-3, ground=False, limits=False)
+        gen = codegen.generate(m, algorithms=("aba",))
+        q0, v0 = fd.neutral(m), np.zeros(m.nv)
+        a = scene.rollout(q0, v0, 20, generated=gen)
+        b = scene.rollout(q0, v0, 20)
+        assert a.status == b.status == "ok"
+        assert np.abs(a.final_q - b.final_q).max() < 1e-12
+    """)
+    env = dict(os.environ, NUMBA_DEBUG_CACHE="1", FASTDYN_CODEGEN_DIR=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env=env, timeout=600) for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr[-2000:]
+    assert any("saved" in line and "aba_prm" in line for line in runs[0].stdout.splitlines())
+    saved = [line for line in runs[1].stdout.splitlines()
+             if "saved" in line and ("rollout" in line or "aba" in line)]
+    assert not saved, saved
