@@ -387,7 +387,10 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
            "state only, mujoco.rollout writes every step's state. Throughput ratio = fastdyn "
            "steps/s / MuJoCo steps/s. Target: >= 2x (time ratio <= 0.5) on UR5, Panda, "
            "Solo12, Talos contact-free and on both quadruped scenes. \"ADMM\": the standing "
-           "scene with `Scene(solver=\"admm\")` (not judged; PGS is the default).", ""]
+           "scene with `Scene(solver=\"admm\")` (not judged; PGS is the default). "
+           "\"generated\": the contact-free rollouts with `rollout(..., generated=gen)`, the "
+           "model's generated ABA in every step (opt-in; judged against the same target on "
+           "its own line of the summary).", ""]
     rows = []
     for scene, variant, m in keys:
         f = res.get("simulator", scene, m, "fastdyn", variant)
@@ -397,16 +400,22 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
         verdict = tally.judge("simulator >= 2x mujoco.rollout", f"{scene} {m}", r, SIM_TARGET,
                               judged)
         a = res.get("simulator", scene, m, "fastdyn-admm", variant)
+        g = res.get("simulator", scene, m, "fastdyn-generated", variant)
+        rg = ratio(g, j)
+        gv = tally.judge("simulator, generated kernels, >= 2x mujoco.rollout", f"{scene} {m}",
+                         rg, SIM_TARGET, judged and g is not None)
         rows.append([scene, f"{m} (nv {dofs[m]})" if m in dofs else m, variant,
                      f"{1 / f[0]:,.0f}" if f else "n/a", f"{1 / j[0]:,.0f}" if j else "n/a",
                      f"{1 / r:.2f}x" if r else "n/a",
                      f"{j[1] / f[1]:.2f}x" if f and j else "n/a",
                      fmt_t(f[0]) if f else "n/a", fmt_t(j[0]) if j else "n/a",
                      ">= 2x" if judged else "-", verdict,
-                     f"{1 / a[0]:,.0f} ({j[0] / a[0]:.2f}x)" if a and j else "-"])
+                     f"{1 / a[0]:,.0f} ({j[0] / a[0]:.2f}x)" if a and j else "-",
+                     f"{1 / g[0]:,.0f} ({1 / rg:.2f}x)" if g and rg else "-", gv])
     return out + table(["scene", "model", "batch", "fastdyn steps/s", "MuJoCo steps/s",
                         "throughput vs MuJoCo (min)", "(median)", "fastdyn / step",
-                        "MuJoCo / step", "target", "", "ADMM steps/s (vs MuJoCo)"], rows)
+                        "MuJoCo / step", "target", "", "ADMM steps/s (vs MuJoCo)",
+                        "generated steps/s (vs MuJoCo)", ""], rows)
 
 
 MC_LOOP_TARGET = 1 / 20  # time vs Pinocchio's inertia-editing loop (>= 20x its throughput)

@@ -20,6 +20,12 @@ actuator per joint (kp, kv = kd) with the constant control ctrl = q_ref (an open
 table of the right shape, allocated before timing): the same explicit PD on the state at the
 start of the step as fastdyn's.
 
+"fastdyn-generated" (contact-free only): the same fastdyn rollouts with ``generated=`` the
+model's ``fastdyn.codegen.generate(model, algorithms=("aba",))`` kernels (generated ABA in
+every step); the module is generated and its ABA compiled during the warm-up, not timed. The
+contact scenes are not run with it: their steps take no generated kernel
+(kernels/algorithms/generated_step.py), so they would time the generic rollout again.
+
 Output: fastdyn keeps the final state only (record=()); mujoco.rollout always writes the state
 of every step, into a buffer allocated before timing. Each side's timed call does all N x T
 steps; extra_info "steps_per_second" is N x T / min time. Before timing, one rollout of each
@@ -93,8 +99,21 @@ class Case:
             self.control = np.empty((n, steps, m.nu))
             self.control[:] = np.stack([twin.joint_refs(q) for q in Q0])[:, None, :]
 
-    def run(self):
-        return self.scene.rollout(self.Q0, self.V0, self.steps, record=(), **self.gains)
+    def run(self, generated=None):
+        return self.scene.rollout(self.Q0, self.V0, self.steps, record=(), generated=generated,
+                                  **self.gains)
+
+    def run_generated(self):
+        if getattr(self, "gen", None) is None:
+            from fastdyn import codegen
+            self.gen = codegen.generate(self.scene.model, algorithms=("aba",))
+            a = self.run()
+            b = self.run(self.gen)  # compiles the generated ABA's callback
+            dq = np.abs(a.final_q - b.final_q).max()
+            if not dq < 1e-9:
+                raise RuntimeError(f"{self.label}: generic and generated rollouts end {dq:.3g} "
+                                   f"apart")
+        return self.run(self.gen)
 
     def run_mujoco(self, pool, rows=None):
         sl = slice(None) if rows is None else rows
@@ -186,14 +205,16 @@ def _time(benchmark, f, rounds: int, steps: int) -> None:
 
 
 @pytest.mark.parametrize("name", [m for m, _ in FREE_MODELS])
-@pytest.mark.parametrize("side", ["fastdyn", "mujoco"])
+@pytest.mark.parametrize("side", ["fastdyn", "fastdyn-generated", "mujoco"])
 def test_contact_free(benchmark, pool, name, side):
     case = case_for(name, pool)
     n = FREE_N * FREE_T
     tag(benchmark, "simulator", "contact-free", name, side, evals=n,
         variant=f"N{FREE_N}xT{FREE_T}-{THREADS}t", dofs=case.twin.model.nv, threads=THREADS,
         agreement=case.agreement, mujoco=mujoco.__version__)
-    _time(benchmark, case.run if side == "fastdyn" else lambda: case.run_mujoco(pool), 5, n)
+    run = {"fastdyn": case.run, "fastdyn-generated": case.run_generated,
+           "mujoco": lambda: case.run_mujoco(pool)}[side]
+    _time(benchmark, run, 5, n)
 
 
 @pytest.mark.parametrize("scene", SCENES)

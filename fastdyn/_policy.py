@@ -24,7 +24,7 @@ from numba.core.ccallback import CFunc
 
 from .kernels._jit import CACHE, _FunctionCache
 
-_MADE: dict = {}  # (policy dispatcher, signature) -> compiled callback, for this process
+_MADE: dict = {}  # (dispatcher, signature) -> compiled callback, for this process
 
 
 def compiled(policy, args, q, v, tau) -> CFunc:
@@ -32,14 +32,20 @@ def compiled(policy, args, q, v, tau) -> CFunc:
     args, tau), with the options it was jitted with."""
     sig = types.void(types.int64, types.int64, types.float64, numba.typeof(q),
                      numba.typeof(v), numba.typeof(args), numba.typeof(tau))
-    key = (policy, sig)
+    return callback(policy, sig)
+
+
+def callback(function, sig) -> CFunc:
+    """``function`` (a @numba.njit dispatcher) compiled as a C callback of signature ``sig``,
+    with the options it was jitted with, its machine code cached as the dispatcher's is."""
+    key = (function, sig)
     made = _MADE.get(key)
     if made is None:
-        options = {k: x for k, x in policy.targetoptions.items() if k != "parallel"}
-        made = CFunc(policy.py_func, (sig.args, sig.return_type), locals={}, options=options)
-        if CACHE and not isinstance(getattr(policy, "_cache", None), NullCache):
+        options = {k: x for k, x in function.targetoptions.items() if k != "parallel"}
+        made = CFunc(function.py_func, (sig.args, sig.return_type), locals={}, options=options)
+        if CACHE and not isinstance(getattr(function, "_cache", None), NullCache):
             try:
-                made._cache = _FunctionCache(policy.py_func)
+                made._cache = _FunctionCache(function.py_func)
             except (OSError, RuntimeError):  # no file (a notebook, python -c): compile only
                 pass
         made.compile()

@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 import numba
 import numpy as np
 
-from . import _checks, _policy
+from . import _checks, _generated_rollout, _policy
 from ._parallel import launch
 from ._slices import next_span, progress as _progress
 from .batch import _configurations, _robots
@@ -371,7 +371,8 @@ class Scene:
     def rollout(self, q0, v0, steps: int, *, torques=None, kp=None, kd=None, q_ref=None,
                 v_ref=None, policy: Callable | None = None, policy_args: tuple = (),
                 prm=None, fext=None, record: Sequence[str] = ("q", "v"),
-                frames: Sequence[str | int] | None = None, progress: bool = False) -> Rollout:
+                frames: Sequence[str | int] | None = None, progress: bool = False,
+                generated=None) -> Rollout:
         """``steps`` steps from each initial state (q0 (nq,) or (N, nq), v0 likewise).
 
         Controller, one of:
@@ -393,6 +394,16 @@ class Scene:
         is always returned. ``frames``: frame names or ids whose world placements are recorded
         at every state (``Rollout.frame_positions``, ``frame_rotations``; one forward
         kinematics pass per step). ``progress``: a progress bar (tqdm if installed).
+        ``generated``: the model's ``fastdyn.codegen.generate(model)`` kernels, as for
+        ``fastdyn.batch.rnea``: contact-free steps (a scene where no constraint row can arise,
+        semi-implicit Euler, no ``fext``) then take the generated ABA: steps 1.4x (Talos) to
+        2.2x (UR5) faster, results equal to round-off; other steps are unchanged
+        (kernels/algorithms/generated_step.py). Kernels of another model, or a ``prm`` robot
+        with other placements or axes than they hold, are refused with a ValueError naming
+        it. Cost: the model's ABA compiled once as a callback (fastdyn/_generated_rollout.py),
+        cached on disk beside the generated module: the first generated rollout of a model
+        took 3.8 s (UR5), 5.5 s (Panda), 9.7 s (Solo12), 44 s (Talos), later processes
+        0.01-0.07 s; the rollout loop itself is shared with the generic rollouts.
         Runs on numba's threads (``numba.set_num_threads``), in slices of ~50 ms so that
         Ctrl-C stops it promptly. A rollout that diverges stops alone (``Rollout.status``)."""
         model = self.model
@@ -416,7 +427,8 @@ class Scene:
             frames = np.array([_checks.frame_index(model, f) for f in frames], dtype=np.int64)
         out = self._run(Q0, V0, steps, torques=torques, kp=kp, kd=kd, q_ref=q_ref, v_ref=v_ref,
                         policy=policy, policy_args=policy_args, prm=prm, fext=fext,
-                        record=tuple(record), frames=frames, progress=progress)
+                        record=tuple(record), frames=frames, progress=progress,
+                        generated=generated)
         if out.failures:
             first = min(out.failures)
             warnings.warn(f"{len(out.failures)} of {n} rollouts stopped early; "
@@ -491,7 +503,7 @@ class Scene:
 
     def _run(self, Q0, V0, steps, *, torques=None, kp=None, kd=None, q_ref=None, v_ref=None,
              policy=None, policy_args=(), prm=None, fext=None, record=(), progress=False,
-             warm=None, frames=None) -> Rollout:
+             warm=None, frames=None, generated=None) -> Rollout:
         model = self.model
         n, nq, nv = Q0.shape[0], model.nq, model.nv
         PRM = _robots(model, prm, n)
@@ -534,6 +546,8 @@ class Scene:
                 np.zeros((nt, npair, 6)), np.zeros((nt, 3)))
         ws3, FBUF, IBUF, QN, VN, TC, CF, ST = bufs
         policy = _policy.compiled(policy, args, Q[0], V[0], TC[0])  # the loop is then cached
+        aba = _generated_rollout.generic(PRM) if generated is None else \
+            _generated_rollout.forward_dynamics(model, generated, PRM)
         bar = _progress(steps * n) if progress else None
         start = time.perf_counter()
         k0, span = 0, min(steps, 8)
@@ -542,7 +556,8 @@ class Scene:
             t0 = time.perf_counter()
             args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
-                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, model.frm, FRAMES, RF)
+                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, model.frm, FRAMES, RF,
+                        generated is not None, aba)
             if n == 1:  # one rollout: no threads to start
                 _roll.rollout_chunk(0, 1, *args_all)
             else:

@@ -13,6 +13,9 @@ RSTATS[r, k] the rows, sweeps and residual of the contact solve; RF[r, k, j] the
 placement (R row-major, then p: 12 numbers) of frame FRAMES[j] at the state k, by a forward
 kinematics pass of its own (the step recomputes its kinematics from q: recording changes no
 state).
+Steps go through generated_step.py: with ``generated`` true, ``aba`` is the model's generated
+forward dynamics (a function pointer: fastdyn/_generated_rollout.py); otherwise it is
+generated_step.no_aba, never called, and every step is time_step.py's.
 """
 
 from numba import int64, prange
@@ -22,7 +25,8 @@ from ..layout import O_DT
 from .batch import chunk, robot
 from .frames import frame_placement
 from .forward_kinematics import forward_kinematics
-from .time_step import OK, time_step
+from .generated_step import generated_time_step
+from .time_step import OK
 
 
 @jit
@@ -35,7 +39,7 @@ def _frames(jnt, prm, frm, FRAMES, q, ws, out):
 @jit
 def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
                   WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                  STATUS, frm, FRAMES, RF):
+                  STATUS, frm, FRAMES, RF, generated, aba):
     lo, hi = chunk(Q.shape[0], nt, t)
     dt = opt[O_DT]
     qn, vn, tc, cf, st = QN[t], VN[t], TC[t], CF[t], ST[t]
@@ -50,8 +54,9 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
             _frames(jnt, prm, frm, FRAMES, q, ws3[t], RF[r, 0])
         for k in range(k0, k1):
             policy(r, k, k * dt, q, v, args, tc)
-            code = time_step(jnt, prm, dof, sph, hsp, opt, q, v, tc, fx[0 if fx.shape[0] == 1
-                             else k], ws3[t], FBUF[t], IBUF[t], warm, qn, vn, cf, st)
+            code = generated_time_step(generated, aba, jnt, prm, dof, sph, hsp, opt, q, v, tc,
+                                       fx[0 if fx.shape[0] == 1 else k], ws3[t], FBUF[t],
+                                       IBUF[t], warm, qn, vn, cf, st)
             if code != OK:
                 STATUS[r, 0] = code
                 STATUS[r, 1] = k
@@ -83,9 +88,9 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
 @jit(parallel=True)
 def rollout_batch(jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT, WARM,
                   FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, frm,
-                  FRAMES, RF):
+                  FRAMES, RF, generated, aba):
     nt = ws3.shape[0]
     for t in prange(nt):
         rollout_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
                       WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                      STATUS, frm, FRAMES, RF)
+                      STATUS, frm, FRAMES, RF, generated, aba)

@@ -1,0 +1,52 @@
+"""The simulator's time step with a model's generated forward dynamics (fastdyn.codegen).
+
+Where time_step.py takes its contact-free step (O_FREE, semi-implicit Euler), this step is the
+same equations with the articulated-body algorithm (Featherstone 2008, "Rigid Body Dynamics
+Algorithms", sec. 7.3) replaced by the model's generated ``aba_prm(prm, q, v, tau, ddq)``:
+  tau = clip(tau_cmd, -effort_max, effort_max)
+  v+  = v + dt ABA(q, v, tau),   q+ = q (+) dt v+       (simulate.euler_step)
+``aba`` arrives as a first-class function (a pointer of that fixed signature:
+fastdyn/_generated_rollout.py), so one compiled rollout loop serves every model's kernels.
+Every other step goes to time_step unchanged: steps with constraint rows, external forces
+(the generated table kernel takes none) and Runge-Kutta. A step whose generated ddq is not
+finite (a singular articulated inertia, an overflow) is retaken by time_step, whose generic
+ABA names the failure as the generic rollout would.
+"""
+
+from math import nan
+
+from .._jit import jit
+from ..configuration.dispatch import integrate
+from ..layout import O_DT, O_FREE, O_INTEGRATOR, RK4
+from .guard import _finite
+from .time_step import _clamp, _ended, rhs_offset, time_step
+
+
+@jit
+def no_aba(prm, q, v, tau, ddq):
+    """The stand-in ``aba`` of rollouts on the generic kernels (never called there): NaN."""
+    for k in range(ddq.shape[0]):
+        ddq[k] = nan
+
+
+@jit
+def generated_time_step(generated, aba, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws,
+                        fbuf, ibuf, warm, qn, vn, cf, stats):
+    """time_step's (q, v) -> (qn, vn), arguments and return code as its, with ``aba`` the
+    generated forward dynamics in the contact-free Euler step (the module docstring) when
+    ``generated``; time_step itself otherwise (the rollout loop calls this one function either
+    way, so a generic step takes the one call path it took before this route existed)."""
+    if generated and opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
+        nv = v.shape[0]
+        ddq = fbuf[:nv]  # M's storage, unused by a step without constraint rows
+        _clamp(jnt, prm, tau)
+        aba(prm, q, v, tau, ddq)
+        if _finite(ddq) < 0:
+            dt = opt[O_DT]
+            for k in range(nv):
+                vn[k] = v[k] + dt * ddq[k]
+            integrate(jnt, q, vn, dt, qn)
+            o = rhs_offset(nv)
+            return _ended(-1, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
+    return time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,
+                     qn, vn, cf, stats)
