@@ -36,7 +36,7 @@ time_step itself and its factorization of M + dt D, reused for the solves.
 
 from .._jit import jit
 from ..configuration.dispatch import d_integrate, integrate
-from ..layout import O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
+from ..layout import NO, O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
 from .constraint_derivatives import (classify, constrained_rows, constraint_buffers,
@@ -243,27 +243,42 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
 
 
 @jit
-def step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, opt, q, v, tau, fext, ws, fbuf, ibuf,
-                             dbuf, qn, vn, A, B, tol):
+def scratch_size(nq, nv, nsph, nhsp, njoints):
+    """Floats of step_derivatives_checked's ``scratch``: the prepared options, fbuf, dbuf, qn
+    and vn end to end."""
+    nf = sizes(nv, nsph, nhsp)[2]
+    return NO + nf + derivative_size(nv, nsph * nhsp, njoints) + nq + nv
+
+
+@jit
+def step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scratch,
+                             A, B, tol):
     """The object API's entry point: guard.py's input checks and codes (finiteness, unit
     quaternions, sizes), then the kernel, whose own codes come back shifted by CHECKED.
-    ``opt`` is the caller's prepared copy of the scene's options ``sopt`` (O_FREE set): STALE
-    * CODE if they differ elsewhere (the scene was edited since: the caller prepares again),
-    a comparison that costs nanoseconds here and a fraction of the call in Python."""
-    if sopt.shape[0] != opt.shape[0]:
-        return STALE * CODE
-    for k in range(opt.shape[0]):
-        if k != O_FREE and not sopt[k] == opt[k]:
-            return STALE * CODE
-    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
+    ``scratch`` holds the caller's prepared copy of the scene's options ``sopt`` (O_FREE set),
+    then fbuf, dbuf, qn and vn (scratch_size): one array for five, as unboxing an array
+    argument costs ~40 ns at the entry point. STALE * CODE if the options differ from the
+    scene's elsewhere than O_FREE (the scene was edited since: the caller prepares again), a
+    comparison that costs nanoseconds here and a fraction of the call in Python."""
     nq, nv = _sizes(jnt)
-    _, _, nf, ni = sizes(nv, sph.shape[0], hsp.shape[0])
-    nd = derivative_size(nv, sph.shape[0] * hsp.shape[0], jnt.shape[0])
-    if code == 0 and not (_all_nv(jnt, v, tau, vn) and qn.shape[0] == nq
-                          and fbuf.shape[0] == nf and ibuf.shape[0] == ni
-                          and dbuf.shape[0] == nd and A.shape[0] == 2 * nv
-                          and A.shape[1] == 2 * nv and B.shape[0] == 2 * nv
-                          and B.shape[1] == nv and dof.shape[0] == nv):
+    nsph, nhsp = sph.shape[0], hsp.shape[0]
+    if sopt.shape[0] != NO or scratch.shape[0] != scratch_size(nq, nv, nsph, nhsp,
+                                                               jnt.shape[0]):
+        return STALE * CODE
+    for k in range(NO):
+        if k != O_FREE and not sopt[k] == scratch[k]:
+            return STALE * CODE
+    nf = sizes(nv, nsph, nhsp)[2]
+    nd = derivative_size(nv, nsph * nhsp, jnt.shape[0])
+    opt = scratch[:NO]
+    fbuf = scratch[NO:NO + nf]
+    dbuf = scratch[NO + nf:NO + nf + nd]
+    qn = scratch[NO + nf + nd:NO + nf + nd + nq]
+    vn = scratch[NO + nf + nd + nq:]
+    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
+    if code == 0 and not (_all_nv(jnt, v, tau, tau) and ibuf.shape[0] == sizes(nv, nsph, nhsp)[3]
+                          and A.shape[0] == 2 * nv and A.shape[1] == 2 * nv
+                          and B.shape[0] == 2 * nv and B.shape[1] == nv and dof.shape[0] == nv):
         code = 8 * CODE
     if code == 0:
         code = step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
