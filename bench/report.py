@@ -576,7 +576,37 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
                      f"{ce[0] / s[0]:.1f}x" if ce else "n/a", v])
     return out + table(["model", "single call", "kernel", "batch / state 1t",
                         "batch / state 2t", "MuJoCo forward", "MuJoCo centred",
-                        "speed-up (forward)", "speed-up (centred)", ""], rows)
+                        "speed-up (forward)", "speed-up (centred)", ""], rows) \
+        + kinematics_batch_rows(res)
+
+
+KIN_BATCH = {"frame_velocity_derivatives": "frame velocity derivatives",
+             "frame_acceleration_derivatives": "frame acceleration derivatives",
+             "centroidal_derivatives": "centroidal dynamics derivatives"}
+
+
+def kinematics_batch_rows(res: Results) -> list[str]:
+    """bench/test_kinematics_derivatives.py's batch rows (not judged): time per state."""
+    rows = []
+    for algo, name in KIN_BATCH.items():
+        for m in MODELS:
+            p = res.get("batch", algo, m, "pinocchio-pyloop", "N1000-1t")
+            b = [res.get("batch", algo, m, "fastdyn", f"N1000-{t}t") for t in (1, 2)]
+            if not (p or any(b)):
+                continue
+            best = min((c for c in b if c), key=lambda c: c[0], default=None)
+            r = ratio(best, p)
+            rows.append([name, model_label(res, m)] + [fmt_t(c[0]) if c else "-" for c in b]
+                        + [fmt_t(p[0]) if p else "n/a", f"{1 / r:.2f}x" if r else "n/a"])
+    if not rows:
+        return []
+    return ["Batch kinematics and centroidal derivatives: `fd.batch.frame_velocity_derivatives`"
+            " / `frame_acceleration_derivatives` (LOCAL, the frame on the deepest joint) / "
+            "`centroidal_dynamics_derivatives` over 1,000 states, per state, against a Python "
+            "loop of Pinocchio's computeForwardKinematicsDerivatives + getFrame*Derivatives (or "
+            "computeCentroidalDynamicsDerivatives) over the same states on one thread. Not "
+            "judged.", ""] + table(["derivatives", "model", "batch 1t", "batch 2t",
+                                    "pin loop 1t", "throughput vs pin (best)"], rows)
 
 
 API_TARGET = 1.0  # every other public call from Python / its pin counterpart from Python

@@ -5,7 +5,13 @@ C++ time is estimated as in bench/test_derivatives.py: (its call from Python, st
 (the same loop on a joint-less model), an upper bound on its C++ time (part of the binding cost
 grows with nv), so the ratio is a lower bound. "frame_derivatives" is the pass followed by one
 getter (LOCAL, the frame on the deepest joint), what a controller does at each step; its single
-call row times the getter alone, after the pass. UR5, Panda, Solo12 and Talos."""
+call row times the getter alone, after the pass. UR5, Panda, Solo12 and Talos.
+
+Batch: ``fd.batch.frame_velocity_derivatives`` / ``frame_acceleration_derivatives`` (LOCAL,
+the same frame) / ``centroidal_dynamics_derivatives`` over the NSTATES seeded states, 1 and 2
+threads, allocating their outputs, against a Python loop of Pinocchio's
+computeForwardKinematicsDerivatives + getFrame*Derivatives (or
+computeCentroidalDynamicsDerivatives) over the same states on one thread."""
 
 import numba
 import numpy as np
@@ -144,3 +150,53 @@ def test_kernel_pinocchio_empty_loop(benchmark, robot, algo):
     pin_loop(f, em, ed, rows)
     tag(benchmark, "kernel", algo, r, "pinocchio-empty-pyloop", evals=NSTATES)
     benchmark(pin_loop, f, em, ed, rows)
+
+
+# --- batches: N states in one call, against Pinocchio's compute + get in a Python loop ------
+
+BATCH_ALGOS = ("frame_velocity_derivatives", "frame_acceleration_derivatives",
+               "centroidal_derivatives")
+
+
+def _batch_call(r, algo):
+    """fastdyn's batch call and its arguments over the NSTATES seeded states."""
+    m, f = r.model, _deepest_frame(r.model)
+    if algo == "frame_velocity_derivatives":
+        return fd.batch.frame_velocity_derivatives, (m, r.Q, r.V, f, LOCAL)
+    if algo == "frame_acceleration_derivatives":
+        return fd.batch.frame_acceleration_derivatives, (m, r.Q, r.V, r.A, f, LOCAL)
+    return fd.batch.centroidal_dynamics_derivatives, (m, r.Q, r.V, r.A)
+
+
+def _pin_batch_call(r, algo):
+    f = _deepest_frame(r.model)
+    if algo == "frame_velocity_derivatives":
+        def call(pm, pd, q, v, a):
+            pin.computeForwardKinematicsDerivatives(pm, pd, q, v, a)
+            pin.getFrameVelocityDerivatives(pm, pd, f, pin.LOCAL)
+        return call
+    if algo == "frame_acceleration_derivatives":
+        return _pin_frame(f)
+    return pin.computeCentroidalDynamicsDerivatives
+
+
+@pytest.mark.parametrize("algo", BATCH_ALGOS)
+def test_batch_fastdyn(benchmark, robot, algo, threads):
+    """The batch over NSTATES states, allocating its outputs, 1 and 2 threads."""
+    f, args = _batch_call(robot, algo)
+    f(*args)
+    tag(benchmark, "batch", algo, robot, "fastdyn", evals=NSTATES,
+        variant=f"N{NSTATES}-{threads}t", n=NSTATES, threads=threads)
+    benchmark(f, *args)
+
+
+@pytest.mark.parametrize("algo", BATCH_ALGOS)
+def test_batch_pinocchio_python_loop(benchmark, robot, algo):
+    """Pinocchio's compute (+ get, which returns new arrays) state by state, one thread."""
+    r = robot
+    f = _pin_batch_call(r, algo)
+    rows = list(zip(r.Q, r.V, r.A))
+    pin_loop(f, r.pm, r.pd, rows)
+    tag(benchmark, "batch", algo, r, "pinocchio-pyloop", evals=NSTATES,
+        variant=f"N{NSTATES}-1t", n=NSTATES, threads=1)
+    benchmark.pedantic(pin_loop, (f, r.pm, r.pd, rows), rounds=5, iterations=1)

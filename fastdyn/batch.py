@@ -37,7 +37,10 @@ from .kinematics import EMPTY
 from .model import Model
 
 __all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate", "rnea_derivatives",
-           "aba_derivatives", "step_derivatives", "random_configuration"]
+           "aba_derivatives", "step_derivatives", "random_configuration",
+           "joint_velocity_derivatives", "joint_acceleration_derivatives",
+           "frame_velocity_derivatives", "frame_acceleration_derivatives",
+           "centroidal_dynamics_derivatives"]
 
 
 def _rows(model: Model, X, n: int, name: str, nrows: int | None = None) -> np.ndarray:
@@ -336,3 +339,9 @@ def random_configuration(model: Model, n: int, rng_or_seed=None, lower=None,
 
 # derivatives of many states (fastdyn/batch_derivatives.py), here beside the other batches
 from .batch_derivatives import aba_derivatives, rnea_derivatives, step_derivatives  # noqa: E402
+# kinematics and centroidal derivatives of many states (fastdyn/batch_kinematics_derivatives.py)
+from .batch_kinematics_derivatives import (centroidal_dynamics_derivatives,  # noqa: E402
+                                           frame_acceleration_derivatives,
+                                           frame_velocity_derivatives,
+                                           joint_acceleration_derivatives,
+                                           joint_velocity_derivatives)

@@ -30,6 +30,7 @@ from .kernels import layout as L
 from .kernels.algorithms import constraint_rows as _rows, controllers, rollout as _roll
 from .kernels.algorithms import time_step as _ts
 from .model import Model
+from .step_derivatives import step_derivatives as _step_derivatives
 
 RECORDABLE = ("q", "v", "tau", "contacts", "stats")
 _SOLVERS = {"pgs": L.PGS, "admm": L.ADMM}
@@ -365,8 +366,7 @@ class Scene:
         this step has them: one-sided where a perturbation would switch them), the solve
         started cold (the step after ``reset``); clamped torques have zero columns. See
         fastdyn/step_derivatives.py; ``fastdyn.batch.step_derivatives`` for many states."""
-        from .step_derivatives import step_derivatives
-        return step_derivatives(self, q, v, tau, fext)
+        return _step_derivatives(self, q, v, tau, fext)
 
     def rollout(self, q0, v0, steps: int, *, torques=None, kp=None, kd=None, q_ref=None,
                 v_ref=None, policy: Callable | None = None, policy_args: tuple = (),

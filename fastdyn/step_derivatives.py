@@ -53,6 +53,8 @@ from .kernels import layout as L
 from .kernels.algorithms import step_derivatives as _sd
 
 _kernel = Kernel(_sd.step_derivatives_checked, vectors=(6, 7, 8))
+_F64 = _checks.F64
+_STALE = _sd.STALE * _sd.CODE
 
 
 def step_options(scene, PRM: np.ndarray) -> np.ndarray:
@@ -67,18 +69,21 @@ def step_options(scene, PRM: np.ndarray) -> np.ndarray:
 
 
 def _prepared(scene) -> tuple:
-    """(opt, ws, fbuf, ibuf, dbuf, qn, vn) for single calls on the scene's own model, kept on
-    the scene while its options, geometry and model stay the same (one Scene per thread, as
-    for ``step``)."""
-    key = (scene.opt.tobytes(), len(scene.spheres), len(scene.halfspaces), scene.model.token,
-           id(scene.model))
-    cache = scene.__dict__.get("_step_derivatives")
-    if cache is None or cache[0] != key:
-        m = scene.model
-        cache = (key, step_options(scene, m.prm[None]), *step_buffers(scene), np.empty(m.nq),
-                 np.empty(m.nv))
-        scene.__dict__["_step_derivatives"] = cache
-    return cache[1:]
+    """(model, spheres, halfspaces, ws, ibuf, scratch, A's shape, B's shape) for single calls on the scene's model,
+    kept on the scene (one Scene per thread, as for ``step``); scratch holds the prepared
+    options, fbuf, dbuf, qn and vn end to end (kernels/algorithms/step_derivatives.py's
+    step_derivatives_checked). Valid while the model and the geometry arrays are the same
+    objects (adding a sphere or a half-space replaces its array) and the scene's options
+    equal the prepared ones but for O_FREE, which the kernel checks (STALE)."""
+    m = scene.model
+    nsph, nhsp = len(scene.spheres), len(scene.halfspaces)
+    scratch = np.zeros(_sd.scratch_size(m.nq, m.nv, nsph, nhsp, m.njoints))
+    scratch[:L.NO] = step_options(scene, m.prm[None])
+    _, _, _, ni = scene._sizes()
+    cache = (m, scene.spheres, scene.halfspaces, L.workspace(m.jnt), np.zeros(ni, np.int64),
+             scratch, (2 * m.nv, 2 * m.nv), (2 * m.nv, m.nv))
+    scene.__dict__["_step_derivatives"] = cache
+    return cache
 
 
 def step_buffers(scene, threads: int | None = None) -> tuple[np.ndarray, ...]:
@@ -125,16 +130,30 @@ def step_derivatives(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.n
     nq, nv = model.nq, model.nv
     if tau is None:
         tau = np.zeros(nv)
-    q, v, tau = _checks.fast_state(q, v, tau, nq, nv, "tau")
+    if not (type(q) is type(v) is type(tau) is np.ndarray  # _checks.fast_state, inlined
+            and q.dtype is v.dtype is tau.dtype is _F64
+            and q.ndim == v.ndim == tau.ndim == 1 and len(q) == nq and len(v) == len(tau) == nv):
+        q, v, tau = _checks.fast_state(q, v, tau, nq, nv, "tau")
     fext = NO_FORCES if fext is None else _checks.forces(model, fext)
-    opt, ws, fbuf, ibuf, dbuf, qn, vn = _prepared(scene)
-    A, B = np.empty((2 * nv, 2 * nv)), np.empty((2 * nv, nv))
-    code = _kernel.call(model.jnt, model.prm, model.dof, scene.spheres, scene.halfspaces, opt,
-                        q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B, QUAT_TOL)
+    c = scene.__dict__.get("_step_derivatives")
+    if c is None or c[0] is not model or c[1] is not scene.spheres or \
+            c[2] is not scene.halfspaces:
+        c = _prepared(scene)
+    A, B = np.empty(c[6]), np.empty(c[7])
+    code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v, tau, fext,
+                        c[3], c[4], c[5], A, B, QUAT_TOL)
     if code:
+        if code == _STALE:  # the scene's options were edited since the last call
+            c = _prepared(scene)
+            code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v,
+                                tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+            if code == _STALE:
+                raise ValueError(f"step_derivatives: the scene's options are not finite: "
+                                 f"{scene.opt.tolist()}")
         if code >= _sd.CHECKED * _sd.CODE:
             explain(scene, code - _sd.CHECKED * _sd.CODE)
-        _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
+        if code:
+            _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
     return A, B
 
 

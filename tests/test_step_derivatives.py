@@ -267,6 +267,45 @@ def test_bad_input_is_named():
         scene.step_derivatives(q, np.full(m.nv, 1e200), tau)
 
 
+def test_an_edited_scene_is_prepared_again():
+    """The single call keeps its options and buffers on the scene: editing the options in
+    place (dt, the limits, the integrator) or adding geometry is seen by the next call, which
+    then equals a fresh scene's bit for bit."""
+    m, pm = get_pair("ur5")
+    q, v, tau, _ = _state(pm, 7)
+    q[2] = m.upper_position_limit[2] - 1e-5  # a limit row enters the step once limits are on
+    v[2] = 1.0  # moving into it: the row pushes
+    scene = fd.Scene(m, dt=DT, ground=False, limits=False)
+    first = scene.step_derivatives(q, v, tau)
+    for edit, fresh in ((lambda s: setattr(s, "dt", 2 * DT),
+                         dict(dt=2 * DT, ground=False, limits=False)),
+                        (lambda s: s.opt.__setitem__(L.O_LIMITS, 1.0),
+                         dict(dt=2 * DT, ground=False, limits=True))):
+        edit(scene)
+        got = scene.step_derivatives(q, v, tau)
+        want = fd.Scene(m, **fresh).step_derivatives(q, v, tau)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want))
+        assert not np.allclose(got[0], first[0])
+        first = got
+    scene.opt[L.O_INTEGRATOR] = L.RK4
+    with pytest.raises(ValueError, match="rk4"):
+        scene.step_derivatives(q, v, tau)
+    s12, _ = get_pair("solo12")
+    scene = fd.Scene(s12, dt=DT)
+    qs = fd.neutral(s12)
+    qs[2] = 0.335  # the feet 5 mm into the ground once they are 2 cm spheres
+    scene.step_derivatives(qs, np.zeros(s12.nv))
+    fresh = fd.Scene(s12, dt=DT)
+    for s in (scene, fresh):
+        for foot in ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"):
+            s.add_sphere(foot, 0.02)
+    got, want = scene.step_derivatives(qs, np.zeros(s12.nv)), fresh.step_derivatives(
+        qs, np.zeros(s12.nv))
+    assert all(np.array_equal(g, w) for g, w in zip(got, want))
+    fresh.step(qs, np.zeros(s12.nv))
+    assert fresh.stats[0] == 12  # four contacts: the edit changed the step
+
+
 def test_massless_subtree_is_singular():
     b = fd.ModelBuilder("massless")
     j1 = b.add_joint("j1", "revolute_z")

@@ -36,7 +36,7 @@ time_step itself and its factorization of M + dt D, reused for the solves.
 
 from .._jit import jit
 from ..configuration.dispatch import d_integrate, integrate
-from ..layout import O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
+from ..layout import NO, O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
 from .constraint_derivatives import (classify, constrained_rows, constraint_buffers,
@@ -52,6 +52,7 @@ SINGULAR = 1  # M + dt D not positive definite (detail: the dof), as time_step
 DIVERGED = 2  # the next state or a Jacobian is not finite (detail: 0 state, 1 Jacobians)
 NOT_EULER = 4  # the scene integrates with RK4: not differentiated
 DEGENERATE = 5  # the linearized constraint problem is singular (detail: its row)
+STALE = 9  # step_derivatives_checked: the scene's options are not those of the prepared copy
 CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
 
 
@@ -89,79 +90,18 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
     dt = opt[O_DT]
     if opt[O_INTEGRATOR] == RK4:
         return NOT_EULER * CODE
-    npair = sph.shape[0] * hsp.shape[0]
-    nj = jnt.shape[0]
     Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)
-    F, warm, cf, stats, kind, kb, er, slide, H, X, Phi, DQ, DV, pl, za, T = \
-        constraint_buffers(dbuf[5 * nv * nv + 3 * nv:], nv, npair, nj)
     for k in range(nv):
         tc[k] = tau[k]
     _clamp(jnt, prm, tc)
-    M, Uf, D, h, vf, zero, rhs, J, Z, Gd, c, lam, lo, hi, mu, point, slot, pair = \
-        buffers(fbuf, ibuf, nv, npair)
-    m = 0
-    nc = 0
     if opt[O_FREE] > 0.0:
-        bad = aba_derivatives(jnt, prm, dof, q, v, tc, fext, ws, a, Aq, Av, M, Uf, D, Minv)
-        if bad >= 0:
-            return SINGULAR * CODE + jnt[bad].idx_v
-        for k in range(nv):
-            vn[k] = v[k] + dt * a[k]
-        integrate(jnt, q, vn, dt, qn)
-        if _finite(vn) >= 0 or _finite(qn) >= 0:
-            return DIVERGED * CODE
+        code = _free_rows(jnt, prm, dof, q, v, tc, tau, fext, ws, fbuf, dt, Aq, Av, Minv, a, qn,
+                          vn, A, B)
     else:
-        for s in range(warm.shape[0]):
-            warm[s] = 0.0
-        code = time_step(jnt, prm, dof, sph, hsp, opt, q, v, tc, fext, ws, fbuf, ibuf, warm, qn,
-                         vn, cf, stats)  # the step itself: its next state to the bit
-        if code == TS_DIVERGED:
-            return DIVERGED * CODE
-        if code != 0:
-            return code  # SINGULAR * CODE + dof, time_step's own encoding
-        m = int(stats[0])
-        forces = fext
-        if m > 0:
-            nc = count_contacts(slot, m, npair)
-            classify(opt, nc, m, Gd, c, lam, lo, hi, mu, kind, slide)
-            targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, kind, kb,
-                    er)
-            if nc > 0:
-                contact_wrenches(sph, hsp, fext, ws, nc, lam, pair, point, dt, F)
-                forces = F
-        for k in range(nv):  # the acceleration of the step, constraints included
-            a[k] = (vn[k] - v[k]) / dt
-        rnea_derivatives(jnt, prm, q, v, a, forces, ws, tc[:0], Aq, Av, M2)
-        for i in range(1, jnt.shape[0]):
-            jr = jnt[i]
-            for d in range(jr.nv):
-                Av[jr.idx_v + d, jr.idx_v + d] += prm[i, P_DAMPING + d]
-        if m > 0:
-            for r in range(m):
-                for k in range(nv):
-                    Phi[r, k] = 0.0
-            limit_terms(nc, m, J, kind, kb, Phi)
-            if nc > 0:
-                rest = False
-                for r in range(m):
-                    rest = rest or er[r] != 0.0
-                if rest:
-                    contact_terms(jnt, prm, sph, hsp, q, v, ws, nc, lam, pair, kind, er, True,
-                                  dt, za, pl, DQ, DV, Aq, Phi)
-                contact_terms(jnt, prm, sph, hsp, q, vn, ws, nc, lam, pair, kind, er, False, dt,
-                              za, pl, DQ, DV, Aq, Phi)
-        solve_pair(dof, Uf, D, Aq, Av)
-        for r in range(nv):
-            for k in range(nv):
-                Aq[r, k] = -Aq[r, k]
-                Av[r, k] = -Av[r, k]
-        inverse_sparse(dof, Uf, D, Minv)
-    velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
-    if m > 0:
-        bad = constrained_rows(dof, Uf, D, nc, m, J, Gd, kind, er, slide, mu, Phi, H, X, T, A,
-                               B)
-        if bad >= 0:
-            return DEGENERATE * CODE + bad
+        code = _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbuf,
+                                 ibuf, dbuf, dt, Aq, Av, Minv, M2, a, qn, vn, A, B)
+    if code != OK:
+        return code
     for k in range(nv):
         u[k] = dt * vn[k]
     configuration_rows(jnt, q, u, dt, G, A, B)
@@ -173,6 +113,96 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
         for k in range(nv):
             if not (B[r, k] - B[r, k] == 0.0):
                 return DIVERGED * CODE + 1
+    return OK
+
+
+@jit
+def _free_rows(jnt, prm, dof, q, v, tc, tau, fext, ws, fbuf, dt, Aq, Av, Minv, a, qn, vn, A,
+               B):
+    """The step and the velocity rows of A and B where the scene has no constraint row
+    (O_FREE): ABA's derivatives. M, Uf, D are scratch here, at the head of fbuf, built
+    without time_step.buffers' views of the constraint arrays (a reshape costs ~30 ns, and a
+    contact-free step at nv = 6 is ~2 us)."""
+    nv = v.shape[0]
+    n2 = nv * nv
+    M = fbuf[:n2].reshape((nv, nv))
+    Uf = fbuf[n2:2 * n2].reshape((nv, nv))
+    D = fbuf[2 * n2:2 * n2 + nv]
+    bad = aba_derivatives(jnt, prm, dof, q, v, tc, fext, ws, a, Aq, Av, M, Uf, D, Minv)
+    if bad >= 0:
+        return SINGULAR * CODE + jnt[bad].idx_v
+    for k in range(nv):
+        vn[k] = v[k] + dt * a[k]
+    integrate(jnt, q, vn, dt, qn)
+    if _finite(vn) >= 0 or _finite(qn) >= 0:
+        return DIVERGED * CODE
+    velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
+    return OK
+
+
+@jit
+def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbuf, ibuf, dbuf,
+                      dt, Aq, Av, Minv, M2, a, qn, vn, A, B):
+    """The step (time_step, cold) and the velocity rows of A and B where constraint rows may
+    arise: the rows' terms on their active set (module docstring)."""
+    nv = v.shape[0]
+    npair = sph.shape[0] * hsp.shape[0]
+    nj = jnt.shape[0]
+    F, warm, cf, stats, kind, kb, er, slide, H, X, Phi, DQ, DV, pl, za, T = \
+        constraint_buffers(dbuf[5 * nv * nv + 3 * nv:], nv, npair, nj)
+    M, Uf, D, h, vf, zero, rhs, J, Z, Gd, c, lam, lo, hi, mu, point, slot, pair = \
+        buffers(fbuf, ibuf, nv, npair)
+    for s in range(warm.shape[0]):
+        warm[s] = 0.0
+    code = time_step(jnt, prm, dof, sph, hsp, opt, q, v, tc, fext, ws, fbuf, ibuf, warm, qn,
+                     vn, cf, stats)  # the step itself: its next state to the bit
+    if code == TS_DIVERGED:
+        return DIVERGED * CODE
+    if code != 0:
+        return code  # SINGULAR * CODE + dof, time_step's own encoding
+    m = int(stats[0])
+    nc = 0
+    forces = fext
+    if m > 0:
+        nc = count_contacts(slot, m, npair)
+        classify(opt, nc, m, Gd, c, lam, lo, hi, mu, kind, slide)
+        targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, kind, kb, er)
+        if nc > 0:
+            contact_wrenches(sph, hsp, fext, ws, nc, lam, pair, point, dt, F)
+            forces = F
+    for k in range(nv):  # the acceleration of the step, constraints included
+        a[k] = (vn[k] - v[k]) / dt
+    rnea_derivatives(jnt, prm, q, v, a, forces, ws, tc[:0], Aq, Av, M2)
+    for i in range(1, jnt.shape[0]):
+        jr = jnt[i]
+        for d in range(jr.nv):
+            Av[jr.idx_v + d, jr.idx_v + d] += prm[i, P_DAMPING + d]
+    if m > 0:
+        for r in range(m):
+            for k in range(nv):
+                Phi[r, k] = 0.0
+        limit_terms(nc, m, J, kind, kb, Phi)
+        if nc > 0:
+            rest = False
+            for r in range(m):
+                rest = rest or er[r] != 0.0
+            if rest:
+                contact_terms(jnt, prm, sph, hsp, q, v, ws, nc, lam, pair, kind, er, True, dt,
+                              za, pl, DQ, DV, Aq, Phi)
+            contact_terms(jnt, prm, sph, hsp, q, vn, ws, nc, lam, pair, kind, er, False, dt,
+                          za, pl, DQ, DV, Aq, Phi)
+    solve_pair(dof, Uf, D, Aq, Av)
+    for r in range(nv):
+        for k in range(nv):
+            Aq[r, k] = -Aq[r, k]
+            Av[r, k] = -Av[r, k]
+    inverse_sparse(dof, Uf, D, Minv)
+    velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
+    if m > 0:
+        bad = constrained_rows(dof, Uf, D, nc, m, J, Gd, kind, er, slide, mu, Phi, H, X, T, A,
+                               B)
+        if bad >= 0:
+            return DEGENERATE * CODE + bad
     return OK
 
 
@@ -213,19 +243,42 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
 
 
 @jit
-def step_derivatives_checked(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf,
-                             qn, vn, A, B, tol):
+def scratch_size(nq, nv, nsph, nhsp, njoints):
+    """Floats of step_derivatives_checked's ``scratch``: the prepared options, fbuf, dbuf, qn
+    and vn end to end."""
+    nf = sizes(nv, nsph, nhsp)[2]
+    return NO + nf + derivative_size(nv, nsph * nhsp, njoints) + nq + nv
+
+
+@jit
+def step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scratch,
+                             A, B, tol):
     """The object API's entry point: guard.py's input checks and codes (finiteness, unit
-    quaternions, sizes), then the kernel, whose own codes come back shifted by CHECKED."""
-    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
+    quaternions, sizes), then the kernel, whose own codes come back shifted by CHECKED.
+    ``scratch`` holds the caller's prepared copy of the scene's options ``sopt`` (O_FREE set),
+    then fbuf, dbuf, qn and vn (scratch_size): one array for five, as unboxing an array
+    argument costs ~40 ns at the entry point. STALE * CODE if the options differ from the
+    scene's elsewhere than O_FREE (the scene was edited since: the caller prepares again), a
+    comparison that costs nanoseconds here and a fraction of the call in Python."""
     nq, nv = _sizes(jnt)
-    _, _, nf, ni = sizes(nv, sph.shape[0], hsp.shape[0])
-    nd = derivative_size(nv, sph.shape[0] * hsp.shape[0], jnt.shape[0])
-    if code == 0 and not (_all_nv(jnt, v, tau, vn) and qn.shape[0] == nq
-                          and fbuf.shape[0] == nf and ibuf.shape[0] == ni
-                          and dbuf.shape[0] == nd and A.shape[0] == 2 * nv
-                          and A.shape[1] == 2 * nv and B.shape[0] == 2 * nv
-                          and B.shape[1] == nv and dof.shape[0] == nv):
+    nsph, nhsp = sph.shape[0], hsp.shape[0]
+    if sopt.shape[0] != NO or scratch.shape[0] != scratch_size(nq, nv, nsph, nhsp,
+                                                               jnt.shape[0]):
+        return STALE * CODE
+    for k in range(NO):
+        if k != O_FREE and not sopt[k] == scratch[k]:
+            return STALE * CODE
+    nf = sizes(nv, nsph, nhsp)[2]
+    nd = derivative_size(nv, nsph * nhsp, jnt.shape[0])
+    opt = scratch[:NO]
+    fbuf = scratch[NO:NO + nf]
+    dbuf = scratch[NO + nf:NO + nf + nd]
+    qn = scratch[NO + nf + nd:NO + nf + nd + nq]
+    vn = scratch[NO + nf + nd + nq:]
+    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
+    if code == 0 and not (_all_nv(jnt, v, tau, tau) and ibuf.shape[0] == sizes(nv, nsph, nhsp)[3]
+                          and A.shape[0] == 2 * nv and A.shape[1] == 2 * nv
+                          and B.shape[0] == 2 * nv and B.shape[1] == nv and dof.shape[0] == nv):
         code = 8 * CODE
     if code == 0:
         code = step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
