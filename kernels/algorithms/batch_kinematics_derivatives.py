@@ -12,6 +12,8 @@ One kernel serves the four getters: ``is_frame`` picks the frame or the joint ge
 acceleration arrays of zero columns ((N, 6, 0)) ask for the velocity derivatives only, as the
 single getters' empty arrays do. DVDV holds one matrix per row (velocity getters: it is a
 result) or one per thread (acceleration getters: the pass needs it, the caller does not).
+Input rows are taken as ``Q[r, ::1]`` (any-layout, the single calls' type: one compile for
+both; batch_derivatives.py says why).
 """
 
 from numba import int64, prange
@@ -30,8 +32,8 @@ def motion_derivatives_chunk(t, nt, jnt, PRM, frm, Q, V, A, target, is_frame, re
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         ws = ws3[t]
-        code = kinematics_derivatives_checked(jnt, PRM[robot(PRM, r)], Q[r], V[r], A[r], ws,
-                                              no_forces, tol)
+        code = kinematics_derivatives_checked(jnt, PRM[robot(PRM, r)], Q[r, ::1], V[r, ::1],
+                                              A[r, ::1], ws, no_forces, tol)
         bad[r] = -1 if code == 0 else code
         if code != 0:
             continue
@@ -65,8 +67,8 @@ def centroidal_derivatives_chunk(t, nt, jnt, PRM, Q, V, A, ws3, DHDQ, DHDOTDQ, D
     for r in range(lo, hi):
         ws = ws3[t]
         code = centroidal_dynamics_derivatives_checked(
-            jnt, PRM[robot(PRM, r)], Q[r], V[r], A[r], ws, DHDQ[r], DHDOTDQ[r], DHDOTDV[r],
-            AG[r], HG[t], DHG[t], no_forces, tol)
+            jnt, PRM[robot(PRM, r)], Q[r, ::1], V[r, ::1], A[r, ::1], ws, DHDQ[r], DHDOTDQ[r],
+            DHDOTDV[r], AG[r], HG[t], DHG[t], no_forces, tol)
         if code == 0 and not ws[0, OYC] > 0.0:  # no mass: the single call refuses it
             code = 1
         bad[r] = -1 if code == 0 else code

@@ -35,6 +35,18 @@ def pd_feedforward(r, k, t, q, v, args, tau):
     qref = qr[pick(qr.shape[0], k)]
     vref = vr[pick(vr.shape[0], k)]
     tff = tf[pick(tf.shape[0], k)]
-    difference(jnt, q, qref, tau)
+    if _nonzero(kp):
+        difference(jnt, q, qref, tau)
+    else:  # no position gain: the error is not needed (an open-loop table skips the log)
+        for j in range(tau.shape[0]):
+            tau[j] = 0.0
     for j in range(tau.shape[0]):
         tau[j] = tff[j] + kp[j] * tau[j] + kd[j] * (vref[j] - v[j])
+
+
+@jit
+def _nonzero(x):
+    for j in range(x.shape[0]):
+        if x[j] != 0.0:
+            return True
+    return False
