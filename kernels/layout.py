@@ -185,7 +185,10 @@ H_T1 = 4  # first tangent (3)
 H_T2 = 7  # second tangent, n x t1... completing (t1, t2, n) (3)
 H_MU = 10  # Coulomb friction coefficient, >= 0 (1)
 H_RESTITUTION = 11  # coefficient of restitution e in [0, 1] (1)
-NH = 12
+# MuJoCo-style soft contacts (kernels/algorithms/softness.py); all zero: a hard half-space.
+H_SOLREF = 12  # (timeconst [s], dampratio) or direct (-stiffness, -damping) (2)
+H_SOLIMP = 14  # impedance (dmin, dmax, width [m], midpoint, power) (5)
+NH = 19
 # Options of a scene's time step, opt (NO,) float64:
 O_DT = 0  # time step [s]
 O_ERP = 1  # fraction of a penetration removed per step, in (0, 1] (Baumgarte-like)

@@ -7,8 +7,10 @@ support), then the products of the columns of Z, which are non-zero on shared su
 only. G is symmetric and positive semi-definite (definite when the rows are independent).
 The compliance R = r diag(G) is added to its diagonal (the regularization of the contact
 problem, as MuJoCo's soft constraints and Pinocchio's proximal solvers regularize theirs: it
-keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed). The
-velocity change M^-1 J^T lambda takes one full solve after the percussions are known.
+keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed). A soft
+contact (softness.py) has instead MuJoCo's regularizer on its three rows,
+R = (1 - d) / d G_nn with G_nn its normal row's diagonal. The velocity change M^-1 J^T lambda
+takes one full solve after the percussions are known.
 """
 
 from math import sqrt
@@ -18,8 +20,10 @@ from .cholesky import solve_upper
 
 
 @jit
-def delassus(dof, U, D, J, m, regularization, Z, G):
-    """Z[:m] = rows of D^-1/2 U^-1 J^T, G[:m, :m] = J M^-1 J^T + R."""
+def delassus(dof, U, D, J, m, regularization, soft, Z, G):
+    """Z[:m] = rows of D^-1/2 U^-1 J^T, G[:m, :m] = J M^-1 J^T + R, with R_rr =
+    regularization G_rr on rigid rows and soft[r] G_nn on soft contact rows (soft[r] > 0:
+    row r of the contact whose normal is row r - r % 3)."""
     nv = J.shape[1]
     for r in range(m):
         z = Z[r]
@@ -35,4 +39,8 @@ def delassus(dof, U, D, J, m, regularization, Z, G):
                 acc += Z[r, k] * Z[s, k]
             G[r, s] = acc
             G[s, r] = acc
-        G[r, r] *= 1.0 + regularization
+    for r in range(m - 1, -1, -1):  # downwards: a contact's tangents read its normal's G_nn
+        if soft[r] > 0.0:
+            G[r, r] += soft[r] * G[r - r % 3, r - r % 3]
+        else:
+            G[r, r] *= 1.0 + regularization

@@ -44,6 +44,7 @@ from .constraint_derivatives import (classify, constrained_rows, constraint_buff
                                      count_contacts, limit_terms, targets)
 from .guard import _all_nv, _finite, _sizes, check_state
 from .rnea_derivatives import rnea_derivatives
+from .softness import is_soft
 from .time_step import DIVERGED as TS_DIVERGED, _clamp, buffers, sizes, time_step
 
 CODE = 1_000_000
@@ -52,6 +53,7 @@ SINGULAR = 1  # M + dt D not positive definite (detail: the dof), as time_step
 DIVERGED = 2  # the next state or a Jacobian is not finite (detail: 0 state, 1 Jacobians)
 NOT_EULER = 4  # the scene integrates with RK4: not differentiated
 DEGENERATE = 5  # the linearized constraint problem is singular (detail: its row)
+SOFT = 6  # a half-space has MuJoCo-style softness (detail: its index): not differentiated
 CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
 
 
@@ -84,11 +86,15 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
     next state (time_step's bits), A (2nv, 2nv) and B (2nv, nv) its Jacobians, with the active
     set of the constraint rows held fixed (module docstring). fbuf, ibuf as time_step's
     (time_step.sizes), dbuf (derivative_size(nv, npair, njoints),). Returns OK, or
-    code * 1_000_000 + detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER."""
+    code * 1_000_000 + detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER, SOFT."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_INTEGRATOR] == RK4:
         return NOT_EULER * CODE
+    if sph.shape[0] > 0:
+        for e in range(hsp.shape[0]):
+            if is_soft(hsp[e]):  # its R and targets move with d(phi(q)), A_nn(q): not done
+                return SOFT * CODE + e
     npair = sph.shape[0] * hsp.shape[0]
     nj = jnt.shape[0]
     Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)

@@ -1,0 +1,230 @@
+"""MuJoCo-style soft contacts (Scene(solref=, solimp=)), checked against MuJoCo itself and a
+physical identity.
+
+The oracle is MuJoCo on a model built here from an MJCF string: a ball (free joint, one
+sphere geom, explicit inertia) over a plane, elliptic cones, the same dt, mass, radius, mu,
+solref and solimp. fastdyn's twin is the same ball (the MJCF's tree, loaded by fastdyn) with
+a contact sphere on the ground half-space. MuJoCo's free joint keeps the linear velocity in
+world axes and its quaternion w first; a ball that does not turn has the same coordinates in
+both, and a turning one is converted (tests/mujoco_twin.py's conventions).
+"""
+
+import mujoco
+import numpy as np
+import pytest
+
+import fastdyn as fd
+from fastdyn.kernels import layout as L
+from fastdyn.kernels.algorithms.softness import impedance, stiffness_damping
+
+DT, RADIUS, MASS, MU = 0.002, 0.1, 1.0, 0.8
+INERTIA = 0.4 * MASS * RADIUS ** 2
+DEFAULT = ((0.02, 1.0), (0.9, 0.95, 0.001, 0.5, 2.0))
+SOFTER = ((0.05, 0.7), (0.5, 0.99, 0.01, 0.3, 3.0))
+DIRECT = ((-5000.0, -30.0), (0.8, 0.9, 0.002, 0.5, 1.0))
+
+
+def ball_xml(z0, solref, solimp, dt=DT, mass=MASS):
+    inertia = 0.4 * mass * RADIUS ** 2
+    ref, imp = " ".join(map(repr, solref)), " ".join(map(repr, solimp))
+    geom = f'friction="{MU} 0 0" solref="{ref}" solimp="{imp}" condim="3"'
+    return f"""<mujoco><option timestep="{dt}" cone="elliptic" gravity="0 0 -9.81"/>
+  <worldbody><geom type="plane" size="1 1 0.1" {geom}/>
+    <body name="ball" pos="0 0 {z0:.17g}"><freejoint name="root"/>
+      <inertial pos="0 0 0" mass="{mass!r}" diaginertia="{inertia!r} {inertia!r} {inertia!r}"/>
+      <geom type="sphere" size="{RADIUS!r}" {geom}/></body></worldbody></mujoco>"""
+
+
+def twins(z0, solref, solimp, dt=DT, mass=MASS):
+    xml = ball_xml(z0, solref, solimp, dt, mass)
+    m = mujoco.MjModel.from_xml_string(xml)
+    scene = fd.Scene(fd.load_mjcf(xml), dt=dt, mu=MU, solref=solref, solimp=solimp,
+                     tolerance=1e-12)
+    scene.add_sphere("ball", RADIUS)
+    return m, mujoco.MjData(m), scene
+
+
+def mujoco_run(m, d, steps, qvel=None):
+    if qvel is not None:
+        d.qvel[:] = qvel
+    out = np.empty((steps, 7))
+    for k in range(steps):
+        mujoco.mj_step(m, d)
+        out[k] = d.qpos
+    return out
+
+
+@pytest.mark.parametrize("soft", [DEFAULT, SOFTER, DIRECT], ids=["default", "softer", "direct"])
+def test_resting_penetration_is_mujocos(soft):
+    """After 1 s at rest the ball's gap is MuJoCo's data.contact[0].dist: both solve the
+    same soft equilibrium R f = -K d(r) r (softness.py), to their solvers' tolerances."""
+    m, d, scene = twins(RADIUS, *soft)
+    mujoco_run(m, d, 500)
+    assert d.ncon == 1
+    out = scene.rollout(np.array([0, 0, RADIUS, 0, 0, 0, 1.0]), np.zeros(6), 500)
+    gap = out.final_q[2] - RADIUS
+    assert d.contact[0].dist < -1e-5  # a real penetration, not a resting touch
+    assert gap == pytest.approx(d.contact[0].dist, rel=1e-6)
+    assert np.abs(out.final_v - d.qvel).max() < 1e-7  # (g dt = 0.02 m/s) both settle alike
+
+
+@pytest.mark.parametrize("soft", [DEFAULT, SOFTER, DIRECT], ids=["default", "softer", "direct"])
+def test_drop_follows_mujocos_trajectory(soft):
+    """A ball dropped from 5 cm above the plane: its height over 0.2 s (impact, the damped
+    oscillation of the soft contact, rest) is MuJoCo's, step by step. Both take the same
+    semi-implicit Euler steps with the same soft law; what separates them is each solver's
+    stopping tolerance (ours 1e-12 m/s, MuJoCo's Newton 1e-8 relative), far below 1e-9 m."""
+    m, d, scene = twins(RADIUS + 0.05, *soft)
+    ref = mujoco_run(m, d, 100)
+    out = scene.rollout(np.array([0, 0, RADIUS + 0.05, 0, 0, 0, 1.0]), np.zeros(6), 100)
+    z = out.q[1:, 2]
+    assert z.min() < RADIUS - 1e-4  # the impact penetrates: the soft law is exercised
+    assert np.abs(z - ref[:, 2]).max() < 1e-9
+
+
+def slider_xml(solref, solimp):
+    """The ball on three slide joints (x, y, z): it cannot turn, so its friction rows see
+    the same inverse inertia 1 / m as MuJoCo's approximation of them."""
+    ref, imp = " ".join(map(repr, solref)), " ".join(map(repr, solimp))
+    geom = f'friction="{MU} 0 0" solref="{ref}" solimp="{imp}" condim="3"'
+    joints = "".join(f'<joint name="{a}" type="slide" axis="{x}"/>'
+                     for a, x in (("x", "1 0 0"), ("y", "0 1 0"), ("z", "0 0 1")))
+    return f"""<mujoco><option timestep="{DT}" cone="elliptic" gravity="0 0 -9.81"/>
+  <worldbody><geom type="plane" size="5 5 0.1" {geom}/>
+    <body name="ball" pos="0 0 {RADIUS!r}">{joints}
+      <inertial pos="0 0 0" mass="{MASS!r}" diaginertia="0.004 0.004 0.004"/>
+      <geom type="sphere" size="{RADIUS!r}" {geom}/></body></worldbody></mujoco>"""
+
+
+def slider(soft=DEFAULT):
+    xml = slider_xml(*soft)
+    m = mujoco.MjModel.from_xml_string(xml)
+    scene = fd.Scene(fd.load_mjcf(xml), dt=DT, mu=MU, solref=soft[0], solimp=soft[1],
+                     tolerance=1e-12)
+    scene.add_sphere("ball", RADIUS)
+    return m, mujoco.MjData(m), scene
+
+
+@pytest.mark.parametrize("push", [5.0, 7.0])
+def test_friction_creep_is_mujocos(push):
+    """A settled ball pushed sideways below the friction limit (mu m g = 7.85 N) creeps, the
+    mark of MuJoCo's soft friction (its rows' R and damping-only reference); its path over
+    0.4 s is MuJoCo's."""
+    m, d, scene = slider()
+    tau = np.zeros((300, 3))
+    tau[100:, 0] = push
+    ref = np.empty((300, 3))
+    for k in range(300):
+        d.qfrc_applied[:] = tau[k]
+        mujoco.mj_step(m, d)
+        ref[k] = d.qpos
+    out = scene.rollout(np.zeros(3), np.zeros(3), 300, torques=tau)
+    assert ref[-1, 0] > 1e-3  # it does creep, by millimetres
+    assert np.abs(out.q[1:] - ref).max() < 1e-8
+
+
+def test_sliding_decelerates_at_mu_g():
+    """A settled ball launched at 1 m/s slides with Coulomb's deceleration mu g (the normal
+    force stays m g: fastdyn's cone keeps the normal row's law while sliding, where
+    MuJoCo's convex cone lifts the ball a little, see fastdyn/docs/mujoco.md)."""
+    _, _, scene = slider()
+    rest = scene.rollout(np.zeros(3), np.zeros(3), 200)
+    out = scene.rollout(rest.final_q, rest.final_v + [1.0, 0, 0], 50, record=("v", "q"))
+    dv = np.diff(out.v[:, 0])
+    assert np.allclose(dv, -MU * 9.81 * DT, rtol=0, atol=1e-9)
+    assert np.abs(out.q[:, 2] - rest.final_q[2]).max() < 1e-9
+
+
+@pytest.mark.parametrize("soft", [DEFAULT, SOFTER, DIRECT], ids=["default", "softer", "direct"])
+def test_impedance_and_regularizer_are_mujocos(soft):
+    """softness.impedance and the rows' R against MuJoCo's own (efc_KBIP's impedance, efc_R)
+    for the ball at depths across solimp's width, and (K, B) against efc_KBIP."""
+    h = np.zeros(L.NH)
+    h[L.H_SOLREF:L.H_SOLREF + 2], h[L.H_SOLIMP:L.H_SOLIMP + 5] = soft
+    width = soft[1][2]
+    for depth in np.array([0.05, 0.2, 0.3, 0.5, 0.7, 0.95, 1.5]) * width:
+        m = mujoco.MjModel.from_xml_string(ball_xml(RADIUS - depth, *soft))
+        d = mujoco.MjData(m)
+        mujoco.mj_forward(m, d)
+        K, B, imp = d.efc_KBIP[0, :3]
+        ours = impedance(h, -depth)
+        assert ours == pytest.approx(imp, rel=1e-12)
+        assert (1 - ours) / ours / MASS == pytest.approx(d.efc_R[0], rel=1e-12)
+        assert stiffness_damping(h, DT) == pytest.approx((K, B), rel=1e-12)
+
+
+def test_box_rests_on_four_soft_corners():
+    """A 20 kg box on its four lower corners (redundant rows) at dt = 2 ms: it comes to rest
+    and each corner sits at the depth where MuJoCo's soft law balances its load, m g / 4:
+    R f = -K d r with R = (1 - d) / d G_nn, G_nn = 1/m + b^2 / I_xx + a^2 / I_yy the corner's
+    Delassus diagonal (half sizes a, b, c; the rigid-body formula, not our kernels)."""
+    mass, (a, b, c) = 20.0, (0.2, 0.15, 0.1)
+    Ixx, Iyy, Izz = (mass / 3 * (b * b + c * c), mass / 3 * (a * a + c * c),
+                     mass / 3 * (a * a + b * b))
+    xml = f"""<mujoco><worldbody><body name="box"><freejoint name="root"/>
+      <inertial pos="0 0 0" mass="{mass}" diaginertia="{Ixx!r} {Iyy!r} {Izz!r}"/>
+      </body></worldbody></mujoco>"""
+    scene = fd.Scene(fd.load_mjcf(xml), dt=0.002, solref=DEFAULT[0], solimp=DEFAULT[1],
+                     tolerance=1e-12, iterations=1000)
+    scene.add_box("box", (2 * a, 2 * b, 2 * c))
+    out = scene.rollout(np.array([0, 0, c, 0, 0, 0, 1.0]), np.zeros(6), 1000,
+                        record=("contacts",))
+    assert out.status == "ok"
+    assert np.abs(out.final_v).max() < 1e-7
+    depth = c - out.final_q[2]
+    assert 1e-4 < depth < DEFAULT[1][2]
+    f = out.contact_forces[-1, :, 2]
+    assert np.allclose(f[f > 0], mass * 9.81 / 4, rtol=1e-6) and np.sum(f > 0) == 4
+    h = scene.halfspaces[0]
+    K, _ = stiffness_damping(h, 0.002)
+    dd = impedance(h, -depth)
+    G = 1 / mass + b * b / Ixx + a * a / Iyy
+    assert depth == pytest.approx((1 - dd) * G * mass * 9.81 / 4 / (K * dd * dd), rel=1e-6)
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(solref=(-0.02, 1.0)), "direct solref"),
+    (dict(solref=(0.02, -1.0)), "dampratio"),
+    (dict(solref=(0.0, 1.0)), r"solref\[0\]"),
+    (dict(solref=(np.nan, 1.0)), "solref has non-finite"),
+    (dict(solref=(0.02,)), "solref must have shape"),
+    (dict(solimp=(0.95, 0.9, 0.001, 0.5, 2)), "dmin = 0.95 > dmax = 0.9"),
+    (dict(solimp=(0.9, 1.0, 0.001, 0.5, 2)), "solimp dmax must be in"),
+    (dict(solimp=(0.0, 0.95, 0.001, 0.5, 2)), "solimp dmin must be in"),
+    (dict(solimp=(0.9, 0.95, 0.0, 0.5, 2)), "solimp width"),
+    (dict(solimp=(0.9, 0.95, 0.001, 1.0, 2)), "solimp midpoint"),
+    (dict(solimp=(0.9, 0.95, 0.001, 0.5, 0.5)), "solimp power"),
+    (dict(solimp=(0.9, 0.95, np.nan, 0.5, 2)), "solimp has non-finite"),
+    (dict(solref=(0.02, 1.0), restitution=0.5), "restitution"),
+])
+def test_bad_softness_is_refused(kw, match):
+    model = fd.load_mjcf(ball_xml(RADIUS, *DEFAULT))
+    with pytest.raises(ValueError, match=match):
+        fd.Scene(model, **kw)
+    scene = fd.Scene(model, ground=False)
+    with pytest.raises(ValueError, match=match):
+        scene.add_halfspace((0, 0, 1), **kw)
+
+
+def test_step_derivatives_refuse_soft_scenes():
+    _, _, scene = twins(RADIUS, *DEFAULT)
+    q, v = np.array([0, 0, RADIUS - 1e-4, 0, 0, 0, 1.0]), np.zeros(6)
+    with pytest.raises(ValueError, match="half-space 0 has MuJoCo-style softness"):
+        scene.step_derivatives(q, v)
+    with pytest.raises(ValueError, match="softness"):
+        fd.batch.step_derivatives(scene, q[None], v[None])
+
+
+def test_rigid_half_spaces_stay_rigid_in_a_soft_scene():
+    """A half-space's own solref/solimp win over the scene's, and a scene without them keeps
+    the rigid model (zeros in the half-space row)."""
+    model = fd.load_mjcf(ball_xml(RADIUS, *DEFAULT))
+    assert not fd.Scene(model).halfspaces[0, L.H_SOLREF:].any()
+    scene = fd.Scene(model, solref=(0.05, 1.0))
+    assert list(scene.halfspaces[0, L.H_SOLREF:]) == [0.05, 1.0, *Scene_imp()]
+    e = scene.add_halfspace((1, 0, 0), -1.0, solimp=(0.5, 0.6, 0.01, 0.5, 1.0))
+    assert list(scene.halfspaces[e, L.H_SOLREF:]) == [0.02, 1.0, 0.5, 0.6, 0.01, 0.5, 1.0]
+
+
+def Scene_imp():
+    return list(fd.Scene.MUJOCO_SOLIMP)
