@@ -95,12 +95,15 @@ class Scene:
     those added later; ``add_halfspace`` takes its own): giving either one makes contacts
     soft, the other taking MuJoCo's default (``MUJOCO_SOLREF`` (0.02, 1): timeconst [s],
     dampratio, or (-stiffness, -damping); ``MUJOCO_SOLIMP`` (0.9, 0.95, 0.001, 0.5, 2): dmin,
-    dmax, width [m], midpoint, power). A soft contact enters a step when its sphere penetrates
-    (no margin, no restitution); each step then solves MuJoCo's soft problem at the
-    velocity level, (G + R) P + c in the Coulomb cone with R = (1 - d) / d G_nn and the velocity
-    target J v + dt a_ref, a_ref = -B J v - K d r, in place of ``erp`` and ``regularization``
-    (kernels/algorithms/softness.py; fastdyn/docs/mujoco.md says what differs from MuJoCo).
-    The default (None, None) is rigid contact. ``step_derivatives`` refuses soft scenes."""
+    dmax, width [m], midpoint, power). A soft contact enters a step when its sphere
+    penetrates (no margin, no restitution); each step then solves MuJoCo's soft problem at
+    the velocity level, (G + R) P + c in the Coulomb cone with R = (1 - d) / d w (w: MuJoCo's
+    inverse weight of the sphere's body at the neutral configuration) and the velocity
+    target J v + dt a_ref, a_ref = -B J v - K d r, in place of ``erp`` and
+    ``regularization`` (kernels/algorithms/softness.py; fastdyn/docs/mujoco.md says what
+    differs from MuJoCo). The default (None, None) is rigid contact. impratio: MuJoCo's
+    ratio of the friction rows' impedance to the normal's (their R is the normal's over
+    impratio; 1 as MuJoCo's default, 10 stops most of the creep of loaded soft feet)."""
 
     MUJOCO_SOLREF = (0.02, 1.0)
     MUJOCO_SOLIMP = (0.9, 0.95, 0.001, 0.5, 2.0)
@@ -110,7 +113,7 @@ class Scene:
                  tolerance: float = 1e-9, iterations: int = 200, margin: float = 1e-3,
                  bounce_speed: float = 1e-2, limits: bool = True, integrator: str = "euler",
                  solver: str = "pgs", solref: Sequence[float] | None = None,
-                 solimp: Sequence[float] | None = None):
+                 solimp: Sequence[float] | None = None, impratio: float = 1.0):
         _checks.model_arg(model)
         self.model = model
         self.spheres = np.zeros(0, L.SPHERE_DTYPE)
@@ -132,6 +135,7 @@ class Scene:
         self.opt[L.O_INTEGRATOR] = L.RK4 if integrator == "rk4" else L.EULER
         self.solver = solver
         self._softness = _soft_row(solref, solimp)
+        self.impratio = impratio
         if ground:
             self.add_halfspace((0.0, 0.0, 1.0), 0.0, mu=mu, restitution=restitution)
         self._warm: np.ndarray | None = None
@@ -159,6 +163,8 @@ class Scene:
                                                  "iterations", 1.0))
     margin = property(lambda s: float(s.opt[L.O_MARGIN]),
                       lambda s, x: s._option(L.O_MARGIN, x, "margin"))
+    impratio = property(lambda s: float(s.opt[L.O_IMPRATIO]),
+                        lambda s, x: s._option(L.O_IMPRATIO, x, "impratio", open_lo=True))
     bounce_speed = property(lambda s: float(s.opt[L.O_BOUNCE]),
                             lambda s, x: s._option(L.O_BOUNCE, x, "bounce_speed"))
 
@@ -187,6 +193,7 @@ class Scene:
         row["joint"] = fr["parent_joint"]
         row["p"] = fr["R"] @ p + fr["p"]
         row["radius"] = radius
+        row["invweight"] = _inverse_weight(self.model, int(fr["parent_joint"]))
         self.spheres = np.concatenate([self.spheres, row])
         self.sphere_names.append(name or f"{self.model.frame_names[f]}#{len(self.spheres) - 1}")
         self._warm = None
@@ -612,6 +619,27 @@ class Scene:
             else None,
             steps_per_second=n * steps / wall if wall > 0 else 0.0,
             constraint_tau=FBUF[0, _ts.rhs_offset(nv):_ts.rhs_offset(nv) + nv].copy())
+
+
+def _inverse_weight(model: Model, joint: int) -> float:
+    """MuJoCo's body_invweight0 (translational) of joint's body: trace(J_c M^-1 J_c^T) / 3
+    at the neutral configuration, J_c the translational Jacobian of the body's centre of mass
+    (its joint origin when it has no mass); 0 for the universe. Soft contacts scale their R
+    by it, as MuJoCo does (kernels/algorithms/softness.py)."""
+    if joint == 0:
+        return 0.0
+    from .configuration import neutral
+    from .dynamics import crba
+    from .jacobians import joint_jacobian
+
+    q = neutral(model)
+    data = model.create_data()
+    J = joint_jacobian(model, data, q, joint, L.LOCAL_WORLD_ALIGNED)
+    M = crba(model, data, q)
+    pi = model.prm[joint, L.P_PI:L.P_PI + 4]
+    c = data.oMi_R[joint] @ (pi[1:4] / pi[0]) if pi[0] > 0 else np.zeros(3)
+    Jc = J[:3] - np.cross(c, J[3:].T).T  # v + w x c
+    return float(np.trace(Jc @ np.linalg.solve(M, Jc.T)) / 3)
 
 
 def _soft_row(solref, solimp) -> np.ndarray:

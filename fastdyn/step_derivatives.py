@@ -27,7 +27,8 @@ is ``Scene.step``'s after ``Scene.reset()``; both stop at the scene's ``toleranc
 Jacobians describe the exact solution of the step's problem only to that tolerance (finite
 differences of ``Scene.step`` agree once it is tight). A state whose linearized constraint
 problem is singular raises numpy.linalg.LinAlgError. Scenes with integrator="rk4" are
-refused, and so are scenes with soft half-spaces (``solref``/``solimp``), with a ValueError.
+refused. Soft contacts (``Scene(solref=, solimp=)``) are differentiated with their
+compliance and targets as functions of the state (the impedance d(phi(q)), J(q) v).
 
 Two consequences worth knowing. A contact at rest settles at a gap of about -1e-13 m, where
 the gap's target switches slope (erp / dt inside, 1 / dt outside): its Jacobians take the
@@ -55,20 +56,12 @@ from .kernels.algorithms import step_derivatives as _sd
 _kernel = Kernel(_sd.step_derivatives_checked, vectors=(6, 7, 8))
 
 
-_SOFT = ("step_derivatives: half-space {} has MuJoCo-style softness (solref/solimp), whose "
-         "compliance and targets depend on the state in ways not differentiated here; "
-         "differentiate a scene with rigid half-spaces (no solref/solimp)")
-
-
 def step_options(scene, PRM: np.ndarray) -> np.ndarray:
     """The scene's options as its step kernel reads them for these robots (O_FREE set as
     Scene's launches set it); refuses a scene that integrates with RK4."""
     if scene.opt[L.O_INTEGRATOR] == L.RK4:
         raise ValueError("step_derivatives: this scene integrates with integrator='rk4'; only "
                          "the semi-implicit Euler step ('euler') is differentiated")
-    soft = [e for e in range(len(scene.halfspaces)) if scene.halfspaces[e, L.H_SOLIMP + 1] > 0]
-    if soft and len(scene.spheres):
-        raise ValueError(_SOFT.format(soft[0]))
     opt = scene.opt.copy()
     opt[L.O_FREE] = float(scene._free(PRM))
     return opt
@@ -121,8 +114,6 @@ def explain(scene, code: int, where: str = "the step") -> None:
         what = "the next state" if detail == 0 else "its Jacobians"
         raise DivergenceError(f"{where}: {what} is not finite although the inputs are (an "
                               f"overflow: inputs too large for float64)")
-    if kind == _sd.SOFT:
-        raise ValueError(_SOFT.format(detail))
     if kind == _sd.NOT_EULER:
         raise ValueError("step_derivatives: integrator='rk4' steps are not differentiated")
     raise RuntimeError(f"unknown step_derivatives code {code}")

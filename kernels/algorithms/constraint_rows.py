@@ -23,13 +23,16 @@ phi + dt min(u_n, 0) < margin.
 On a soft half-space (MuJoCo's solref/solimp, softness.py) a contact enters when it
 penetrates at the step's start (phi < 0, MuJoCo's rule with zero geom margin and gap: no
 speculative rows, no restitution), its normal target is J_n v + dt a_ref, its tangent
-targets (1 - dt B) J_t v, and its three rows carry the compliance (1 - d) / d G_nn.
+targets (1 - dt B) J_t v, its normal row carries the compliance R = (1 - d) / d w, w the
+sphere's inverse weight (MuJoCo's approximation of G_nn, the same for all three rows), and
+its tangent rows R over MuJoCo's impratio (the scene's O_IMPRATIO).
 """
 
 from .._jit import jit
 from ..joints.codes import LIE_GROUP, VECTOR
 from ..layout import (H_MU, H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, O_BOUNCE, O_DT, O_ERP,
-                      O_LIMITS, O_MARGIN, OJ, OM, P_DAMPING, P_FRICTION, P_Q_LOWER, P_Q_UPPER)
+                      O_IMPRATIO, O_LIMITS, O_MARGIN, OJ, OM, P_DAMPING, P_FRICTION, P_Q_LOWER,
+                      P_Q_UPPER)
 from .softness import is_soft, soft_targets
 
 REST_GAP = 1e-9  # a gap this small counts as touching, for restitution [m]
@@ -88,7 +91,7 @@ def _contact(jnt, sph, hsp, s, e, ws, J, m):
 def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft):
     """Contact rows (first in the list): J, c, mu per contact, the warm-start slot of each
     row, the (sphere, half-space) pair and point of each contact, and soft[r] the compliance
-    factor (1 - d) / d of each row (0 on a rigid half-space). Returns the number of
+    R_rr of each row (0 on a rigid half-space). Returns the number of
     contacts. Needs the placements and world Jacobian columns of CRBA in ws."""
     dt, erp, margin, bounce = opt[O_DT], opt[O_ERP], opt[O_MARGIN], opt[O_BOUNCE]
     nh = hsp.shape[0]
@@ -100,11 +103,13 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
             un = row_dot(J, m, vf)
             un0 = row_dot(J, m, v)
             h = hsp[e]
-            factor = 0.0
+            factor, ratio = 0.0, 1.0
             if is_soft(h):
                 if not phi < 0.0:
                     continue
                 factor, b, keep = soft_targets(h, phi, un0, dt)  # keep: 1 - dt B
+                factor *= sph[s].invweight
+                ratio = max(opt[O_IMPRATIO], 1e-15)  # (an opt of one's own may hold 0)
                 c[m + 1] = row_dot(J, m + 1, vf) - keep * row_dot(J, m + 1, v)
                 c[m + 2] = row_dot(J, m + 2, vf) - keep * row_dot(J, m + 2, v)
             else:
@@ -123,7 +128,7 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
             point[nc, 0], point[nc, 1], point[nc, 2] = p0, p1, p2
             for k in range(3):
                 slot[m + k] = 3 * p + k
-                soft[m + k] = factor
+                soft[m + k] = factor if k == 0 else factor / ratio
             nc += 1
     return nc
 

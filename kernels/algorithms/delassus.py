@@ -8,9 +8,9 @@ only. G is symmetric and positive semi-definite (definite when the rows are inde
 The compliance R = r diag(G) is added to its diagonal (the regularization of the contact
 problem, as MuJoCo's soft constraints and Pinocchio's proximal solvers regularize theirs: it
 keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed). A soft
-contact (softness.py) has instead MuJoCo's regularizer on its three rows,
-R = (1 - d) / d G_nn with G_nn its normal row's diagonal. The velocity change M^-1 J^T lambda
-takes one full solve after the percussions are known.
+contact (softness.py) has instead MuJoCo's regularizer R on its three rows (constraint_rows.py
+computes it). The velocity change M^-1 J^T lambda takes one full solve after the percussions
+are known.
 """
 
 from math import sqrt
@@ -21,9 +21,8 @@ from .cholesky import solve_upper
 
 @jit
 def delassus(dof, U, D, J, m, regularization, soft, Z, G):
-    """Z[:m] = rows of D^-1/2 U^-1 J^T, G[:m, :m] = J M^-1 J^T + R, with R_rr =
-    regularization G_rr on rigid rows and soft[r] G_nn on soft contact rows (soft[r] > 0:
-    row r of the contact whose normal is row r - r % 3)."""
+    """Z[:m] = rows of D^-1/2 U^-1 J^T, G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on
+    soft contact rows (soft[r] > 0) and regularization G_rr on the others."""
     nv = J.shape[1]
     for r in range(m):
         z = Z[r]
@@ -39,8 +38,7 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G):
                 acc += Z[r, k] * Z[s, k]
             G[r, s] = acc
             G[s, r] = acc
-    for r in range(m - 1, -1, -1):  # downwards: a contact's tangents read its normal's G_nn
         if soft[r] > 0.0:
-            G[r, r] += soft[r] * G[r - r % 3, r - r % 3]
+            G[r, r] += soft[r]
         else:
             G[r, r] *= 1.0 + regularization

@@ -10,21 +10,26 @@ with
   impedance  d(r) = dmin + y(x) (dmax - dmin),  x = |r| / width  (d = dmax for x >= 1),
              y = x^p / mid^(p-1) for x <= mid,  y = 1 - (1 - x)^p / (1 - mid)^(p-1) above,
              from solimp = (dmin, dmax, width, mid, p), each d in (0, 1);
-  regularizer  R_i = (1 - d) / d * A_ii   (MuJoCo approximates A_ii from the bodies' inverse
-             weights; here the exact diagonal of the Delassus matrix of the step is used);
+  regularizer  R_i = (1 - d) / d * A^_ii, with MuJoCo's approximation A^_ii of A_ii: for a
+             contact's rows (condim 3) the sum of the two bodies' translational inverse
+             weights at the reference configuration, body_invweight0 = trace(J_c M^-1 J_c^T)
+             / 3 with J_c the translational Jacobian of the body's centre of mass (the
+             world's is 0; fastdyn.Scene.add_sphere computes it at the neutral q);
   reference  a_ref = -B (J v) - K d r, with, for solref = (timeconst, dampratio) > 0,
              K = 1 / (dmax^2 timeconst^2 dampratio^2),  B = 2 / (dmax timeconst),
              timeconst raised to at least 2 dt (MuJoCo's default "refsafe"), and for a direct
              solref = (-stiffness, -damping) <= 0, K = stiffness / dmax^2, B = damping / dmax.
-For a contact with an elliptic cone MuJoCo gives the two friction rows the normal's R
-(impratio 1, isotropic friction) and a_ref = -B (J_t v): their position term is zero.
+For a contact with an elliptic cone MuJoCo gives the two friction rows the normal's R divided
+by impratio (isotropic friction; impratio is 1 by default) and a_ref = -B (J_t v): their
+position term is zero.
 
 A step of semi-implicit Euler takes the percussion P = dt f and v+ = v_free + M^-1 J^T P, so
-with u+ = J v+ and u_free = J v_free the same equation reads, per row,
-    u+ = (G + R) P + c = 0 on an active row,  c = u_free - (J v + dt a_ref),
-i.e. the compliance R joins the Delassus matrix G (delassus.py) and the velocity target
-b = J v + dt a_ref replaces the rigid model's erp target (constraint_rows.py). This module
-computes d, K, B of a contact and its targets; pgs.py / admm.py then solve the cone problem.
+with u+ = J v+ = G P + u_free (G = A, the Delassus matrix) the same equation reads, per row,
+    (G + R) P + c = 0 on an active row,  c = u_free - b,  b = J v + dt a_ref,
+i.e. the compliance R joins G's diagonal (delassus.py) and the velocity target b replaces the
+rigid model's erp target (constraint_rows.py). This module computes d, K, B of a contact and
+its targets; pgs.py / admm.py then solve the cone problem (with Coulomb's law on sliding
+contacts where MuJoCo solves a convex relaxation of it: fastdyn/docs/mujoco.md).
 """
 
 from .._jit import jit
@@ -52,6 +57,23 @@ def impedance(h, r):
     else:
         y = 1.0 - (1.0 - x) ** power / (1.0 - mid) ** (power - 1.0)
     return dmin + y * (dmax - dmin)
+
+
+@jit
+def impedance_slope(h, r):
+    """dd/dr of impedance(h, r) at r != 0 (zero beyond the width, where d = dmax)."""
+    dmin, dmax, width = h[H_SOLIMP], h[H_SOLIMP + 1], h[H_SOLIMP + 2]
+    mid, power = h[H_SOLIMP + 3], h[H_SOLIMP + 4]
+    x = abs(r) / width
+    if x >= 1.0:
+        return 0.0
+    if power == 1.0:
+        dy = 1.0
+    elif x <= mid:
+        dy = power * x ** (power - 1.0) / mid ** (power - 1.0)
+    else:
+        dy = power * (1.0 - x) ** (power - 1.0) / (1.0 - mid) ** (power - 1.0)
+    return (dmax - dmin) * dy / width * (1.0 if r > 0.0 else -1.0)
 
 
 @jit

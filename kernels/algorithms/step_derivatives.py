@@ -39,12 +39,11 @@ from ..configuration.dispatch import d_integrate, integrate
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
-from .constraint_derivatives import (classify, constrained_rows, constraint_buffers,
-                                     constraint_size, contact_terms, contact_wrenches,
-                                     count_contacts, limit_terms, targets)
+from .constraint_derivatives import (classify, compliance_terms, constrained_rows,
+                                     constraint_buffers, constraint_size, contact_terms,
+                                     contact_wrenches, count_contacts, limit_terms, targets)
 from .guard import _all_nv, _finite, _sizes, check_state
 from .rnea_derivatives import rnea_derivatives
-from .softness import is_soft
 from .time_step import DIVERGED as TS_DIVERGED, _clamp, buffers, sizes, time_step
 
 CODE = 1_000_000
@@ -53,7 +52,6 @@ SINGULAR = 1  # M + dt D not positive definite (detail: the dof), as time_step
 DIVERGED = 2  # the next state or a Jacobian is not finite (detail: 0 state, 1 Jacobians)
 NOT_EULER = 4  # the scene integrates with RK4: not differentiated
 DEGENERATE = 5  # the linearized constraint problem is singular (detail: its row)
-SOFT = 6  # a half-space has MuJoCo-style softness (detail: its index): not differentiated
 CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
 
 
@@ -86,15 +84,11 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
     next state (time_step's bits), A (2nv, 2nv) and B (2nv, nv) its Jacobians, with the active
     set of the constraint rows held fixed (module docstring). fbuf, ibuf as time_step's
     (time_step.sizes), dbuf (derivative_size(nv, npair, njoints),). Returns OK, or
-    code * 1_000_000 + detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER, SOFT."""
+    code * 1_000_000 + detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_INTEGRATOR] == RK4:
         return NOT_EULER * CODE
-    if sph.shape[0] > 0:
-        for e in range(hsp.shape[0]):
-            if is_soft(hsp[e]):  # its R and targets move with d(phi(q)), A_nn(q): not done
-                return SOFT * CODE + e
     npair = sph.shape[0] * hsp.shape[0]
     nj = jnt.shape[0]
     Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)
@@ -148,6 +142,7 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
                     Phi[r, k] = 0.0
             limit_terms(nc, m, J, kind, kb, Phi)
             if nc > 0:
+                compliance_terms(sph, hsp, opt, ws, nc, lam, pair, kind, J, Phi)
                 rest = False
                 for r in range(m):
                     rest = rest or er[r] != 0.0
