@@ -84,6 +84,15 @@ def test_drop_follows_mujocos_trajectory(soft):
     assert np.abs(z - ref[:, 2]).max() < 1e-9
 
 
+def test_admm_solves_the_same_soft_problem():
+    """Scene(solver="admm") on the soft drop: MuJoCo's heights too (measured 2.6e-14 m)."""
+    m, d, scene = twins(RADIUS + 0.05, *DEFAULT)
+    scene.solver = "admm"
+    ref = mujoco_run(m, d, 100)
+    out = scene.rollout(np.array([0, 0, RADIUS + 0.05, 0, 0, 0, 1.0]), np.zeros(6), 100)
+    assert np.abs(out.q[1:, 2] - ref[:, 2]).max() < 1e-9
+
+
 def slider_xml(solref, solimp, impratio=1.0):
     """The ball on three slide joints (x, y, z): it cannot turn, so its friction rows see
     the same inverse inertia 1 / m as MuJoCo's approximation of them."""
