@@ -91,13 +91,30 @@ class Scene:
     solver: "pgs" (projected Gauss-Seidel, kernels/algorithms/pgs.py) or "admm" (ADMM with
     a dense factorization of the Delassus matrix, admm.py: converges on ill-conditioned
     problems such as heavy bodies on light ones, where Gauss-Seidel stalls; ``iterations``
-    then counts ADMM iterations)."""
+    then counts ADMM iterations).
+    solref, solimp: MuJoCo's soft contacts on every half-space of the scene (the ground and
+    those added later; ``add_halfspace`` takes its own): giving either one makes contacts
+    soft, the other taking MuJoCo's default (``MUJOCO_SOLREF`` (0.02, 1): timeconst [s],
+    dampratio, or (-stiffness, -damping); ``MUJOCO_SOLIMP`` (0.9, 0.95, 0.001, 0.5, 2): dmin,
+    dmax, width [m], midpoint, power). A soft contact enters a step when its sphere
+    penetrates (no margin, no restitution); each step then solves MuJoCo's soft problem at
+    the velocity level, (G + R) P + c in the Coulomb cone with R = (1 - d) / d w (w: MuJoCo's
+    inverse weight of the sphere's body at the neutral configuration) and the velocity
+    target J v + dt a_ref, a_ref = -B J v - K d r, in place of ``erp`` and
+    ``regularization`` (kernels/algorithms/softness.py; fastdyn/docs/mujoco.md says what
+    differs from MuJoCo). The default (None, None) is rigid contact. impratio: MuJoCo's
+    ratio of the friction rows' impedance to the normal's (their R is the normal's over
+    impratio; 1 as MuJoCo's default, 10 stops most of the creep of loaded soft feet)."""
+
+    MUJOCO_SOLREF = (0.02, 1.0)
+    MUJOCO_SOLIMP = (0.9, 0.95, 0.001, 0.5, 2.0)
 
     def __init__(self, model: Model, dt: float = 1e-3, *, ground: bool = True, mu: float = 0.8,
                  restitution: float = 0.0, erp: float = 0.2, regularization: float = 1e-8,
                  tolerance: float = 1e-9, iterations: int = 200, margin: float = 1e-3,
                  bounce_speed: float = 1e-2, limits: bool = True, integrator: str = "euler",
-                 solver: str = "pgs"):
+                 solver: str = "pgs", solref: Sequence[float] | None = None,
+                 solimp: Sequence[float] | None = None, impratio: float = 1.0):
         _checks.model_arg(model)
         self.model = model
         self.spheres = np.zeros(0, L.SPHERE_DTYPE)
@@ -118,6 +135,8 @@ class Scene:
             raise ValueError(f"integrator must be 'euler' or 'rk4', got {integrator!r}")
         self.opt[L.O_INTEGRATOR] = L.RK4 if integrator == "rk4" else L.EULER
         self.solver = solver
+        self._softness = _soft_row(solref, solimp)
+        self.impratio = impratio
         if ground:
             self.add_halfspace((0.0, 0.0, 1.0), 0.0, mu=mu, restitution=restitution)
         self._warm: np.ndarray | None = None
@@ -145,6 +164,8 @@ class Scene:
                                                  "iterations", 1.0))
     margin = property(lambda s: float(s.opt[L.O_MARGIN]),
                       lambda s, x: s._option(L.O_MARGIN, x, "margin"))
+    impratio = property(lambda s: float(s.opt[L.O_IMPRATIO]),
+                        lambda s, x: s._option(L.O_IMPRATIO, x, "impratio", open_lo=True))
     bounce_speed = property(lambda s: float(s.opt[L.O_BOUNCE]),
                             lambda s, x: s._option(L.O_BOUNCE, x, "bounce_speed"))
 
@@ -173,6 +194,7 @@ class Scene:
         row["joint"] = fr["parent_joint"]
         row["p"] = fr["R"] @ p + fr["p"]
         row["radius"] = radius
+        row["invweight"] = _inverse_weight(self.model, int(fr["parent_joint"]))
         self.spheres = np.concatenate([self.spheres, row])
         self.sphere_names.append(name or f"{self.model.frame_names[f]}#{len(self.spheres) - 1}")
         self._warm = None
@@ -287,10 +309,15 @@ class Scene:
         return added
 
     def add_halfspace(self, normal: Sequence[float], offset: float = 0.0, *, mu: float = 0.8,
-                      restitution: float = 0.0) -> int:
+                      restitution: float = 0.0, solref: Sequence[float] | None = None,
+                      solimp: Sequence[float] | None = None) -> int:
         """The solid {x : n.x >= offset} (n normalized here): the ground is n = (0, 0, 1),
         an incline a tilted n. ``mu`` >= 0 is Coulomb's friction coefficient and
-        ``restitution`` in [0, 1] Newton's coefficient for every contact on it."""
+        ``restitution`` in [0, 1] Newton's coefficient for every contact on it. ``solref``,
+        ``solimp``: MuJoCo's softness of its contacts (as ``Scene``'s; either one makes it
+        soft, the other taking MuJoCo's default); neither: the scene's."""
+        given = solref is not None or solimp is not None
+        soft = _soft_row(solref, solimp) if given else self._softness
         n = _checks.vector(normal, 3, "normal")
         norm = float(np.linalg.norm(n))
         if not norm > 0:
@@ -302,6 +329,9 @@ class Scene:
             raise ValueError(f"friction coefficient mu must be >= 0, got {mu!r}")
         if not 0 <= e <= 1:
             raise ValueError(f"restitution must be in [0, 1], got {e!r}")
+        if e > 0 and soft[3] > 0:
+            raise ValueError("restitution applies to rigid half-spaces only: a soft one "
+                             "(solref/solimp) bounces by solref's dampratio, as in MuJoCo")
         # t1: the axis least aligned with n, made orthogonal; t2 = n x t1 (right-handed)
         a = np.eye(3)[int(np.argmin(np.abs(n)))]
         t1 = a - n * (a @ n)
@@ -313,6 +343,7 @@ class Scene:
         row[0, L.H_T2:L.H_T2 + 3] = np.cross(n, t1)
         row[0, L.H_MU] = mu
         row[0, L.H_RESTITUTION] = e
+        row[0, L.H_SOLREF:L.H_SOLIMP + 5] = soft
         self.halfspaces = np.concatenate([self.halfspaces, row])
         self._warm = None
         return len(self.halfspaces) - 1
@@ -603,6 +634,59 @@ class Scene:
             else None,
             steps_per_second=n * steps / wall if wall > 0 else 0.0,
             constraint_tau=FBUF[0, _ts.rhs_offset(nv):_ts.rhs_offset(nv) + nv].copy())
+
+
+def _inverse_weight(model: Model, joint: int) -> float:
+    """MuJoCo's body_invweight0 (translational) of joint's body: trace(J_c M^-1 J_c^T) / 3
+    at the neutral configuration, J_c the translational Jacobian of the body's centre of mass
+    (its joint origin when it has no mass); 0 for the universe. Soft contacts scale their R
+    by it, as MuJoCo does (kernels/algorithms/softness.py)."""
+    if joint == 0:
+        return 0.0
+    from .configuration import neutral
+    from .dynamics import crba
+    from .jacobians import joint_jacobian
+
+    q = neutral(model)
+    data = model.create_data()
+    J = joint_jacobian(model, data, q, joint, L.LOCAL_WORLD_ALIGNED)
+    M = crba(model, data, q)
+    pi = model.prm[joint, L.P_PI:L.P_PI + 4]
+    c = data.oMi_R[joint] @ (pi[1:4] / pi[0]) if pi[0] > 0 else np.zeros(3)
+    Jc = J[:3] - np.cross(c, J[3:].T).T  # v + w x c
+    return float(np.trace(Jc @ np.linalg.solve(M, Jc.T)) / 3)
+
+
+def _soft_row(solref, solimp) -> np.ndarray:
+    """[solref (2), solimp (5)] of a half-space: zeros (rigid) when both are None, else
+    MuJoCo's defaults (``Scene.MUJOCO_SOLREF``, ``MUJOCO_SOLIMP``) for the one not given,
+    checked: solref (timeconst > 0, dampratio > 0) or direct (-stiffness < 0, -damping <= 0);
+    solimp with 0 < dmin <= dmax < 1, width > 0, 0 < midpoint < 1, power >= 1."""
+    if solref is None and solimp is None:
+        return np.zeros(7)
+    ref = _checks.vector(Scene.MUJOCO_SOLREF if solref is None else solref, 2, "solref")
+    imp = _checks.vector(Scene.MUJOCO_SOLIMP if solimp is None else solimp, 5, "solimp")
+    a, b = ref
+    if a > 0 and not b > 0:
+        raise ValueError(f"solref = ({a:g}, {b:g}): a timeconst > 0 needs a dampratio > 0 "
+                         f"(solref[1]); a direct solref is (-stiffness, -damping), both <= 0")
+    if a < 0 and b > 0:
+        raise ValueError(f"solref = ({a:g}, {b:g}): a direct solref (-stiffness, -damping) "
+                         f"needs solref[1] = -damping <= 0; (timeconst, dampratio) are both > 0")
+    if a == 0:
+        raise ValueError("solref[0] must not be 0: timeconst > 0, or -stiffness < 0")
+    dmin, dmax, width, mid, power = imp
+    for name, x in (("dmin", dmin), ("dmax", dmax), ("midpoint", mid)):
+        if not 0 < x < 1:
+            raise ValueError(f"solimp {name} must be in (0, 1), got {x:g}")
+    if dmin > dmax:
+        raise ValueError(f"solimp dmin = {dmin:g} > dmax = {dmax:g}: the impedance must not "
+                         f"fall with penetration (0 < dmin <= dmax < 1)")
+    if not width > 0:
+        raise ValueError(f"solimp width must be > 0 [m], got {width:g}")
+    if not power >= 1:
+        raise ValueError(f"solimp power must be >= 1, got {power:g}")
+    return np.concatenate([ref, imp])
 
 
 def _finite(x, name: str) -> np.ndarray:

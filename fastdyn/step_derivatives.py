@@ -27,7 +27,8 @@ is ``Scene.step``'s after ``Scene.reset()``; both stop at the scene's ``toleranc
 Jacobians describe the exact solution of the step's problem only to that tolerance (finite
 differences of ``Scene.step`` agree once it is tight). A state whose linearized constraint
 problem is singular raises numpy.linalg.LinAlgError. Scenes with integrator="rk4" are
-refused.
+refused. Soft contacts (``Scene(solref=, solimp=)``) are differentiated with their
+compliance and targets as functions of the state (the impedance d(phi(q)), J(q) v).
 
 Two consequences worth knowing. A contact at rest settles at a gap of about -1e-13 m, where
 the gap's target switches slope (erp / dt inside, 1 / dt outside): its Jacobians take the

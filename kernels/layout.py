@@ -173,6 +173,9 @@ SPHERE_DTYPE = np.dtype(
         ("joint", np.int64),  # joint whose frame carries the sphere ()
         ("p", np.float64, (3,)),  # centre in that joint's frame [m] (3)
         ("radius", np.float64),  # [m], >= 0 ()
+        # MuJoCo's translational inverse weight of the sphere's body at the neutral
+        # configuration (its body_invweight0): soft contacts' R scale [1/kg] ()
+        ("invweight", np.float64),
     ],
     align=True,
 )
@@ -185,7 +188,10 @@ H_T1 = 4  # first tangent (3)
 H_T2 = 7  # second tangent, n x t1... completing (t1, t2, n) (3)
 H_MU = 10  # Coulomb friction coefficient, >= 0 (1)
 H_RESTITUTION = 11  # coefficient of restitution e in [0, 1] (1)
-NH = 12
+# MuJoCo-style soft contacts (kernels/algorithms/softness.py); all zero: a hard half-space.
+H_SOLREF = 12  # (timeconst [s], dampratio) or direct (-stiffness, -damping) (2)
+H_SOLIMP = 14  # impedance (dmin, dmax, width [m], midpoint, power) (5)
+NH = 19
 # Options of a scene's time step, opt (NO,) float64:
 O_DT = 0  # time step [s]
 O_ERP = 1  # fraction of a penetration removed per step, in (0, 1] (Baumgarte-like)
@@ -198,7 +204,8 @@ O_LIMITS = 7  # 1: joint position limits are constraint rows; 0: ignored
 O_FREE = 8  # 1 (set per launch): no row can arise, the free velocity comes from ABA
 O_INTEGRATOR = 9  # EULER (semi-implicit) or RK4 (only where O_FREE)
 O_SOLVER = 10  # the contact solver: PGS (pgs.py) or ADMM (admm.py)
-NO = 11
+O_IMPRATIO = 11  # soft contacts: friction rows' R = the normal's / impratio (MuJoCo's), > 0
+NO = 12
 EULER, RK4 = 0, 1
 PGS, ADMM = 0, 1
 # Kinds of constraint rows in a step.

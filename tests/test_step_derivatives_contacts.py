@@ -15,7 +15,7 @@ import pytest
 
 import fastdyn as fd
 from conftest import close
-from fastdyn.kernels import step_derivatives as step_kernel
+from fastdyn.kernels import layout as L, step_derivatives as step_kernel
 from fastdyn.simulate_demo import standing_scene
 from fastdyn.step_derivatives import step_buffers, step_options
 
@@ -93,7 +93,7 @@ def active_set(scene, q):
     sig = []
     for f, g, h in zip(scene.contact_forces,
                        gaps(scene, q) if len(scene.spheres) else (),
-                       np.repeat(scene.halfspaces[None], len(scene.spheres), 0).reshape(-1, 12)):
+                       np.repeat(scene.halfspaces[None], len(scene.spheres), 0).reshape(-1, L.NH)):
         n, mu = h[0:3], h[10]
         fn = f @ n
         ft = np.linalg.norm(f - fn * n)

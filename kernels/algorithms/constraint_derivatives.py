@@ -37,6 +37,13 @@ k, j on the support of the body, with u_k(x) and w_k its point-velocity and angu
 force's moment (p x f) changes by u_j(x) x f). Not differentiated: the compliance R's own
 dependence on q (through diag(J M_d^-1 J^T); held at its value, a term of relative size r,
 1e-8 by default).
+Soft contacts (softness.py; held to the same classes): the normal target is
+b_n = k J_n(q) v - dt K d(phi) phi and the tangent targets b_t = k J_t(q) v, k = 1 - dt B,
+so -db/dv = -k J and -db/dq = -k d(J v)/dq + dt K (d + d' phi) J_n (d' = dd/dphi; the
+d(J v)/dq pass of restitution, with coefficient -k on all three rows); and their compliance
+R_r = rho_r (1 - d) / d w (w the sphere's inverse weight, a model constant, rho_r 1 on the
+normal and 1 / impratio on the tangents) moves with the gap: du_r gains
+lam_r dR_r/dq = -lam_r rho_r w d' / d^2 J_n, added to Phi.
 Degenerate states take one side: lam_n = 0 exactly is separated, lam_n > 0 is in contact
 (also at zero gap); a contact on the cone's boundary whose slip speed is within the solver
 tolerance is sticking; a limit or friction row exactly at a bound is fixed there; a gap
@@ -47,12 +54,13 @@ from math import sqrt
 
 from .._jit import jit
 from ..layout import (H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, LOCAL_WORLD_ALIGNED, O_BOUNCE,
-                      O_DT, O_ERP, O_TOL, OM, P_Q_LOWER, P_Q_UPPER)
+                      O_DT, O_ERP, O_IMPRATIO, O_TOL, OM, P_Q_LOWER, P_Q_UPPER)
 from .cholesky import solve_rows
 from .constraint_rows import REST_GAP, row_dot
 from .gauss import gauss_solve
 from .kinematics_derivatives import kinematics_derivatives, motion_derivatives
 from .pgs import _u
+from .softness import impedance, impedance_slope, is_soft, stiffness_damping
 
 FIXED = 0
 EQUAL = 1
@@ -157,7 +165,8 @@ def _centre(sph, s, ws):
 def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, kind, kb, er):
     """kb[r] = -db_r/dphi (1 / dt or erp / dt) of each EQUAL normal or limit row, er[r] the
     restitution coefficient of a normal row whose target is Newton's (then kb[r] = 0), as
-    constraint_rows.py chose them. Needs time_step's placements in ws."""
+    constraint_rows.py chose them; on a soft contact kb[n] = dt K (d + d' phi) and
+    er = -(1 - dt B) on its three rows. Needs time_step's placements in ws."""
     dt, erp, bounce = opt[O_DT], opt[O_ERP], opt[O_BOUNCE]
     nh = hsp.shape[0]
     nv = vf.shape[0]
@@ -172,6 +181,11 @@ def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, ki
         x0, x1, x2 = _centre(sph, s, ws)
         h = hsp[e]
         phi = h[H_N] * x0 + h[H_N + 1] * x1 + h[H_N + 2] * x2 - h[H_OFFSET] - sph[s].radius
+        if is_soft(h):
+            K, B = stiffness_damping(h, dt)
+            kb[n] = dt * K * (impedance(h, phi) + impedance_slope(h, phi) * phi)
+            er[n] = er[n + 1] = er[n + 2] = -(1.0 - dt * B)
+            continue
         b = -phi / dt if phi > 0.0 else -erp * phi / dt
         un, un0 = row_dot(J, n, vf), row_dot(J, n, v)
         rest = h[H_RESTITUTION]
@@ -241,7 +255,7 @@ def contact_terms(jnt, prm, sph, hsp, q, w, ws, nc, lam, pair, kind, er, restitu
     none = DQ[:, :0]
     for i in range(nc):
         n = 3 * i
-        if restitution and er[n] == 0.0:
+        if restitution and er[n] == 0.0 and er[n + 1] == 0.0:
             continue
         moved = lam[n] != 0.0 or lam[n + 1] != 0.0 or lam[n + 2] != 0.0
         if not restitution and kind[n] == FIXED and not moved:
@@ -251,11 +265,16 @@ def contact_terms(jnt, prm, sph, hsp, q, w, ws, nc, lam, pair, kind, er, restitu
         b = sph[s].joint
         pl[9], pl[10], pl[11] = _centre(sph, s, ws)
         motion_derivatives(jnt, ws, b, pl, 0, LOCAL_WORLD_ALIGNED, DQ, DV, none, none, none)
-        if restitution:
+        rad = sph[s].radius
+        if restitution:  # (tangent rows: soft contacts' targets, module docstring)
             for k in range(nv):
                 Phi[n, k] += er[n] * _dir(h, H_N, DQ, k)[0]
+                if er[n + 1] != 0.0:
+                    Phi[n + 1, k] += er[n + 1] * (_dir(h, H_T1, DQ, k)[0]
+                                                  - rad * _dir(h, H_T2, DQ, k)[1])
+                    Phi[n + 2, k] += er[n + 2] * (_dir(h, H_T2, DQ, k)[0]
+                                                  + rad * _dir(h, H_T1, DQ, k)[1])
             continue
-        rad = sph[s].radius
         for k in range(nv):
             if kind[n] != FIXED:
                 Phi[n, k] += _dir(h, H_N, DQ, k)[0]
@@ -286,6 +305,30 @@ def contact_terms(jnt, prm, sph, hsp, q, w, ws, nc, lam, pair, kind, er, restitu
                         Aq[k, j] += corr / dt
                     kk = jnt[kk].parent
             jj = jnt[jj].parent
+
+
+@jit
+def compliance_terms(sph, hsp, opt, ws, nc, lam, pair, kind, J, Phi):
+    """Phi's compliance terms lam_r dR_r/dq of the non-FIXED rows of soft contacts (module
+    docstring). Needs time_step's placements in ws."""
+    nh = hsp.shape[0]
+    nv = J.shape[1]
+    for i in range(nc):
+        n = 3 * i
+        s, e = pair[i] // nh, pair[i] % nh
+        h = hsp[e]
+        if kind[n] == FIXED or not is_soft(h):
+            continue
+        x0, x1, x2 = _centre(sph, s, ws)
+        phi = h[H_N] * x0 + h[H_N + 1] * x1 + h[H_N + 2] * x2 - h[H_OFFSET] - sph[s].radius
+        d = impedance(h, phi)
+        slope = -impedance_slope(h, phi) / (d * d) * sph[s].invweight  # dR_n/dphi
+        for r in range(n, n + 3):
+            if kind[r] == FIXED:
+                continue
+            g = lam[r] * slope / (1.0 if r == n else max(opt[O_IMPRATIO], 1e-15))
+            for k in range(nv):
+                Phi[r, k] += g * J[n, k]
 
 
 @jit

@@ -20,12 +20,20 @@ velocity b_r it must reach:
 - dry friction of dof k: row e_k, target 0, |lambda| <= friction_k dt.
 A contact or limit enters when its gap predicted by the free velocity is below the margin:
 phi + dt min(u_n, 0) < margin.
+On a soft half-space (MuJoCo's solref/solimp, softness.py) a contact enters when it
+penetrates at the step's start (phi < 0, MuJoCo's rule with zero geom margin and gap: no
+speculative rows, no restitution), its normal target is J_n v + dt a_ref, its tangent
+targets (1 - dt B) J_t v, its normal row carries the compliance R = (1 - d) / d w, w the
+sphere's inverse weight (MuJoCo's approximation of G_nn, the same for all three rows), and
+its tangent rows R over MuJoCo's impratio (the scene's O_IMPRATIO).
 """
 
 from .._jit import jit
 from ..joints.codes import LIE_GROUP, VECTOR
 from ..layout import (H_MU, H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, O_BOUNCE, O_DT, O_ERP,
-                      O_LIMITS, O_MARGIN, OJ, OM, P_DAMPING, P_FRICTION, P_Q_LOWER, P_Q_UPPER)
+                      O_IMPRATIO, O_LIMITS, O_MARGIN, OJ, OM, P_DAMPING, P_FRICTION, P_Q_LOWER,
+                      P_Q_UPPER)
+from .softness import is_soft, soft_targets
 
 REST_GAP = 1e-9  # a gap this small counts as touching, for restitution [m]
 
@@ -80,9 +88,10 @@ def _contact(jnt, sph, hsp, s, e, ws, J, m):
 
 
 @jit
-def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point):
+def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft):
     """Contact rows (first in the list): J, c, mu per contact, the warm-start slot of each
-    row and the (sphere, half-space) pair and point of each contact. Returns the number of
+    row, the (sphere, half-space) pair and point of each contact, and soft[r] the compliance
+    R_rr of each row (0 on a rigid half-space). Returns the number of
     contacts. Needs the placements and world Jacobian columns of CRBA in ws."""
     dt, erp, margin, bounce = opt[O_DT], opt[O_ERP], opt[O_MARGIN], opt[O_BOUNCE]
     nh = hsp.shape[0]
@@ -92,22 +101,34 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point):
             m = 3 * nc
             phi, p0, p1, p2 = _contact(jnt, sph, hsp, s, e, ws, J, m)
             un = row_dot(J, m, vf)
-            if not phi + dt * min(un, 0.0) < margin:
-                continue
-            b = _target(phi, dt, erp)
             un0 = row_dot(J, m, v)
-            rest = hsp[e, H_RESTITUTION]
-            if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP:
-                b = max(b, -rest * un0)  # the impact falls within this step
+            h = hsp[e]
+            factor, ratio = 0.0, 1.0
+            if is_soft(h):
+                if not phi < 0.0:
+                    continue
+                factor, b, keep = soft_targets(h, phi, un0, dt)  # keep: 1 - dt B
+                factor *= sph[s].invweight
+                ratio = max(opt[O_IMPRATIO], 1e-15)  # (an opt of one's own may hold 0)
+                c[m + 1] = row_dot(J, m + 1, vf) - keep * row_dot(J, m + 1, v)
+                c[m + 2] = row_dot(J, m + 2, vf) - keep * row_dot(J, m + 2, v)
+            else:
+                if not phi + dt * min(un, 0.0) < margin:
+                    continue
+                b = _target(phi, dt, erp)
+                rest = h[H_RESTITUTION]
+                if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP:
+                    b = max(b, -rest * un0)  # the impact falls within this step
+                c[m + 1] = row_dot(J, m + 1, vf)
+                c[m + 2] = row_dot(J, m + 2, vf)
             c[m] = un - b
-            c[m + 1] = row_dot(J, m + 1, vf)
-            c[m + 2] = row_dot(J, m + 2, vf)
-            mu[nc] = hsp[e, H_MU]
+            mu[nc] = h[H_MU]
             p = s * nh + e
             pair[nc] = p
             point[nc, 0], point[nc, 1], point[nc, 2] = p0, p1, p2
             for k in range(3):
                 slot[m + k] = 3 * p + k
+                soft[m + k] = factor if k == 0 else factor / ratio
             nc += 1
     return nc
 

@@ -39,9 +39,9 @@ from ..configuration.dispatch import d_integrate, integrate
 from ..layout import NO, O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
-from .constraint_derivatives import (classify, constrained_rows, constraint_buffers,
-                                     constraint_size, contact_terms, contact_wrenches,
-                                     count_contacts, limit_terms, targets)
+from .constraint_derivatives import (classify, compliance_terms, constrained_rows,
+                                     constraint_buffers, constraint_size, contact_terms,
+                                     contact_wrenches, count_contacts, limit_terms, targets)
 from .guard import _all_nv, _finite, _sizes, check_state
 from .rnea_derivatives import rnea_derivatives
 from .time_step import DIVERGED as TS_DIVERGED, _clamp, buffers, sizes, time_step
@@ -183,6 +183,7 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbu
                 Phi[r, k] = 0.0
         limit_terms(nc, m, J, kind, kb, Phi)
         if nc > 0:
+            compliance_terms(sph, hsp, opt, ws, nc, lam, pair, kind, J, Phi)
             rest = False
             for r in range(m):
                 rest = rest or er[r] != 0.0

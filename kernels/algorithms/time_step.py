@@ -7,7 +7,8 @@ ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
   M_d    = M(q) + dt diag(damping)                 (viscous damping, implicit in v+)
   v_free = v + dt M_d^-1 (tau - h(q, v) - damping v)     (h = C v + g - J^T f_ext, by RNEA)
   P      : the percussions of the constraint rows (constraint_rows.py) solved by pgs.py
-           (or admm.py, the scene's O_SOLVER) on G = W^T M_d^-1 W (delassus.py)
+           (or admm.py, the scene's O_SOLVER) on G = W^T M_d^-1 W + R (delassus.py; R and
+           the targets of contacts on soft half-spaces are MuJoCo's, softness.py)
   v+     = v_free + M_d^-1 W P
   q+     = q (+) dt v+                             (the exponential map, never q + v dt)
 Contact forces are P / dt. Armature is on M's diagonal (CRBA). When no row can arise at all
@@ -77,7 +78,7 @@ def solver_offset(nv, npair):
     """Where the contact solver's own workspace (admm.py's) starts in fbuf, after
     ``buffers``' views."""
     rows = 3 * npair + 3 * nv
-    return 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 4 * rows + 4 * npair
+    return 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 5 * rows + 4 * npair
 
 
 @jit
@@ -85,6 +86,13 @@ def rhs_offset(nv):
     """Where ``buffers`` puts rhs in fbuf (for Python, which cannot take the views
     themselves: numba boxes a returned view of fbuf as fbuf itself)."""
     return 2 * nv * nv + 4 * nv
+
+
+@jit
+def compliance_offset(nv, npair):
+    """Where fbuf holds soft (rows,), after ``buffers``' views: each row's compliance factor
+    (constraint_rows.contact_rows, delassus.py)."""
+    return solver_offset(nv, npair) - 3 * npair - 3 * nv
 
 
 @jit
@@ -150,9 +158,13 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
         return SINGULAR * 1_000_000 + bad
     for k in range(nv):
         vn[k] = vf[k]
-    nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point)
+    o = compliance_offset(nv, mu.shape[0])
+    soft = fbuf[o:o + c.shape[0]]
+    nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
     nslot = 3 * sph.shape[0] * hsp.shape[0]
     m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, nslot, J, c, lo, hi, slot)
+    for r in range(3 * nc, m):
+        soft[r] = 0.0
     for p in range(cf.shape[0]):
         for k in range(6):
             cf[p, k] = 0.0
@@ -160,7 +172,7 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     for k in range(nv):
         rhs[k] = 0.0
     if m > 0:
-        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], Z, G)
+        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], soft, Z, G)
         for r in range(m):
             lam[r] = warm[slot[r]]
         if opt[O_SOLVER] == ADMM:

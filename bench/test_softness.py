@@ -1,0 +1,54 @@
+"""Soft contacts' cost: the standing quadruped of bench/test_simulator.py (256 rollouts x 2,000
+steps, dt = 1 ms, 2 threads) with MuJoCo's default softness, ``Scene(solref=(0.02, 1))``,
+next to that file's rigid fastdyn and MuJoCo rows (run both files in one session to compare).
+Indicative: the same contact problem with a compliance and other targets, solved by the same
+PGS. Before timing, one rollout must end within 1 mm of MuJoCo's base height: the same soft
+model on both sides (the rigid scene stands ~1.4 mm higher)."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+import fastdyn as fd
+from bench.ladder import tag
+from bench.test_simulator import (CONTACT_N, CONTACT_T, DT, MU, RADIUS, THREADS, _time,
+                                  case_for, mujoco)
+from test_simulator import standing_quadruped
+
+
+@pytest.fixture(scope="module", autouse=True)
+def two_threads():
+    if numba.config.NUMBA_NUM_THREADS < THREADS:
+        pytest.skip(f"numba has {numba.config.NUMBA_NUM_THREADS} thread(s)")
+    before = numba.get_num_threads()
+    numba.set_num_threads(THREADS)
+    yield
+    numba.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def mujoco_pool():
+    with mujoco.rollout.Rollout(nthread=THREADS) as r:
+        yield r
+
+
+def test_contacts_soft(benchmark, mujoco_pool):
+    pool = mujoco_pool
+    case = case_for("standing", pool)
+    model, _, feet, _ = standing_quadruped()
+    scene = fd.Scene(model, dt=DT, mu=MU, solref=fd.Scene.MUJOCO_SOLREF)
+    for f in feet:
+        scene.add_sphere(f, RADIUS)
+    out = scene.rollout(case.Q0[0], case.V0[0], case.steps, record=(), **case.gains)
+    q, _ = case.twin.from_mujoco(*case.twin.qpos_qvel(case.run_mujoco(pool, slice(0, 1))[0, -1]))
+    agreement = float(out.final_q[2] - q[2])
+    assert abs(agreement) < 1e-3, (out.final_q[2], q[2])
+    n = CONTACT_N * CONTACT_T
+    tag(benchmark, "simulator", "quadruped-standing", "quadruped", "fastdyn-soft", evals=n,
+        variant=f"N{CONTACT_N}xT{CONTACT_T}-{THREADS}t", dofs=model.nv, threads=THREADS,
+        agreement=agreement, mujoco=mujoco.__version__)
+    _time(benchmark, lambda: scene.rollout(case.Q0, case.V0, case.steps, record=(),
+                                           **case.gains), 3, n)
+    assert np.isfinite(out.final_q).all()
