@@ -390,7 +390,9 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
            "scene with `Scene(solver=\"admm\")` (not judged; PGS is the default). "
            "\"generated\": the contact-free rollouts with `rollout(..., generated=gen)`, the "
            "model's generated ABA in every step (opt-in; judged against the same target on "
-           "its own line of the summary).", ""]
+           "its own line of the summary). \"soft\" (bench/test_softness.py): the quadruped "
+           "scenes with MuJoCo's soft contact model, `Scene(solref=(0.02, 1))` and its default "
+           "solimp, the contact model of the MuJoCo side (opt-in; its own summary line).", ""]
     rows = []
     for scene, variant, m in keys:
         f = res.get("simulator", scene, m, "fastdyn", variant)
@@ -404,6 +406,10 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
         rg = ratio(g, j)
         gv = tally.judge("simulator, generated kernels, >= 2x mujoco.rollout", f"{scene} {m}",
                          rg, SIM_TARGET, judged and g is not None)
+        sf = res.get("simulator", scene, m, "fastdyn-soft", variant)
+        rs = ratio(sf, j)
+        sv = tally.judge("simulator, soft contacts, >= 2x mujoco.rollout", f"{scene} {m}",
+                         rs, SIM_TARGET, judged and sf is not None)
         rows.append([scene, f"{m} (nv {dofs[m]})" if m in dofs else m, variant,
                      f"{1 / f[0]:,.0f}" if f else "n/a", f"{1 / j[0]:,.0f}" if j else "n/a",
                      f"{1 / r:.2f}x" if r else "n/a",
@@ -411,11 +417,13 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
                      fmt_t(f[0]) if f else "n/a", fmt_t(j[0]) if j else "n/a",
                      ">= 2x" if judged else "-", verdict,
                      f"{1 / a[0]:,.0f} ({j[0] / a[0]:.2f}x)" if a and j else "-",
-                     f"{1 / g[0]:,.0f} ({1 / rg:.2f}x)" if g and rg else "-", gv])
+                     f"{1 / g[0]:,.0f} ({1 / rg:.2f}x)" if g and rg else "-", gv,
+                     f"{1 / sf[0]:,.0f} ({1 / rs:.2f}x)" if sf and rs else "-", sv])
     return out + table(["scene", "model", "batch", "fastdyn steps/s", "MuJoCo steps/s",
                         "throughput vs MuJoCo (min)", "(median)", "fastdyn / step",
                         "MuJoCo / step", "target", "", "ADMM steps/s (vs MuJoCo)",
-                        "generated steps/s (vs MuJoCo)", ""], rows)
+                        "generated steps/s (vs MuJoCo)", "", "soft steps/s (vs MuJoCo)", ""],
+                       rows)
 
 
 MC_LOOP_TARGET = 1 / 20  # time vs Pinocchio's inertia-editing loop (>= 20x its throughput)

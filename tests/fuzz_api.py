@@ -438,6 +438,10 @@ CALLS: list[Call] = [
     Call("compute_all_terms", fd.compute_all_terms,
          [MODEL(), DATA(), Q(), V(), A("frame", "frame", _frame, optional=True), REFERENCE()],
          observe=_observe_all_terms),
+    Call("computed_torque", fd.computed_torque,
+         [MODEL(), DATA(), Q(), V(), Q("q_ref"), V("v_ref"), V("a_ref"),
+          A("kp", "real", lambda c, _: 25.0), A("kd", "gain", _v),
+          A("frame", "frame", _frame, optional=True), REFERENCE()]),
     Call("forward_step", fd.forward_step,
          [MODEL(), DATA(), Q(), V(), V("tau"), A("dt", "positive", lambda c, _: 0.01), FEXT()]),
     Call("kinetic_energy", fd.kinetic_energy, [MODEL(), DATA(), Q(), V()]),
@@ -1172,6 +1176,9 @@ CATALOG: dict[str, list[Mutation]] = {
     "q": VECTOR + CONFIG_EXTRA,
     "qany": VECTOR,  # normalize / is_normalized: off-manifold quaternions are valid input
     "v": VECTOR,
+    # a gain (computed_torque's kp, kd): an (nv,) array or one number for every dof, so the
+    # number forms of a vector are valid input
+    "gain": [m for m in VECTOR if m.name not in ("float_scalar", "0d")],
     "bounds": VECTOR,  # random_configuration's lower, upper: +-inf are valid (opts allow_inf)
     "fext": MATRIX + ROWS,
     "torques": MATRIX,  # (T, nv): any number of steps is valid
