@@ -8,7 +8,6 @@ test_simulator.py's rigid check: the landing differs)."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -16,28 +15,15 @@ import fastdyn as fd
 from bench.ladder import tag
 from bench.test_simulator import (CONTACT_N, CONTACT_T, DT, MU, RADIUS, THREADS, _time,
                                   case_for, mujoco)
+from bench.test_simulator import pool as _pool, two_threads as _two_threads
 from test_simulator import standing_quadruped
 
-
-@pytest.fixture(scope="module", autouse=True)
-def two_threads():
-    if numba.config.NUMBA_NUM_THREADS < THREADS:
-        pytest.skip(f"numba has {numba.config.NUMBA_NUM_THREADS} thread(s)")
-    before = numba.get_num_threads()
-    numba.set_num_threads(THREADS)
-    yield
-    numba.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def mujoco_pool():
-    with mujoco.rollout.Rollout(nthread=THREADS) as r:
-        yield r
+_FIXTURES = (_pool, _two_threads)  # test_simulator's: its MuJoCo pool, 2 numba threads
 
 
 @pytest.mark.parametrize("which, tol", [("standing", 1e-3), ("dropped", 2e-2)])
-def test_contacts_soft(benchmark, mujoco_pool, which, tol):
-    pool = mujoco_pool
+def test_contacts_soft(benchmark, _pool, which, tol):
+    pool = _pool
     case = case_for(which, pool)
     model, _, feet, _ = standing_quadruped()
     scene = fd.Scene(model, dt=DT, mu=MU, solref=fd.Scene.MUJOCO_SOLREF)

@@ -47,6 +47,28 @@ def _same(model, data) -> None:
     _checks.data_for(model, data)
 
 
+def _target(model, data, frame, reference, com) -> tuple[int, int]:
+    """Check that ``data`` is ``model``'s and ``com`` a bool; the tracked frame's index (-1:
+    every frame) and the reference's code, as compute_all_terms and computed_torque take them
+    (a misspelt frame name: KeyError naming it)."""
+    try:
+        same = data.model_token == model.token
+    except AttributeError:  # not a Data or not a Model: _same says which
+        same = False
+    if not same:
+        _same(model, data)
+    if frame is None:
+        f = -1
+    else:
+        f = frame if type(frame) is int and 0 <= frame < model.nframes else \
+            _checks.frame_index(model, frame)
+    ref = reference if type(reference) is int and reference == LOCAL else \
+        reference_code(reference)
+    if com is not True and com is not False:
+        raise TypeError(f"com must be True or False, got {com!r}")
+    return f, ref
+
+
 def compute_all_terms(model: Model, data: Data, q, v, frame: int | str | None = None,
                       reference: int = LOCAL, com: bool = True) -> None:
     """At (q, v), in one compiled call, Pinocchio's computeAllTerms and the frame placements:
@@ -69,21 +91,7 @@ def compute_all_terms(model: Model, data: Data, q, v, frame: int | str | None = 
     Returns None, as Pinocchio's computeAllTerms: read the results from ``data`` (views,
     overwritten by the next call).
     """
-    try:
-        same = data.model_token == model.token
-    except AttributeError:  # not a Data or not a Model: _same says which
-        same = False
-    if not same:
-        _same(model, data)
-    if frame is None:
-        f = -1
-    else:
-        f = frame if type(frame) is int and 0 <= frame < model.nframes else \
-            _checks.frame_index(model, frame)  # a misspelt name: KeyError naming it
-    ref = reference if type(reference) is int and reference == LOCAL else \
-        reference_code(reference)
-    if com is not True and com is not False:
-        raise TypeError(f"com must be True or False, got {com!r}")
+    f, ref = _target(model, data, frame, reference, com)
     nq, nv = model.nq, model.nv
     if not (type(q) is type(v) is np.ndarray and q.dtype is v.dtype is _checks.F64
             and q.ndim == v.ndim == 1 and len(q) == nq and len(v) == nv):
@@ -119,21 +127,7 @@ def computed_torque(model: Model, data: Data, q, v, q_ref, v_ref, a_ref, kp, kd,
     Returns data.tau (a view, overwritten by the next call); ``forward_step(model, data, q,
     v, tau, dt)`` right after steps a simulated plant from the same state with the M and h
     just computed. Bad references or gains raise, naming them; nothing is computed then."""
-    try:
-        same = data.model_token == model.token
-    except AttributeError:
-        same = False
-    if not same:
-        _same(model, data)
-    if frame is None:
-        f = -1
-    else:
-        f = frame if type(frame) is int and 0 <= frame < model.nframes else \
-            _checks.frame_index(model, frame)
-    ref = reference if type(reference) is int and reference == LOCAL else \
-        reference_code(reference)
-    if com is not True and com is not False:
-        raise TypeError(f"com must be True or False, got {com!r}")
+    f, ref = _target(model, data, frame, reference, com)
     nq, nv = model.nq, model.nv
     if not (type(q) is type(v) is type(q_ref) is type(v_ref) is type(a_ref) is _ND
             and q.dtype is v.dtype is q_ref.dtype is v_ref.dtype is a_ref.dtype is _F64

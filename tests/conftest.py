@@ -83,3 +83,14 @@ def close(x, ref, tol=TOL):
     scale = max(1.0, float(np.abs(ref).max()) if ref.size else 1.0)
     err = float(np.abs(x - ref).max()) if ref.size else 0.0
     assert err <= tol * scale, f"max error {err:.3e} > {tol:.0e} x scale {scale:.3e}"
+
+
+def set_threads(n: int) -> int:
+    """numba's thread count set to n for a test (skipped where the machine has fewer);
+    returns the old count, to restore."""
+    import numba
+    if n > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("machine has fewer threads")
+    old = numba.get_num_threads()
+    numba.set_num_threads(n)
+    return old

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from conftest import get_pair, random_state
+from conftest import get_pair, random_state, set_threads as _threads
 from fastdyn import batch
 
 N = 7  # not a multiple of the thread count
@@ -22,14 +22,6 @@ def states():
     F = rng.normal(size=(N, m.njoints, 6))
     pi = fd.sample_parameters(m, N, seed=1, mass=0.2, com=0.01, inertia=0.2)
     return m, Q, V, X, F, fd.parameter_batch(m, pi=pi)
-
-
-def _threads(n):
-    if n > numba.config.NUMBA_NUM_THREADS:
-        pytest.skip("machine has fewer threads")
-    old = numba.get_num_threads()
-    numba.set_num_threads(n)
-    return old
 
 
 @pytest.mark.parametrize("threads", [1, 2])

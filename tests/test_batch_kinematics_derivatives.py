@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from conftest import close, get_pair, needs_pinocchio, pin, random_state, to_pinocchio
+from conftest import (close, get_pair, needs_pinocchio, pin, random_state,
+                      set_threads as _threads, to_pinocchio)
 from fastdyn import batch
 from fastdyn.kernels.joints import codes
 
@@ -29,14 +30,6 @@ def states():
     Q, V, A = (np.array([s[k] for s in S]) for k in range(3))
     pi = fd.sample_parameters(m, N, seed=4, mass=0.2, com=0.01, inertia=0.2)
     return m, Q, V, A, fd.parameter_batch(m, pi=pi)
-
-
-def _threads(n):
-    if n > numba.config.NUMBA_NUM_THREADS:
-        pytest.skip("machine has fewer threads")
-    old = numba.get_num_threads()
-    numba.set_num_threads(n)
-    return old
 
 
 def _deep_frame(m) -> int:
