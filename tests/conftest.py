@@ -94,3 +94,31 @@ def set_threads(n: int) -> int:
     old = numba.get_num_threads()
     numba.set_num_threads(n)
     return old
+
+
+def step_jacobians_by_differences(model, step, q, v, tau, eps):
+    """(A, B) of a step (q, v, tau) -> (q+, v+) by central differences of ``step``: q
+    perturbed along tangents (integrate), q+ measured in the tangent space at the nominal q+
+    (difference), v and tau perturbed directly; step sizes ``eps``."""
+    import fastdyn as fd
+    nv = model.nv
+    q1, _ = step(q, v, tau)
+
+    def delta(x):
+        qn, vn = step(*x)
+        return np.concatenate([fd.difference(model, q1, qn), vn])
+
+    cols_a, cols_b = [], []
+    for k in range(2 * nv):
+        e = np.zeros(nv)
+        e[k % nv] = eps
+        if k < nv:
+            hi, lo = (fd.integrate(model, q, e), v, tau), (fd.integrate(model, q, -e), v, tau)
+        else:
+            hi, lo = (q, v + e, tau), (q, v - e, tau)
+        cols_a.append((delta(hi) - delta(lo)) / (2 * eps))
+    for k in range(nv):
+        e = np.zeros(nv)
+        e[k] = eps
+        cols_b.append((delta((q, v, tau + e)) - delta((q, v, tau - e))) / (2 * eps))
+    return np.stack(cols_a, axis=1), np.stack(cols_b, axis=1)

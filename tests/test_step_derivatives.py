@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from conftest import close, get_pair, pin, random_state
+from conftest import close, get_pair, pin, random_state, step_jacobians_by_differences
 from fastdyn.kernels import layout as L
 from fastdyn.kernels import step_derivatives as step_kernel
 from fastdyn.step_derivatives import step_buffers, step_options
@@ -32,30 +32,9 @@ def _state(pm, seed):
 
 
 def _fd_jacobians(scene, q, v, tau, fext=None):
-    """A, B by central differences of scene.step, perturbing q along tangents (integrate) and
-    measuring q+ in the tangent space at the nominal q+ (difference)."""
-    m = scene.model
-    nv = m.nv
-    q1, _ = scene.step(q, v, tau, fext)
-
-    def delta(x):
-        qn, vn = scene.step(*x, fext)
-        return np.concatenate([fd.difference(m, q1, qn), vn])
-
-    cols_a, cols_b = [], []
-    for k in range(2 * nv):
-        e = np.zeros(nv)
-        e[k % nv] = EPS
-        if k < nv:
-            hi, lo = (fd.integrate(m, q, e), v, tau), (fd.integrate(m, q, -e), v, tau)
-        else:
-            hi, lo = (q, v + e, tau), (q, v - e, tau)
-        cols_a.append((delta(hi) - delta(lo)) / (2 * EPS))
-    for k in range(nv):
-        e = np.zeros(nv)
-        e[k] = EPS
-        cols_b.append((delta((q, v, tau + e)) - delta((q, v, tau - e))) / (2 * EPS))
-    return np.stack(cols_a, axis=1), np.stack(cols_b, axis=1)
+    """A, B by central differences of scene.step (conftest.step_jacobians_by_differences)."""
+    return step_jacobians_by_differences(scene.model, lambda *x: scene.step(*x, fext), q, v,
+                                         tau, EPS)
 
 
 def _pinocchio_jacobians(pm, q, v, tau, dt, damping, fext=None, clamped=()):

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from conftest import close
+from conftest import close, step_jacobians_by_differences
 from fastdyn.kernels import layout as L, step_derivatives as step_kernel
 from fastdyn.simulate_demo import standing_scene
 from fastdyn.step_derivatives import step_buffers, step_options
@@ -120,34 +120,21 @@ def active_set(scene, q):
 
 
 def fd_jacobians(scene, q, v, tau, fext=None):
-    """A, B by central differences of Scene.step (cold starts), q perturbed along tangents and
-    q+ measured in the tangent space at the nominal q+; asserts the active set never moves."""
-    m = scene.model
-    nv = m.nv
+    """A, B by central differences of Scene.step (cold starts; conftest's
+    step_jacobians_by_differences), and the nominal active set, which no perturbation may
+    move (asserted at every step)."""
     scene.reset()
-    q1, _ = scene.step(q, v, tau, fext)
+    scene.step(q, v, tau, fext)
     nominal = active_set(scene, q)
 
-    def delta(x):
+    def step(q, v, tau):
         scene.reset()
-        qn, vn = scene.step(*x, fext)
-        assert active_set(scene, x[0]) == nominal, "the perturbation changed the active set"
-        return np.concatenate([fd.difference(m, q1, qn), vn])
+        out = scene.step(q, v, tau, fext)
+        assert active_set(scene, q) == nominal, "the perturbation changed the active set"
+        return out
 
-    cols_a, cols_b = [], []
-    for k in range(2 * nv):
-        e = np.zeros(nv)
-        e[k % nv] = EPS
-        if k < nv:
-            hi, lo = (fd.integrate(m, q, e), v, tau), (fd.integrate(m, q, -e), v, tau)
-        else:
-            hi, lo = (q, v + e, tau), (q, v - e, tau)
-        cols_a.append((delta(hi) - delta(lo)) / (2 * EPS))
-    for k in range(nv):
-        e = np.zeros(nv)
-        e[k] = EPS
-        cols_b.append((delta((q, v, tau + e)) - delta((q, v, tau - e))) / (2 * EPS))
-    return np.stack(cols_a, axis=1), np.stack(cols_b, axis=1), nominal
+    A, B = step_jacobians_by_differences(scene.model, step, q, v, tau, EPS)
+    return A, B, nominal
 
 
 def agree(scene, q, v, tau, expect, fext=None):
