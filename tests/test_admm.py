@@ -15,7 +15,9 @@ from fastdyn.kernels.algorithms.pgs import pgs
 from test_contact_solver import (AGREE, CASES, CUBE, DT, G0, MU, ball_model, cubes_model,
                                  next_velocity, pin_solve, pushed_box, random_problem, scale,
                                  stack, step_problem, total)
-from test_simulator import free_body, pendulum, pose, standing_quadruped
+from test_simulator import ball, box, pendulum, pose, standing_quadruped
+
+_FIXTURES = (ball, box)  # test_simulator's bodies, its fixtures here too
 
 TOL = 1e-12  # ADMM: the largest velocity error [m/s]
 ITERATIONS = 100_000
@@ -170,17 +172,6 @@ def test_stack_of_cubes_converges():
 
 
 # --- in a scene ----------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def ball():
-    return free_body("ball", 2.0, np.eye(3) * 0.4 * 2.0 * 0.1 ** 2)
-
-
-@pytest.fixture(scope="module")
-def box():
-    m, s = 1.5, 0.2
-    return free_body("box", m, np.eye(3) * m * (s * s + s * s) / 12)
-
 
 def test_scene_ball_at_rest_and_warm_start(ball):
     scene = fd.Scene(ball, dt=DT, mu=0.4, solver="admm")
