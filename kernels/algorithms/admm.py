@@ -52,6 +52,7 @@ last sweep, which changes nothing, is not counted).
 from math import sqrt
 
 from .._jit import jit
+from .dense import affine
 
 KAPPA = 1e8  # assumed condition number of G: the spectral window [L / KAPPA, L]
 RHO_POWER = 0.2  # rho = sqrt(l L) (L / l)^RHO_POWER at the start (Pinocchio's default)
@@ -90,15 +91,6 @@ def _dual_cone(mu, n, t1, t2):
         return 0.0, 0.0, 0.0
     a = (mu * n + r) / (1.0 + mu * mu)
     return mu * a, a * t1 / r, a * t2 / r
-
-
-@jit
-def _velocity(G, c, y, m, u):
-    for r in range(m):
-        acc = c[r]
-        for k in range(m):
-            acc += G[r, k] * y[k]
-        u[r] = acc
 
 
 @jit
@@ -247,7 +239,7 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
         y[n], y[n + 1], y[n + 2] = _cone(mu[i], lam[n], lam[n + 1], lam[n + 2])
     for r in range(3 * nc, m):
         y[r] = min(max(lam[r], lo[r]), hi[r])
-    _velocity(G, c, y, m, u)
+    affine(G, c, y, m, u)
     residual = _residual(mu, nc, lo, hi, m, y, u)
     if residual <= tol:
         for r in range(m):
@@ -289,7 +281,7 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
         for r in range(m):
             primal = max(primal, abs(x[r] - y[r]))
             z[r] -= rho * (x[r] - y[r])
-        _velocity(G, c, y, m, u)
+        affine(G, c, y, m, u)
         residual = _residual(mu, nc, lo, hi, m, y, u)
         if residual <= tol:
             for r in range(m):

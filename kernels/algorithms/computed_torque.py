@@ -19,6 +19,7 @@ more than the law reads it from the same pass.
 from .._jit import jit
 from ..configuration.dispatch import difference
 from .all_terms import all_terms_checked
+from .dense import affine
 from .guard import CODE, _finite, check_inputs
 
 
@@ -33,11 +34,7 @@ def computed_torque_law(jnt, q, v, q_ref, v_ref, a_ref, kp, kd, M, nle, x, tau):
         p = kp[0] if one_p else kp[k]
         d = kd[0] if one_d else kd[k]
         x[k] = a_ref[k] + p * x[k] + d * (v_ref[k] - v[k])
-    for r in range(nv):
-        s = nle[r]
-        for c in range(nv):
-            s += M[r, c] * x[c]
-        tau[r] = s
+    affine(M, nle, x, nv, tau)
 
 
 @jit

@@ -1,4 +1,4 @@
-"""Small dense helpers for the per-joint nv x nv blocks (nv <= 6) of ABA."""
+"""Small dense helpers: the per-joint nv x nv blocks (nv <= 6) of ABA, and y = A x + b."""
 
 from .._jit import jit
 
@@ -47,3 +47,14 @@ def invert_spd(A, a, n, tmp, t):
             A[a + n * r + c] = s
             A[a + n * c + r] = s
     return True
+
+
+@jit
+def affine(A, b, x, n, y):
+    """y[:n] = A[:n, :n] x[:n] + b[:n] (row by row, b first: the contact solvers' velocities
+    u = G lam + c, the computed-torque law's tau = M x + h)."""
+    for r in range(n):
+        acc = b[r]
+        for k in range(n):
+            acc += A[r, k] * x[k]
+        y[r] = acc
