@@ -283,6 +283,31 @@ def clear_cache() -> tuple[int, int]:
     return index, data
 
 
+def _refuse_borrowed_returns(disp) -> None:
+    """Make ``disp`` refuse, as it compiles (or loads from the cache), a signature whose result
+    holds an array.
+
+    Without the runtime a kernel returns its arrays (e.g. views of a buffer) without taking a
+    reference to their memory, and a caller compiled with the runtime (a parallel kernel, or
+    any user's ``@njit`` function) releases one at its end: the buffer is freed while its owner
+    still holds it, and the heap is corrupted (seen as "malloc(): unaligned tcache chunk
+    detected" on the caller's next allocation). Such a helper must say ``inline="always"``
+    (it then compiles into its caller, under the caller's runtime) or ``nrt=True``."""
+    add = disp.add_overload
+
+    def add_overload(cres):
+        ret = cres.signature.return_type
+        if cres.target_context.data_model_manager[ret].contains_nrt_meminfo():
+            raise TypeError(f"fastdyn kernel {disp.py_func.__module__}."
+                            f"{disp.py_func.__qualname__} returns {ret}, which holds arrays, but "
+                            f"is compiled without numba's runtime: a caller with the runtime "
+                            f"would free memory it does not own. Declare it "
+                            f'@jit(inline="always") or @jit(nrt=True).')
+        add(cres)
+
+    disp.add_overload = add_overload
+
+
 def jit(func=None, *, parallel=False, inline="never", nrt=False):
     """Compile ``func`` with fastdyn's policy; usable as ``@jit`` or ``@jit(parallel=True)``.
 
@@ -293,12 +318,16 @@ def jit(func=None, *, parallel=False, inline="never", nrt=False):
     must allocate (or a parallel one: numba's prange machinery needs the runtime) says
     ``nrt=True``. ``inline="always"`` inlines at numba IR level; measured slower than LLVM's
     own inlining here, so use it only where a measurement says so (jcalc and the aligned
-    revolute joint's calc, which LLVM no longer inlined: joints/jcalc.py).
+    revolute joint's calc, which LLVM no longer inlined: joints/jcalc.py), or where a helper
+    returns views of a buffer: without the runtime that is refused at compile time
+    (``_refuse_borrowed_returns``), inlined it is the caller's code.
     """
 
     def wrap(f):
         disp = numba.njit(parallel=parallel, inline=inline, _nrt=nrt or parallel,
                           **_OPTIONS)(f)
+        if not (nrt or parallel) and inline != "always":
+            _refuse_borrowed_returns(disp)
         _KERNELS.append(f)
         if CACHE and not numba.config.DISABLE_JIT:  # (pure-Python mode has nothing to cache)
             # What Dispatcher.enable_caching does, with the fallback locator appended.

@@ -83,3 +83,46 @@ def test_second_process_loads_from_the_cache(tmp_path):
     first, second = (tuple(int(x) for x in r.stdout.split()) for r in runs)
     assert first == (0, 1)  # compiled (and written to the cache)
     assert second == (1, 0)  # loaded, nothing compiled
+
+
+@_jit.jit
+def _two_views(x):
+    return x[1:], x[:1]
+
+
+def test_a_kernel_without_the_runtime_may_not_return_arrays():
+    """Returned views carry no reference to their memory without numba's runtime, and a caller
+    with it (users' @njit code, parallel kernels) would free that memory: refused at compile."""
+    import numpy as np
+    import pytest
+    with pytest.raises(TypeError, match=r"_two_views returns .*inline=\"always\""):
+        _two_views(np.zeros(3))
+
+
+def test_buffer_views_serve_a_users_njit_function():
+    """The step's buffer helpers return views; a user's @njit function (with the runtime)
+    calling them used to free the caller's buffer on return (heap corruption: the process
+    aborted on the next call). In a subprocess, so that a regression fails this test only."""
+    script = textwrap.dedent("""
+        import numba, numpy as np
+        from fastdyn.kernels.algorithms.time_step import buffers, sizes
+        from fastdyn.kernels.algorithms.step_derivatives import derivative_buffers
+
+        @numba.njit
+        def fill(fbuf, ibuf, dbuf, nv, npair):
+            M = buffers(fbuf, ibuf, nv, npair)[0]
+            Aq = derivative_buffers(dbuf, nv)[0]
+            M[0, 0] += 1.0
+            Aq[0, 0] += 1.0
+            return np.ones(4).sum()  # an allocation after the views are released
+
+        rows, nwarm, nf, ni = sizes(3, 2, 1)
+        fbuf, ibuf, dbuf = np.zeros(nf), np.zeros(ni, np.int64), np.zeros(1000)
+        for _ in range(200):
+            fill(fbuf, ibuf, dbuf, 3, 2)
+        assert fbuf[0] == 200.0 and dbuf[0] == 200.0, (fbuf[0], dbuf[0])
+        print("ok")
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -77,7 +77,7 @@ def constraint_size(nv, npair, njoints):
             + rows * rows + 4 * rows * nv + 12 * nv + 12 + nv + 3 * nv * nv)
 
 
-@jit
+@jit(inline="always")  # returns views: compiled into its caller (_jit.py)
 def constraint_buffers(cbuf, nv, npair, njoints):
     """Views of cbuf: F (njoints, 6) external forces with the contacts', the step's warm start,
     cf (npair, 6) and stats (3,), per row kind, kb (the target's slope) and er (restitution),
