@@ -426,6 +426,36 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
                        rows)
 
 
+CLOSED_LOOP_TARGET = 1.1  # time under a user's njit policy vs the open-loop replay
+
+
+def closed_loop_section(res: Results, tally: Tally) -> list[str]:
+    variant = next((k[2] for k in res.t if k[0] == "closed-loop"), None)
+    if variant is None:
+        return []
+    get = lambda role: res.get("closed-loop", "quadruped-standing", "quadruped", role,  # noqa
+                               variant)
+    opn = get("fastdyn-open-loop")
+    rows = []
+    for role, label in (("fastdyn-policy", "user @njit policy"),
+                        ("fastdyn-builtin", "built-in PD"), ("fastdyn-open-loop", "open loop")):
+        t = get(role)
+        r = ratio(t, opn)
+        verdict = tally.judge("closed-loop rollouts <= 1.1x open-loop", label, r,
+                              CLOSED_LOOP_TARGET, role == "fastdyn-policy")
+        rows.append([label, variant, fmt_t(t[0]) if t else "n/a",
+                     f"{r:.2f}" if r else "n/a", f"{t[1] / opn[1]:.2f}" if t and opn else "n/a",
+                     "<= 1.1" if role == "fastdyn-policy" else "-", verdict])
+    return ["## Closed-loop rollouts: a controller in the loop", "",
+            "bench/test_closed_loop.py: the standing quadruped (bench/test_simulator.py's "
+            "scene), 64 rollouts x 1,000 steps, 2 threads; time per step (min over rounds) "
+            "under a user's `@numba.njit` PD policy, the built-in PD and the open-loop replay "
+            "of the torques the policy applied (the same trajectories). Target: the policy's "
+            "time <= 1.1x the open loop's.", ""] + table(
+        ["controller", "batch", "time / step", "vs open loop (min)", "(median)", "target",
+         ""], rows)
+
+
 MC_LOOP_TARGET = 1 / 20  # time vs Pinocchio's inertia-editing loop (>= 20x its throughput)
 MC_REGRESSOR_TARGET = 1 / 3  # time vs Pinocchio's regressor route, RNEA (>= 3x)
 MC_FIXED_TARGET = 1.2  # time vs fastdyn's own fixed-model batch
@@ -730,6 +760,7 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
     tally = Tally()
     body = (kernel_section(res, tally) + single_section(res, tally) + batch_section(res, tally)
             + startup_section(res, tally) + simulator_section(res, tally)
+            + closed_loop_section(res, tally)
             + montecarlo_section(res, tally) + derivatives_section(res, tally)
             + api_section(res, tally) + tick_section(res, tally)
             + estimate_check(res))
