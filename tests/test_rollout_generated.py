@@ -163,9 +163,9 @@ def test_bad_generated_kernels_and_robots_are_refused():
 
 
 def test_a_second_process_loads_the_generated_callback_and_the_loop_from_disk(tmp_path):
-    """The generated ABA's callback is cached beside its module and the rollout loop is the
-    generic rollouts' own: a second process compiles neither (numba's cache debug output
-    shows no save of either)."""
+    """The generated ABA's callback (aba_own: the model itself) is cached beside its module
+    and the rollout loop is the generic rollouts' own: a second process compiles neither
+    (numba's cache debug output shows no save of either)."""
     script = textwrap.dedent("""
         import numpy as np
         import fastdyn as fd
@@ -184,7 +184,7 @@ def test_a_second_process_loads_the_generated_callback_and_the_loop_from_disk(tm
                            env=env, timeout=600) for _ in range(2)]
     for r in runs:
         assert r.returncode == 0, r.stderr[-2000:]
-    assert any("saved" in line and "aba_prm" in line for line in runs[0].stdout.splitlines())
+    assert any("saved" in line and "aba_own" in line for line in runs[0].stdout.splitlines())
     saved = [line for line in runs[1].stdout.splitlines()
              if "saved" in line and ("rollout" in line or "aba" in line)]
     assert not saved, saved
