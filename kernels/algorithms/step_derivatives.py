@@ -63,7 +63,7 @@ def derivative_size(nv, npair, njoints):
     return 5 * nv * nv + 3 * nv + constraint_size(nv, npair, njoints)
 
 
-@jit
+@jit(inline="always")  # returns views: compiled into its caller (_jit.py)
 def derivative_buffers(dbuf, nv):
     """Views of dbuf: da/dq, da/dv, (M + dt D)^-1, a configuration Jacobian, M, tau_c, dt v+,
     and a."""

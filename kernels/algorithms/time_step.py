@@ -95,7 +95,7 @@ def compliance_offset(nv, npair):
     return solver_offset(nv, npair) - 3 * npair - 3 * nv
 
 
-@jit
+@jit(inline="always")  # returns views: compiled into its caller (_jit.py)
 def buffers(fbuf, ibuf, nv, npair):
     """Views of a step's flat buffers: matrices and vectors in fbuf, indices in ibuf."""
     rows = 3 * npair + 3 * nv
