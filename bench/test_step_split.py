@@ -2,9 +2,10 @@
 bench/test_simulator.py (standing and dropped, dt = 1 ms, PD, rigid contacts, PGS), one thread,
 split into the phases of kernels/algorithms/time_step.py:
   dynamics   tau clamped, CRBA + RNEA + tree-sparse factorization -> v_free (free_velocity)
-  rows       the constraint rows: contact_rows + joint_rows
+  rows       the constraint rows: contact_rows + joint_rows (step_rows)
   delassus   G = J M^-1 J^T + R (delassus.py)
-  solve      the warm start gathered by slot, PGS (pgs.py; its sweeps per step beside it)
+  solve      the warm start gathered by slot, PGS (step_solve: pgs.py and active_set.py; its
+             sweeps per step beside it)
   rest       the whole time_step minus the above: percussions scattered to the warm start,
              v+ = v_free + M^-1 J^T P, contact forces, integration, finiteness checks.
 The states: NROLL of the bench's seeded rollouts x CONTACT_T steps each, recorded by
@@ -26,9 +27,7 @@ from bench.ladder import tag
 from bench.test_simulator import CONTACT_T, SCENES, contact_scene, contact_states
 from fastdyn.kernels import layout as L
 from fastdyn.kernels.algorithms import time_step as ts
-from fastdyn.kernels.algorithms.constraint_rows import contact_rows, joint_rows
 from fastdyn.kernels.algorithms.delassus import delassus
-from fastdyn.kernels.algorithms.pgs import pgs
 
 NROLL = 4
 PHASES = ("loop", "dynamics", "rows", "delassus", "solve", "step")  # cumulative prefixes
@@ -89,19 +88,16 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
             continue
         o = ts.compliance_offset(nv, npair)
         soft = fbuf[o:o + c.shape[0]]
-        nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
-        m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, 3 * npair, J, c, lo, hi, slot)
-        for r in range(3 * nc, m):
-            soft[r] = 0.0
+        nc, m = ts.step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot,
+                             pair, point, soft)
         if upto == 2 or m == 0:
             continue
-        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G)
+        chain, length = ts.chain_buffers(ibuf, nv, npair)
+        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G, chain, length)
         if upto == 3:
             continue
-        for r in range(m):
-            lam[r] = warm[slot[r]]
-        s, _ = pgs(G, c, mu, nc, lo, hi, m, lam, opt[L.O_TOL], opt[L.O_ITERATIONS])
-        sweeps += s
+        sw, _ = ts.step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)
+        sweeps += sw
         if LAM.shape[0] > 0:
             for r in range(m):
                 LAM[k, slot[r]] = lam[r]

@@ -5,6 +5,14 @@ With Z = D^-1/2 U^-1 J^T, G = Z^T Z: one triangular pass per row of J (Featherst
 sec. 6.5: the pass touches only the ancestors of a dof, so a contact's row costs its
 support), then the products of the columns of Z, which are non-zero on shared supports
 only. G is symmetric and positive semi-definite (definite when the rows are independent).
+Every row fastdyn builds is non-zero on one chain of the tree only (a contact's row on the
+dofs from its body to the root, a joint row on its dof): the chain of its deepest non-zero
+dof, listed from the root down. U^-1 moves entries to ancestors only, so row r of Z lives on
+that chain too, and two rows share the dofs of the common beginning of their chains (the
+path from the root to their deepest common ancestor): G_rs is summed there, in the same
+ascending order as the dense product, so G is the same to the bit at a fraction of the cost
+(4 feet of a quadruped: 9 dofs a row, 6 shared). A row that is not on one chain (not built by
+constraint_rows.py) sends the whole matrix to the dense products.
 The compliance R = r diag(G) is added to its diagonal (the regularization of the contact
 problem, as MuJoCo's soft constraints and Pinocchio's proximal solvers regularize theirs: it
 keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed). A soft
@@ -20,9 +28,89 @@ from .cholesky import solve_upper
 
 
 @jit
-def delassus(dof, U, D, J, m, regularization, soft, Z, G):
+def delassus(dof, U, D, J, m, regularization, soft, Z, G, chain, length):
     """Z[:m] = rows of D^-1/2 U^-1 J^T, G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on
-    soft contact rows (soft[r] > 0) and regularization G_rr on the others."""
+    soft contact rows (soft[r] > 0) and regularization G_rr on the others. chain (>= m, nv)
+    and length (>= m,) are int64 scratch: row r's chain of dofs, root first (module
+    docstring). Entries of Z off a row's chain are left as they were (unused)."""
+    if _chains(dof, J, m, chain, length):
+        for r in range(m):
+            _chain_row(dof, U, D, J, r, chain[r], length[r], Z[r])
+        for r in range(m):
+            cr = chain[r]
+            for s in range(r, m):
+                cs = chain[s]
+                n = min(length[r], length[s])
+                acc = 0.0
+                for i in range(n):
+                    k = cr[i]
+                    if k != cs[i]:
+                        break
+                    acc += Z[r, k] * Z[s, k]
+                G[r, s] = acc
+                G[s, r] = acc
+    else:
+        _dense(dof, U, D, J, m, Z, G)
+    for r in range(m):
+        if soft[r] > 0.0:
+            G[r, r] += soft[r]
+        else:
+            G[r, r] *= 1.0 + regularization
+
+
+@jit
+def _chains(dof, J, m, chain, length):
+    """Each row's chain (the ancestors of its deepest non-zero dof, root first) into chain,
+    length; False if a row has a non-zero entry off its chain."""
+    nv = J.shape[1]
+    for r in range(m):
+        leaf = nv - 1
+        while leaf >= 0 and J[r, leaf] == 0.0:
+            leaf -= 1
+        n = 0
+        k = leaf
+        while k >= 0:
+            n += 1
+            k = dof[k].parent
+        length[r] = n
+        k = leaf
+        on = 0
+        for i in range(n - 1, -1, -1):
+            chain[r, i] = k
+            if J[r, k] != 0.0:
+                on += 1
+            k = dof[k].parent
+        for k in range(leaf + 1):
+            if J[r, k] != 0.0:
+                on -= 1
+        if on != 0:
+            return False
+    return True
+
+
+@jit
+def _chain_row(dof, U, D, J, r, chain, n, z):
+    """z = D^-1/2 U^-1 J[r]^T on the row's chain (cholesky.solve_upper's pass, which touches
+    nothing else: the entries of a chain's dofs receive from their descendants only)."""
+    for i in range(n):
+        k = chain[i]
+        z[k] = J[r, k]
+    for i in range(n - 1, -1, -1):
+        k = chain[i]
+        zk = z[k]
+        if zk != 0.0:
+            j = dof[k].parent
+            while j >= 0:
+                z[j] -= U[j, k] * zk
+                j = dof[j].parent
+    for i in range(n):
+        k = chain[i]
+        z[k] /= sqrt(D[k])
+
+
+@jit
+def _dense(dof, U, D, J, m, Z, G):
+    """Z and G (without R) by full rows: for rows that are not on one chain."""
     nv = J.shape[1]
     for r in range(m):
         z = Z[r]
@@ -38,7 +126,3 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G):
                 acc += Z[r, k] * Z[s, k]
             G[r, s] = acc
             G[s, r] = acc
-        if soft[r] > 0.0:
-            G[r, r] += soft[r]
-        else:
-            G[r, r] *= 1.0 + regularization
