@@ -33,7 +33,7 @@ NROLL = 4
 PHASES = ("loop", "dynamics", "rows", "delassus", "solve", "step")  # cumulative prefixes
 
 
-@numba.njit(cache=True)
+@numba.njit  # (no cache: numba would not see the kernels it calls change)
 def replay(jnt, prm, dof, sph, hsp, opt, Q, V, TAU, ws, fbuf, ibuf, WARM, QN):
     """time_step from (Q[0], V[0]) under the torques TAU[k]: the warm start before step k in
     WARM[k] (and after the last in WARM[-1]), the states it reaches in QN; returns the first
@@ -56,7 +56,7 @@ def replay(jnt, prm, dof, sph, hsp, opt, Q, V, TAU, ws, fbuf, ibuf, WARM, QN):
     return 0
 
 
-@numba.njit(cache=True)
+@numba.njit  # (no cache: numba would not see the kernels it calls change)
 def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, LAM):
     """time_step's phases 1..upto (PHASES) on every state k: (Q[k], V[k]) under TAU[k] from the
     warm start WARM[k]. Returns the PGS sweeps summed over the states; with upto = 4 (solve),

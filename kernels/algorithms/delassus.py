@@ -29,24 +29,31 @@ from .cholesky import solve_upper
 
 @jit
 def delassus(dof, U, D, J, m, regularization, soft, Z, G, chain, length):
-    """Z[:m] = rows of D^-1/2 U^-1 J^T, G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on
-    soft contact rows (soft[r] > 0) and regularization G_rr on the others. chain (>= m, nv)
-    and length (>= m,) are int64 scratch: row r's chain of dofs, root first (module
-    docstring). Entries of Z off a row's chain are left as they were (unused)."""
+    """G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on soft contact rows (soft[r] > 0)
+    and regularization G_rr on the others. Z (>= m, nv) is scratch: the rows of
+    D^-1/2 U^-1 J^T, row r compact on its chain (Z[r, i] at dof chain[r, i]) or, when a row
+    is not on one chain, full. chain (>= m, nv) and length (>= m,) are int64 scratch: row
+    r's chain of dofs, root first (module docstring)."""
     if _chains(dof, J, m, chain, length):
-        for r in range(m):
-            _chain_row(dof, U, D, J, r, chain[r], length[r], Z[r])
+        r = 0
+        while r < m:  # rows on the same chain (a contact's three) in one pass
+            n = length[r]
+            e = r + 1
+            while e < m and length[e] == n and chain[e, n - 1] == chain[r, n - 1]:
+                e += 1
+            _chain_rows(U, D, J, r, e, chain[r], n, Z)
+            r = e
         for r in range(m):
             cr = chain[r]
             for s in range(r, m):
                 cs = chain[s]
                 n = min(length[r], length[s])
+                shared = 0
+                while shared < n and cr[shared] == cs[shared]:
+                    shared += 1
                 acc = 0.0
-                for i in range(n):
-                    k = cr[i]
-                    if k != cs[i]:
-                        break
-                    acc += Z[r, k] * Z[s, k]
+                for i in range(shared):
+                    acc += Z[r, i] * Z[s, i]
                 G[r, s] = acc
                 G[s, r] = acc
     else:
@@ -89,23 +96,25 @@ def _chains(dof, J, m, chain, length):
 
 
 @jit
-def _chain_row(dof, U, D, J, r, chain, n, z):
-    """z = D^-1/2 U^-1 J[r]^T on the row's chain (cholesky.solve_upper's pass, which touches
-    nothing else: the entries of a chain's dofs receive from their descendants only)."""
+def _chain_rows(U, D, J, r0, r1, chain, n, Z):
+    """Z[r, :n] = D^-1/2 U^-1 J[r]^T for the rows r0..r1-1 on the chain of dofs chain[:n]
+    (compact: entry i is dof chain[i]'s): cholesky.solve_upper's pass, where the ancestors of
+    chain[i] are chain[:i]; each entry receives its descendants' terms in the same order as
+    there. The rows go side by side (independent chains of operations)."""
+    for r in range(r0, r1):
+        for i in range(n):
+            Z[r, i] = J[r, chain[i]]
+    for i in range(n - 1, 0, -1):
+        k = chain[i]
+        for r in range(r0, r1):
+            zk = Z[r, i]
+            if zk != 0.0:
+                for j in range(i):
+                    Z[r, j] -= U[chain[j], k] * zk
     for i in range(n):
-        k = chain[i]
-        z[k] = J[r, k]
-    for i in range(n - 1, -1, -1):
-        k = chain[i]
-        zk = z[k]
-        if zk != 0.0:
-            j = dof[k].parent
-            while j >= 0:
-                z[j] -= U[j, k] * zk
-                j = dof[j].parent
-    for i in range(n):
-        k = chain[i]
-        z[k] /= sqrt(D[k])
+        d = sqrt(D[chain[i]])
+        for r in range(r0, r1):
+            Z[r, i] /= d
 
 
 @jit
