@@ -68,30 +68,36 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G, chain, length):
 @jit
 def _chains(dof, J, m, chain, length):
     """Each row's chain (the ancestors of its deepest non-zero dof, root first) into chain,
-    length; False if a row has a non-zero entry off its chain."""
+    length (a row with the deepest dof of the row before it copies that row's chain); False
+    if a row has a non-zero entry off its chain."""
     nv = J.shape[1]
+    last = -2
     for r in range(m):
         leaf = nv - 1
         while leaf >= 0 and J[r, leaf] == 0.0:
             leaf -= 1
-        n = 0
-        k = leaf
-        while k >= 0:
-            n += 1
-            k = dof[k].parent
+        if leaf == last:
+            n = length[r - 1]
+            for i in range(n):
+                chain[r, i] = chain[r - 1, i]
+        else:
+            n = 0
+            k = leaf
+            while k >= 0:
+                n += 1
+                k = dof[k].parent
+            k = leaf
+            for i in range(n - 1, -1, -1):
+                chain[r, i] = k
+                k = dof[k].parent
         length[r] = n
-        k = leaf
-        on = 0
-        for i in range(n - 1, -1, -1):
-            chain[r, i] = k
-            if J[r, k] != 0.0:
-                on += 1
-            k = dof[k].parent
-        for k in range(leaf + 1):
-            if J[r, k] != 0.0:
-                on -= 1
-        if on != 0:
-            return False
+        last = leaf
+        i = n - 1  # every non-zero entry on the chain (one pass down both)
+        for k in range(leaf, -1, -1):
+            if i >= 0 and chain[r, i] == k:
+                i -= 1
+            elif J[r, k] != 0.0:
+                return False
     return True
 
 
