@@ -92,8 +92,7 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
                              pair, point, soft)
         if upto == 2 or m == 0:
             continue
-        chain, length = ts.chain_buffers(ibuf, nv, npair)
-        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G, chain, length)
+        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G)
         if upto == 3:
             continue
         sw, _ = ts.step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)

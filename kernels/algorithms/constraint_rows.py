@@ -88,21 +88,6 @@ def _contact(jnt, sph, hsp, s, e, ws, J, m):
 
 
 @jit
-def _dots(J, m, end, v, vf):
-    """row_dot of rows m, m+1, m+2 with vf and v, side by side, over the dofs before ``end``
-    (a contact's rows are zero after its body's last dof): the same sums as row_dot's."""
-    a, b, c, d, e, f = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    for k in range(end):
-        a += J[m, k] * vf[k]
-        b += J[m, k] * v[k]
-        c += J[m + 1, k] * vf[k]
-        d += J[m + 1, k] * v[k]
-        e += J[m + 2, k] * vf[k]
-        f += J[m + 2, k] * v[k]
-    return a, b, c, d, e, f
-
-
-@jit
 def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft):
     """Contact rows (first in the list): J, c, mu per contact, the warm-start slot of each
     row, the (sphere, half-space) pair and point of each contact, and soft[r] the compliance
@@ -115,8 +100,8 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
         for e in range(nh):
             m = 3 * nc
             phi, p0, p1, p2 = _contact(jnt, sph, hsp, s, e, ws, J, m)
-            jr = jnt[sph[s].joint]
-            un, un0, ut1, ut10, ut2, ut20 = _dots(J, m, jr.idx_v + jr.nv, v, vf)
+            un = row_dot(J, m, vf)
+            un0 = row_dot(J, m, v)
             h = hsp[e]
             factor, ratio = 0.0, 1.0
             if is_soft(h):
@@ -125,8 +110,8 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
                 factor, b, keep = soft_targets(h, phi, un0, dt)  # keep: 1 - dt B
                 factor *= sph[s].invweight
                 ratio = max(opt[O_IMPRATIO], 1e-15)  # (an opt of one's own may hold 0)
-                c[m + 1] = ut1 - keep * ut10
-                c[m + 2] = ut2 - keep * ut20
+                c[m + 1] = row_dot(J, m + 1, vf) - keep * row_dot(J, m + 1, v)
+                c[m + 2] = row_dot(J, m + 2, vf) - keep * row_dot(J, m + 2, v)
             else:
                 if not phi + dt * min(un, 0.0) < margin:
                     continue
@@ -134,8 +119,8 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
                 rest = h[H_RESTITUTION]
                 if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP:
                     b = max(b, -rest * un0)  # the impact falls within this step
-                c[m + 1] = ut1
-                c[m + 2] = ut2
+                c[m + 1] = row_dot(J, m + 1, vf)
+                c[m + 2] = row_dot(J, m + 2, vf)
             c[m] = un - b
             mu[nc] = h[H_MU]
             p = s * nh + e

@@ -66,13 +66,12 @@ def free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs
 @jit
 def sizes(nv, nsph, nhsp):
     """(rows, warm-start slots, floats, ints) of a step's buffers for nv dofs, nsph spheres
-    and nhsp half-spaces: at most 3 rows per pair, one limit and one friction row per dof;
-    the ints: warm-start slots, pairs and the Delassus chains (chain_buffers)."""
+    and nhsp half-spaces: at most 3 rows per pair, one limit and one friction row per dof."""
     npair = nsph * nhsp
     rows = 3 * npair + 3 * nv
     nf = (solver_offset(nv, npair) + work_size(rows)
           + 8 * nv)  # the last 8 nv: rk4_step's stages
-    return rows, 3 * npair + 3 * nv, nf, rows * (nv + 3)
+    return rows, 3 * npair + 3 * nv, nf, 2 * rows
 
 
 @jit
@@ -95,15 +94,6 @@ def compliance_offset(nv, npair):
     """Where fbuf holds soft (rows,), after ``buffers``' views: each row's compliance factor
     (constraint_rows.contact_rows, delassus.py)."""
     return solver_offset(nv, npair) - 3 * npair - 3 * nv
-
-
-@jit(inline="always")  # returns views: compiled into its caller (_jit.py)
-def chain_buffers(ibuf, nv, npair):
-    """Views of ibuf after ``buffers``' slot and pair: the Delassus assembly's chains of
-    dofs (rows, nv) and their lengths (rows,) (delassus.py)."""
-    rows = 3 * npair + 3 * nv
-    o = 2 * rows
-    return ibuf[o:o + rows * nv].reshape((rows, nv)), ibuf[o + rows * nv:o + rows * (nv + 1)]
 
 
 @jit(inline="always")  # returns views: compiled into its caller (_jit.py)
@@ -180,8 +170,7 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     for k in range(nv):
         rhs[k] = 0.0
     if m > 0:
-        chain, length = chain_buffers(ibuf, nv, mu.shape[0])
-        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], soft, Z, G, chain, length)
+        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], soft, Z, G)
         sweeps, residual = step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)
         for s in range(warm.shape[0]):
             warm[s] = 0.0
