@@ -423,7 +423,36 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
                         "throughput vs MuJoCo (min)", "(median)", "fastdyn / step",
                         "MuJoCo / step", "target", "", "ADMM steps/s (vs MuJoCo)",
                         "generated steps/s (vs MuJoCo)", "", "soft steps/s (vs MuJoCo)", ""],
-                       rows)
+                       rows) + step_split_rows(res)
+
+
+SPLIT_PHASES = ("loop", "dynamics", "rows", "delassus", "solve", "step")
+
+
+def step_split_rows(res: Results) -> list[str]:
+    """bench/test_step_split.py: a contact step's time per phase (differences of the
+    cumulative prefixes' min times per step), one thread."""
+    rows = []
+    for scene in SIM_SCENES[1:]:
+        t = [res.get("step-split", scene, "quadruped", p, "1t") for p in SPLIT_PHASES]
+        if not all(t):
+            continue
+        d = [t[i][0] - t[i - 1][0] for i in range(1, len(t))]
+        sweeps = next((b["extra_info"]["sweeps"] for b in res.doc["benchmarks"]
+                       if b.get("extra_info", {}).get("measure") == "step-split"
+                       and b["extra_info"]["algo"] == scene
+                       and b["extra_info"]["role"] == "solve"), float("nan"))
+        rows.append([scene, *(fmt_t(x) for x in d[:3]), f"{fmt_t(d[3])} ({sweeps:.1f})",
+                     fmt_t(d[4]), fmt_t(t[-1][0] - t[0][0])])
+    if not rows:
+        return []
+    return ["Where a contact step's time goes (bench/test_step_split.py, one thread, time per "
+            "step averaged over 4 of the scene's rollouts x 2,000 steps, each phase the "
+            "difference of cumulative prefixes of time_step): dynamics = CRBA + RNEA + "
+            "factorization -> v_free; rows = contact and joint rows; Delassus = J M^-1 J^T + R; "
+            "solve = PGS from the warm start (its sweeps per step); rest = scatter, "
+            "v+ = v_free + M^-1 J^T P, contact forces, integration.", ""] + table(
+        ["scene", "dynamics", "rows", "Delassus", "solve (sweeps)", "rest", "step"], rows)
 
 
 CLOSED_LOOP_TARGET = 1.1  # time under a user's njit policy vs the open-loop replay

@@ -158,12 +158,18 @@ def _free_case(name: str, source: str, pool) -> Case:
     return case
 
 
-def _contact_case(which: str, pool) -> Case:
-    model, q0, feet, (kp, kd) = standing_quadruped()
+def contact_scene() -> tuple[fd.Scene, tuple]:
+    """The quadruped scene of the contact rows, and its PD gains (kp, kd)."""
+    model, _, feet, gains = standing_quadruped()
     scene = fd.Scene(model, dt=DT, mu=MU)
     for f in feet:
         scene.add_sphere(f, RADIUS)
-    twin = standing(model, fm.path("quadruped"), feet, RADIUS, MU, KP, KD, DT)
+    return scene, gains
+
+
+def contact_states(which: str) -> tuple[np.ndarray, np.ndarray]:
+    """(Q0, V0) of the contact rows' CONTACT_N rollouts, standing or dropped (seeded)."""
+    model, q0, _, _ = standing_quadruped()
     rng = np.random.default_rng(1)
     Q0 = np.tile(q0, (CONTACT_N, 1))
     yaw = rng.uniform(-np.pi, np.pi, CONTACT_N)
@@ -173,7 +179,14 @@ def _contact_case(which: str, pool) -> Case:
     if which == "dropped":
         Q0[:, 2] += 0.3
         Q0[:, 7:] += rng.uniform(-0.1, 0.1, (CONTACT_N, 12))
-    V0 = np.zeros((CONTACT_N, model.nv))
+    return Q0, np.zeros((CONTACT_N, model.nv))
+
+
+def _contact_case(which: str, pool) -> Case:
+    scene, (kp, kd) = contact_scene()
+    model, feet = scene.model, standing_quadruped()[2]
+    twin = standing(model, fm.path("quadruped"), feet, RADIUS, MU, KP, KD, DT)
+    Q0, V0 = contact_states(which)
     case = Case(f"quadruped-{which}", scene, twin, Q0, V0, CONTACT_T, dict(kp=kp, kd=kd))
     out = scene.rollout(Q0[0], V0[0], CONTACT_T, kp=kp, kd=kd, record=())
     q, _ = twin.from_mujoco(*twin.qpos_qvel(case.run_mujoco(pool, slice(0, 1))[0, -1]))

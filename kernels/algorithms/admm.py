@@ -52,7 +52,7 @@ last sweep, which changes nothing, is not counted).
 from math import sqrt
 
 from .._jit import jit
-from .dense import affine
+from .dense import affine, factor_shifted as _factor, solve_factored as _solve
 
 KAPPA = 1e8  # assumed condition number of G: the spectral window [L / KAPPA, L]
 RHO_POWER = 0.2  # rho = sqrt(l L) (L / l)^RHO_POWER at the start (Pinocchio's default)
@@ -107,26 +107,6 @@ def _shift(mu, nc, m, z, s):
 
 
 @jit
-def _factor(G, m, rho, F):
-    """F's lower triangle = the Cholesky factor of G + rho I; False if a pivot is not
-    positive."""
-    for j in range(m):
-        d = G[j, j] + rho
-        for k in range(j):
-            d -= F[j, k] * F[j, k]
-        if not d > 0.0:
-            return False
-        d = sqrt(d)
-        F[j, j] = d
-        for i in range(j + 1, m):
-            acc = G[i, j]
-            for k in range(j):
-                acc -= F[i, k] * F[j, k]
-            F[i, j] = acc / d
-    return True
-
-
-@jit
 def _refactor(G, m, rho, step, limit, F):
     """Factor G + rho I, raising rho by ``step`` while a pivot is not positive (rounding, on a
     singular G); returns rho, or NaN once it passes ``limit`` (G is not finite)."""
@@ -135,21 +115,6 @@ def _refactor(G, m, rho, step, limit, F):
         if not rho <= limit:
             return NAN
     return rho
-
-
-@jit
-def _solve(F, m, b):
-    """b <- (F F^T)^-1 b."""
-    for i in range(m):
-        acc = b[i]
-        for k in range(i):
-            acc -= F[i, k] * b[k]
-        b[i] = acc / F[i, i]
-    for i in range(m - 1, -1, -1):
-        acc = b[i]
-        for k in range(i + 1, m):
-            acc -= F[k, i] * b[k]
-        b[i] = acc / F[i, i]
 
 
 @jit

@@ -19,6 +19,7 @@ from .._jit import jit
 from ..joints.jcalc import jcalc
 from ..layout import LI, OJ, OM, OYC, P_ARMATURE, P_PI, S, U
 from ..spatial import inertia, motion, se3
+from .rnea import rnea_calculated
 from .world_origin import restore_origin, shift_origin
 
 
@@ -29,6 +30,16 @@ def crba(jnt, prm, q, ws, M, empty):
 
 
 @jit
+def crba_rnea(jnt, prm, q, v, a, fext, ws, M, tau):
+    """M (nv, nv) = crba's and tau (nv,) = rnea(q, v, a, fext)'s, the same numbers: CRBA's
+    joint calculations are made with v, so that RNEA, which follows, takes them from ws
+    instead of making them again (sin, cos, the quaternion's rotation: a sixth of the pair's
+    time on the quadruped)."""
+    _crba(jnt, prm, prm, 0, P_PI, q, ws, M, v)
+    rnea_calculated(jnt, prm, q, v, a, fext, ws, tau)
+
+
+@jit
 def crba_inertias(jnt, prm, pi, q, ws, M, empty):
     """crba with body i's 10 inertial parameters taken from pi[i - 1] instead of prm."""
     _crba(jnt, prm, pi, 1, 0, q, ws, M, empty)
@@ -36,14 +47,16 @@ def crba_inertias(jnt, prm, pi, q, ws, M, empty):
 
 @jit
 def _crba(jnt, prm, Y, y0, yc, q, ws, M, empty):
-    """Body i's inertia is Y[i - y0, yc:yc + 10]."""
+    """Body i's inertia is Y[i - y0, yc:yc + 10]; the joints are calculated with the
+    velocity ``empty`` (v_J and c_J too when it is not empty)."""
     n = jnt.shape[0]
     M[:, :] = 0.0  # entries of dofs on different branches stay zero
     rx, ry, rz = shift_origin(jnt, prm, q, empty, ws)
     for i in range(1, n):
         w = ws[i]
         jr = jnt[i]
-        jcalc(jnt, prm, i, q, empty, w)
+        if i > 1:  # (shift_origin has just calculated joint 1)
+            jcalc(jnt, prm, i, q, empty, w)
         se3.compose(ws[jr.parent], OM, w, LI, w, OM)
         for d in range(jr.nv):
             s = motion.act(w, OM, w, S + 6 * d)

@@ -1,4 +1,7 @@
-"""Small dense helpers: the per-joint nv x nv blocks (nv <= 6) of ABA, and y = A x + b."""
+"""Small dense helpers: the per-joint nv x nv blocks (nv <= 6) of ABA, y = A x + b, and the
+Cholesky factorization of the contact solvers' m x m systems."""
+
+from math import sqrt
 
 from .._jit import jit
 
@@ -58,3 +61,38 @@ def affine(A, b, x, n, y):
         for k in range(n):
             acc += A[r, k] * x[k]
         y[r] = acc
+
+
+@jit
+def factor_shifted(G, m, rho, F):
+    """F[:m, :m]'s lower triangle = the Cholesky factor of G[:m, :m] + rho I (F may be G: in
+    place); False if a pivot is not positive."""
+    for j in range(m):
+        d = G[j, j] + rho
+        for k in range(j):
+            d -= F[j, k] * F[j, k]
+        if not d > 0.0:
+            return False
+        d = sqrt(d)
+        F[j, j] = d
+        for i in range(j + 1, m):
+            acc = G[i, j]
+            for k in range(j):
+                acc -= F[i, k] * F[j, k]
+            F[i, j] = acc / d
+    return True
+
+
+@jit
+def solve_factored(F, m, b):
+    """b[:m] <- (F F^T)^-1 b[:m], F from ``factor_shifted``."""
+    for i in range(m):
+        acc = b[i]
+        for k in range(i):
+            acc -= F[i, k] * b[k]
+        b[i] = acc / F[i, i]
+    for i in range(m - 1, -1, -1):
+        acc = b[i]
+        for k in range(i + 1, m):
+            acc -= F[k, i] * b[k]
+        b[i] = acc / F[i, i]

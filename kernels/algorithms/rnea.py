@@ -28,18 +28,26 @@ def rnea(jnt, prm, q, v, a, fext, ws, tau):
     """tau (nv,) <- M(q) a + C(q, v) v + g(q) - J^T f_ext (the recursion above); ws is a
     workspace (Data.ws or kernels.workspace), which it leaves holding each joint's placement,
     velocity and acceleration."""
-    _rnea(jnt, prm, prm, 0, P_PI, q, v, a, fext, ws, tau)
+    _rnea(jnt, prm, prm, 0, P_PI, q, v, a, fext, ws, tau, True)
+
+
+@jit
+def rnea_calculated(jnt, prm, q, v, a, fext, ws, tau):
+    """rnea on a workspace that already holds every joint's calculation at (q, v) (liMi, S,
+    v_J, c_J: jcalc's, e.g. left by crba.crba_rnea): the same numbers without making them
+    again."""
+    _rnea(jnt, prm, prm, 0, P_PI, q, v, a, fext, ws, tau, False)
 
 
 @jit
 def rnea_inertias(jnt, prm, pi, q, v, a, fext, ws, tau):
     """rnea with body i's 10 inertial parameters taken from pi[i - 1] instead of prm."""
-    _rnea(jnt, prm, pi, 1, 0, q, v, a, fext, ws, tau)
+    _rnea(jnt, prm, pi, 1, 0, q, v, a, fext, ws, tau, True)
 
 
 @jit
-def _rnea(jnt, prm, Y, y0, yc, q, v, a, fext, ws, tau):
-    """Body i's inertia is Y[i - y0, yc:yc + 10]."""
+def _rnea(jnt, prm, Y, y0, yc, q, v, a, fext, ws, tau, calc):
+    """Body i's inertia is Y[i - y0, yc:yc + 10]; joint calculations made when ``calc``."""
     n = jnt.shape[0]
     for k in range(6):
         ws[0, V + k] = 0.0
@@ -51,7 +59,8 @@ def _rnea(jnt, prm, Y, y0, yc, q, v, a, fext, ws, tau):
         jr = jnt[i]
         par = jr.parent
         wp = ws[par]
-        jcalc(jnt, prm, i, q, v, w)
+        if calc:
+            jcalc(jnt, prm, i, q, v, w)
         vp = motion.act_inv(w, LI, wp, V)
         for k in range(6):
             w[V + k] = vp[k] + w[VJ + k]

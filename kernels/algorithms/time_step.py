@@ -8,7 +8,9 @@ ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
   v_free = v + dt M_d^-1 (tau - h(q, v) - damping v)     (h = C v + g - J^T f_ext, by RNEA)
   P      : the percussions of the constraint rows (constraint_rows.py) solved by pgs.py
            (or admm.py, the scene's O_SOLVER) on G = W^T M_d^-1 W + R (delassus.py; R and
-           the targets of contacts on soft half-spaces are MuJoCo's, softness.py)
+           the targets of contacts on soft half-spaces are MuJoCo's, softness.py); PGS
+           tries, after 1, 2, 4, ... sweeps, the solution on the active set they show
+           (active_set.py: kept when it meets the same tolerance; fewer sweeps)
   v+     = v_free + M_d^-1 W P
   q+     = q (+) dt v+                             (the exponential map, never q + v dt)
 Contact forces are P / dt. Armature is on M's diagonal (CRBA). When no row can arise at all
@@ -20,15 +22,15 @@ from .._jit import jit
 from ..configuration.dispatch import integrate
 from ..layout import (ADMM, H_N, H_T1, H_T2, O_DT, O_FREE, O_INTEGRATOR, O_ITERATIONS,
                       O_REGULARIZATION, O_SOLVER, O_TOL, P_DAMPING, P_EFFORT_MAX, RK4)
+from .active_set import active_set_start
 from .admm import admm, work_size
 from .cholesky import cholesky, solve
 from .constraint_rows import contact_rows, joint_rows
-from .crba import crba
+from .crba import crba_rnea
 from .delassus import delassus
 from .guard import _finite
 from .pgs import pgs
 from .rk4 import rk4_step
-from .rnea import rnea
 from .simulate import euler_step
 
 OK = 0
@@ -42,10 +44,9 @@ def free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs
     into (Uf, D) (cholesky.py), rhs = M_d^-1 (tau - h(q, v) - damping v) and vf = v + dt rhs
     (the module docstring's v_free; step_derivatives.py differentiates this very sequence).
     Returns -1, or the dof where M_d is not positive definite."""
-    crba(jnt, prm, q, ws, M, q[:0])
     for k in range(v.shape[0]):
         zero[k] = 0.0
-    rnea(jnt, prm, q, v, zero, fext, ws, h)
+    crba_rnea(jnt, prm, q, v, zero, fext, ws, M, h)
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
         for d in range(jr.nv):
@@ -160,11 +161,8 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
         vn[k] = vf[k]
     o = compliance_offset(nv, mu.shape[0])
     soft = fbuf[o:o + c.shape[0]]
-    nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
-    nslot = 3 * sph.shape[0] * hsp.shape[0]
-    m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, nslot, J, c, lo, hi, slot)
-    for r in range(3 * nc, m):
-        soft[r] = 0.0
+    nc, m = step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair,
+                      point, soft)
     for p in range(cf.shape[0]):
         for k in range(6):
             cf[p, k] = 0.0
@@ -173,15 +171,7 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
         rhs[k] = 0.0
     if m > 0:
         delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], soft, Z, G)
-        for r in range(m):
-            lam[r] = warm[slot[r]]
-        if opt[O_SOLVER] == ADMM:
-            o = solver_offset(nv, mu.shape[0])
-            sweeps, residual = admm(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL],
-                                    opt[O_ITERATIONS], fbuf[o:o + work_size(m)])
-        else:
-            sweeps, residual = pgs(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL],
-                                   opt[O_ITERATIONS])
+        sweeps, residual = step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)
         for s in range(warm.shape[0]):
             warm[s] = 0.0
         for r in range(m):
@@ -204,6 +194,65 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     if _finite(vn) >= 0 or _finite(qn) >= 0:
         return DIVERGED
     return OK
+
+
+@jit
+def step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair, point,
+              soft):
+    """The step's constraint rows (``buffers``' arrays): contacts first, then joint limits
+    and dry friction (constraint_rows.py; the joint rows are rigid: soft 0). Returns
+    (contacts, rows)."""
+    nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
+    m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, 3 * sph.shape[0] * hsp.shape[0], J, c, lo, hi,
+                   slot)
+    for r in range(3 * nc, m):
+        soft[r] = 0.0
+    return nc, m
+
+
+@jit
+def step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv):
+    """lam[:m]: the percussions of the step's m rows, from the warm start by slot, by the
+    scene's solver (ADMM, or PGS as ``_pgs``). Returns (sweeps or iterations, residual)."""
+    for r in range(m):
+        lam[r] = warm[slot[r]]
+    o = solver_offset(nv, mu.shape[0])
+    if opt[O_SOLVER] == ADMM:
+        return admm(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL], opt[O_ITERATIONS],
+                    fbuf[o:o + work_size(m)])
+    return _pgs(G, c, mu, nc, lo, hi, m, lam, opt, fbuf[o:o + work_size(m)])
+
+
+@jit
+def _pgs(G, c, mu, nc, lo, hi, m, lam, opt, work):
+    """PGS from the warm start lam, in runs of 1, 1, 2, 4, ... sweeps; after each run that does
+    not end it, the solution on the active set the sweeps show (active_set.py) is tried: kept
+    when one more sweep finds it converged (that sweep changes nothing to the tolerance), else
+    the sweeps go on from where they were, so that a problem whose active set is not found
+    gets PGS's own iterates. Returns (sweeps, residual), sweeps as pgs counts them (the
+    checking sweep of a kept solution is the converged sweep it does not count)."""
+    tol, iterations = opt[O_TOL], int(opt[O_ITERATIONS])
+    saved = work[m * m + 3 * m:m * m + 4 * m]  # (after active_set_start's share)
+    done, until = 0, 1
+    residual = 0.0
+    while done < iterations:
+        n = min(until, iterations) - done
+        sweeps, residual = pgs(G, c, mu, nc, lo, hi, m, lam, tol, n)
+        if sweeps < n or not residual == residual:
+            return done + sweeps, residual
+        done += n
+        if done == iterations:
+            break
+        for r in range(m):
+            saved[r] = lam[r]
+        if active_set_start(G, c, mu, nc, lo, hi, m, lam, work):
+            sweeps, checked = pgs(G, c, mu, nc, lo, hi, m, lam, tol, 1)
+            if sweeps == 0:  # (a NaN counts one sweep)
+                return done, checked
+            for r in range(m):
+                lam[r] = saved[r]
+        until = 2 * done
+    return iterations, residual
 
 
 @jit

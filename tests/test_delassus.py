@@ -1,0 +1,79 @@
+"""The Delassus matrix of a step's rows (kernels/algorithms/delassus.py): J M^-1 J^T from
+Pinocchio's mass matrix, with the compliance on its diagonal.
+
+Rows as the simulator makes them on a quadruped (a free-flyer base and four 3-dof legs): a
+contact's three rows non-zero on the dofs from its foot to the root, a joint row on one dof;
+and a row that spans two legs (rows of other makers)."""
+
+import numpy as np
+import pytest
+
+import fastdyn as fd
+import fastdyn.models as fm
+from conftest import close, pin
+from fastdyn.kernels import layout as L
+from fastdyn.kernels.algorithms.delassus import delassus
+from fastdyn.kernels.algorithms.cholesky import cholesky
+from oracle import to_pinocchio
+
+REG = 1e-8
+
+
+@pytest.fixture(scope="module")
+def quadruped():
+    m = fm.load("quadruped")
+    return m, to_pinocchio(m)
+
+
+def rows_on_chains(m, rng, legs=(0, 1, 2, 3), joints=3, across=False):
+    """Random contact rows on the chains of the feet (3 per leg), unit joint rows, and
+    optionally one row on two legs."""
+    rows = []
+    for leg in legs:
+        leaf = 6 + 3 * leg + 2
+        for _ in range(3):
+            r = np.zeros(m.nv)
+            k = leaf
+            while k >= 0:
+                r[k] = rng.normal()
+                k = int(m.dof[k]["parent"])
+            rows.append(r)
+    for k in rng.choice(np.arange(6, m.nv), joints, replace=False):
+        rows.append(np.eye(m.nv)[k] * rng.choice([-1.0, 1.0]))
+    if across:
+        r = np.zeros(m.nv)
+        r[[7, 10]] = rng.normal(size=2)
+        rows.append(r)
+    return np.array(rows)
+
+
+def assemble(m, M, J, soft):
+    nv, rows = m.nv, J.shape[0]
+    U, D = np.zeros((nv, nv)), np.zeros(nv)
+    assert cholesky(m.dof, M.copy(), U, D) < 0
+    Z, G = np.zeros((rows, nv)), np.zeros((rows, rows))
+    delassus(m.dof, U, D, J, rows, REG, soft, Z, G)
+    return G
+
+
+@pytest.mark.parametrize("across", [False, True], ids=["chains", "a row across legs"])
+def test_delassus_is_J_Minv_JT(quadruped, across):
+    m, pm = quadruped
+    pd = pm.createData()
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        q = fd.random_configuration(m, rng)
+        q[:3] = rng.uniform(-1.0, 1.0, 3)
+        Mp = pin.crba(pm, pd, q)
+        Mp = np.triu(Mp) + np.triu(Mp, 1).T
+        J = rows_on_chains(m, rng, across=across)
+        soft = np.zeros(J.shape[0])
+        soft[:3] = 0.05  # one soft contact: its compliance joins the diagonal as given
+        want = J @ np.linalg.solve(Mp, J.T)
+        want[np.diag_indices_from(want)] *= np.where(soft > 0, 1.0, 1.0 + REG)
+        want[np.diag_indices_from(want)] += soft
+        M = np.zeros((m.nv, m.nv))
+        fd.kernels.crba(m.jnt, m.prm, q, L.workspace(m.jnt), M, q[:0])
+        G = assemble(m, M, J, soft)
+        close(G, want)
+        assert np.array_equal(G, G.T)
