@@ -155,6 +155,28 @@ def test_checked_calls_convert_lists_and_refuse_another_models_data(generated):
         g.compute_aba_derivatives(other.create_data(), q, v, a)
 
 
+def test_batch_rows_equal_the_checked_calls(generated, request):
+    """fd.batch.*_derivatives(..., generated=gen): row r is gen.compute_*(data, row r)."""
+    if request.node.callspec.params["generated"] == "tree":  # a compile of its own (~30 s):
+        pytest.skip("the other models cover it (the free-flyers in the slow run)")
+    m, pm, g = generated
+    rng = np.random.default_rng(7)
+    states = [random_state(pm, rng) for _ in range(3)]
+    Q, V, A = (np.array([s[k] for s in states]) for k in range(3))
+    d = m.create_data()
+    for name, X in (("rnea_derivatives", A), ("aba_derivatives", A * 10.0)):
+        out = getattr(fd.batch, name)(m, Q, V, X, generated=g)
+        for r in range(Q.shape[0]):
+            for x, y in zip(out, getattr(g, "compute_" + name)(d, Q[r], V[r], X[r])):
+                assert np.array_equal(x[r], y)
+    with pytest.raises(ValueError, match="no fext or prm"):
+        fd.batch.rnea_derivatives(m, Q, V, A, fext=np.zeros((m.njoints, 6)), generated=g)
+    other = fd.samples.double_pendulum()
+    with pytest.raises(ValueError, match="another model"):
+        fd.batch.aba_derivatives(other, np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
+                                 generated=g)
+
+
 def _massless_leaf():
     """Joint j2 carries nothing: M is singular."""
     b = fd.ModelBuilder("massless_leaf")
@@ -169,8 +191,14 @@ def test_a_singular_mass_matrix_and_a_missing_kernel_are_named():
     g = codegen.generate(m, algorithms=("aba_derivatives",))
     with pytest.raises(fd.SingularMassMatrixError):
         g.compute_aba_derivatives(m.create_data(), np.zeros(2), np.zeros(2), np.ones(2))
+    with pytest.raises(fd.SingularMassMatrixError, match=r"row 0 \(of 3 failed\)"):
+        fd.batch.aba_derivatives(m, np.zeros((3, 2)), np.zeros((3, 2)), np.ones((3, 2)),
+                                 generated=g)
     with pytest.raises(AttributeError, match="rnea_derivatives was not generated"):
         g.compute_rnea_derivatives(m.create_data(), np.zeros(2), np.zeros(2), np.ones(2))
+    with pytest.raises(ValueError, match="no rnea_derivatives"):
+        fd.batch.rnea_derivatives(m, np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
+                                  generated=g)
 
 
 def test_derivatives_are_opt_in_and_refused_for_unsupported_joints():

@@ -33,7 +33,10 @@ Solo12), no external forces, q perturbed along tangent vectors as Pinocchio's:
 - ``aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)``: ddq = ABA(q, v, tau),
   ddq/dq, ddq/dv and M^-1 (codegen/aba_derivatives.py); checked as
   ``gen.compute_rnea_derivatives(data, q, v, a)``, ``gen.compute_aba_derivatives(data, q, v,
-  tau)``.
+  tau)``;
+- ``rnea_derivatives_batch(gravity, Q, V, A, TAU, DQ, DV, MM)``, ``aba_derivatives_batch(gravity,
+  Q, V, TAU, DDQ, DQ, DV, MINV)``: every row in parallel (``fastdyn.batch.rnea_derivatives(
+  model, Q, V, A, generated=gen)`` checks the inputs first).
 
 The parameter-table variants keep the topology and the kinematic parameters (placements, axes)
 baked in and read the dynamic ones (inertias ``pi``, rotor inertias, gravity) from ``prm``,
@@ -109,6 +112,20 @@ def aba_batch(gravity, Q, V, TAU, DDQ):
         aba(gravity, Q[r], V[r], TAU[r], DDQ[r])
 
 ''',
+    "rnea_derivatives": '''@jit(parallel=True)
+def rnea_derivatives_batch(gravity, Q, V, A, TAU, DQ, DV, MM):
+    """rnea_derivatives on every row (tau into TAU), rows split across numba's threads."""
+    for r in prange(Q.shape[0]):
+        rnea_derivatives(gravity, Q[r], V[r], A[r], TAU[r], DQ[r], DV[r], MM[r])
+
+''',
+    "aba_derivatives": '''@jit(parallel=True)
+def aba_derivatives_batch(gravity, Q, V, TAU, DDQ, DQ, DV, MINV):
+    """aba_derivatives on every row (ddq into DDQ), rows split across numba's threads."""
+    for r in prange(Q.shape[0]):
+        aba_derivatives(gravity, Q[r], V[r], TAU[r], DDQ[r], DQ[r], DV[r], MINV[r])
+
+''',
 }
 
 # Row r's robot is PRM[r], or PRM[0] for a batch of one robot; a robot whose kinematic
@@ -180,7 +197,7 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
     parts = [_HEADER.format(version=VERSION, name=model.name, nq=nq, nv=nv,
                             njoints=model.njoints)]
     parts += [makers[a]() + "\n" for a in ALGORITHMS + DERIVATIVES if a in algorithms]
-    parts += [_BATCH[a] for a in ("rnea", "aba") if a in algorithms]
+    parts += [_BATCH[a] for a in ("rnea", "aba") + DERIVATIVES if a in algorithms]
     if {"rnea", "aba", "crba"} & set(algorithms):
         parts.append(kinematics_check(model.prm) + "\n")
     parts += [_BATCH_PRM.format(name=a) for a in ("rnea", "aba") if a in algorithms]
