@@ -580,7 +580,9 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
             "feet (12 contact rows, the active set held fixed) against `mjd_transitionFD` on "
             "MuJoCo's twin of the scene; not judged: MuJoCo's contact is soft, its A includes "
             "the PD actuators and its B has 12 actuator columns, so it is not the same "
-            "derivative.", ""]
+            "derivative. \"generated single call\": `Scene.step_derivatives(q, v, tau, "
+            "generated=gen)` with the model's generated ABA derivatives (`fastdyn.codegen`), "
+            "judged against the same target where present.", ""]
     rows = []
     found = {k[3] for k in res.t if k[1] == "step_derivatives"}
     for m in [m for m in MODELS if m in found] + sorted(found - set(MODELS)):
@@ -595,14 +597,20 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
         r = ratio(s, fw)
         v = tally.judge("step Jacobians >= 10x mjd_transitionFD", m, r, STEP_TARGET,
                         m in ROBOTS)
+        g = res.get("single", "step_derivatives", m, "fastdyn-generated")
+        rg = ratio(g, fw)
+        gv = tally.judge("step Jacobians, generated, >= 10x mjd_transitionFD", m, rg,
+                         STEP_TARGET, m in ROBOTS and g is not None)
         rows.append([model_label(res, m), fmt_t(s[0]), fmt_t(k[0]) if k else "-",
                      fmt_t(b1[0]) if b1 else "-", fmt_t(b2[0]) if b2 else "-",
                      fmt_t(fw[0]) if fw else "n/a", fmt_t(ce[0]) if ce else "n/a",
                      f"{1 / r:.1f}x" if r else "n/a",
-                     f"{ce[0] / s[0]:.1f}x" if ce else "n/a", v])
+                     f"{ce[0] / s[0]:.1f}x" if ce else "n/a", v,
+                     fmt_t(g[0]) if g else "-", f"{1 / rg:.1f}x" if rg else "-", gv])
     return out + table(["model", "single call", "kernel", "batch / state 1t",
                         "batch / state 2t", "MuJoCo forward", "MuJoCo centred",
-                        "speed-up (forward)", "speed-up (centred)", ""], rows) \
+                        "speed-up (forward)", "speed-up (centred)", "",
+                        "generated single call", "speed-up (forward)", ""], rows) \
         + kinematics_batch_rows(res)
 
 

@@ -177,6 +177,33 @@ def test_batch_rows_equal_the_checked_calls(generated, request):
                                  generated=g)
 
 
+def test_step_derivatives_with_generated_kernels(generated, request):
+    """Scene.step_derivatives(..., generated=gen) on a contact-free step equals the generic
+    Jacobians (themselves checked against finite differences of the step in
+    tests/test_step_derivatives.py); with fext it takes the generic route."""
+    if request.node.callspec.params["generated"] == "tree":  # a compile of its own (~30 s)
+        pytest.skip("the other models cover it (the free-flyers in the slow run)")
+    from fastdyn.kernels.layout import O_FREE
+    from fastdyn.step_derivatives import step_options
+    m, pm, g = generated
+    scene = fd.Scene(m, dt=1e-3, ground=False, limits=False)
+    assert step_options(scene, m.prm[None])[O_FREE] > 0.0  # the generated route is taken
+    rng = np.random.default_rng(8)
+    q, v, _ = random_state(pm, rng)
+    tau = rng.normal(size=m.nv)
+    A, B = (x.copy() for x in scene.step_derivatives(q, v, tau))
+    Ag, Bg = scene.step_derivatives(q, v, tau, generated=g)
+    close(Ag, A, 1e-10)
+    close(Bg, B, 1e-10)
+    fext = rng.normal(size=(m.njoints, 6))
+    for x, y in zip(scene.step_derivatives(q, v, tau, fext, generated=g),
+                    scene.step_derivatives(q, v, tau, fext)):
+        assert np.array_equal(x, y)
+    with pytest.raises(ValueError, match="another model"):
+        fd.Scene(fd.samples.double_pendulum(), ground=False).step_derivatives(
+            np.zeros(2), np.zeros(2), np.zeros(2), generated=g)
+
+
 def _massless_leaf():
     """Joint j2 carries nothing: M is singular."""
     b = fd.ModelBuilder("massless_leaf")

@@ -1,0 +1,42 @@
+"""A model's generated ABA derivatives handed to the step-Jacobian kernel.
+
+``Scene.step_derivatives(q, v, tau, generated=gen)`` differentiates a contact-free step with
+``gen.kernels.aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)``
+(fastdyn.codegen, algorithms=(..., "aba_derivatives")) in place of the generic kernel
+(kernels/algorithms/generated_step_derivatives.py). The kernel reaches it as a C callback of
+that fixed signature (fastdyn/_policy.py's pattern, as fastdyn/_generated_rollout.py), so the
+step kernel is compiled once for every model and the generic route too (``no_aba_derivatives``,
+never called). The callback is compiled once per model and cached beside its module.
+"""
+
+from __future__ import annotations
+
+from numba import types
+from numba.core.ccallback import CFunc
+
+from . import _policy
+from .batch import _generated_for
+from .kernels.algorithms import generated_step_derivatives as _gsd
+from .model import Model
+
+_VEC = types.float64[::1]
+_MAT = types.float64[:, ::1]
+SIGNATURE = types.void(_VEC, _VEC, _VEC, _VEC, _VEC, _MAT, _MAT, _MAT)
+
+
+def generic() -> CFunc:
+    """The stand-in of the generic route."""
+    return _policy.callback(_gsd.no_aba_derivatives, SIGNATURE)
+
+
+def aba_derivatives(model: Model, generated) -> CFunc:
+    """``generated``'s aba_derivatives as the step kernel's callback, after checking that it
+    was generated from ``model`` with that algorithm."""
+    if not hasattr(generated, "kernels") or not hasattr(generated, "model_token"):
+        raise TypeError(f"generated must be fastdyn.codegen.generate(model)'s kernels, got "
+                        f"{type(generated).__name__}")
+    _generated_for(model, generated)
+    if not hasattr(generated.kernels, "aba_derivatives"):
+        raise ValueError("these generated kernels have no ABA derivatives: fastdyn.codegen."
+                         "generate(model, algorithms=(..., 'aba_derivatives'))")
+    return _policy.callback(generated.kernels.aba_derivatives, SIGNATURE)
