@@ -5,13 +5,13 @@
 (fastdyn.codegen, algorithms=(..., "aba_derivatives")) in place of the generic kernel
 (kernels/algorithms/generated_step_derivatives.py). The kernel reaches it as a C callback of
 that fixed signature (fastdyn/_policy.py's pattern, as fastdyn/_generated_rollout.py), so the
-step kernel is compiled once for every model and the generic route too (``no_aba_derivatives``,
-never called). The callback is compiled once per model and cached beside its module.
+step kernel is compiled once for every model (users' own @njit loops may pass
+``no_aba_derivatives`` on the generic route: never called there). The callback is compiled
+once per model and cached beside its module.
 """
 
 from __future__ import annotations
 
-from numba import types
 from numba.core.ccallback import CFunc
 
 from . import _policy
@@ -19,19 +19,13 @@ from .batch import _generated_for
 from .kernels.algorithms import generated_step_derivatives as _gsd
 from .model import Model
 
-_VEC = types.float64[::1]
-_MAT = types.float64[:, ::1]
-SIGNATURE = types.void(_VEC, _VEC, _VEC, _VEC, _VEC, _MAT, _MAT, _MAT)
-
-
-def generic() -> CFunc:
-    """The stand-in of the generic route."""
-    return _policy.callback(_gsd.no_aba_derivatives, SIGNATURE)
+SIGNATURE = _gsd.SIGNATURE
 
 
 def aba_derivatives(model: Model, generated) -> CFunc:
-    """``generated``'s aba_derivatives as the step kernel's callback, after checking that it
-    was generated from ``model`` with that algorithm."""
+    """``generated``'s aba_derivatives as the step kernel's callback (its ``address`` is what
+    the checked kernel takes), after checking that it was generated from ``model`` with that
+    algorithm."""
     if not hasattr(generated, "kernels") or not hasattr(generated, "model_token"):
         raise TypeError(f"generated must be fastdyn.codegen.generate(model)'s kernels, got "
                         f"{type(generated).__name__}")

@@ -55,7 +55,7 @@ from .kernels.algorithms import generated_step_derivatives as _gsd
 from .kernels.algorithms import step_derivatives as _sd
 
 _kernel = Kernel(_sd.step_derivatives_checked, vectors=(6, 7, 8))
-_generated_kernel = Kernel(_gsd.generated_step_derivatives_checked, vectors=(8, 9, 10))
+_generated_kernel = Kernel(_gsd.generated_step_derivatives_checked, vectors=(7, 8, 9))
 _F64 = _checks.F64
 _STALE = _sd.STALE * _sd.CODE
 
@@ -156,9 +156,15 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
 
 
 def _with_generated(scene, generated, q, v, tau, fext, c, A, B):
-    from ._generated_step_derivatives import aba_derivatives
+    """The generated route: its callback's address kept on the scene with the kernels it
+    came from (checked against the scene's model once)."""
     model = scene.model
-    head = (True, aba_derivatives(model, generated))
+    g = scene.__dict__.get("_step_derivatives_generated")
+    if g is None or g[0] is not generated or g[1] is not model:
+        from ._generated_step_derivatives import aba_derivatives
+        g = (generated, model, aba_derivatives(model, generated).address)
+        scene.__dict__["_step_derivatives_generated"] = g
+    head = (g[2],)
     code = _generated_kernel.call(*head, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
                                   q, v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
     _finish(scene, code, _generated_kernel.call, head, q, v, tau, fext, A, B)

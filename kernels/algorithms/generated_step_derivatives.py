@@ -8,13 +8,19 @@ configuration Jacobians of the exponential map; step_derivatives.py states them)
   a = ABA(q, v, clip(tau)),  da/dq = -M^-1 dtau/dq,  da/dv = -M^-1 dtau/dv,  da/dtau = M^-1 P
 with the generated ``aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)`` in place
 of the generic one. It arrives as a C callback of that fixed signature
-(fastdyn/_generated_step_derivatives.py), so this kernel is compiled once for every model.
+(fastdyn/_generated_step_derivatives.py), so this kernel is compiled once for every model; the
+checked entry point takes the callback's address (an integer: unboxing a callback object costs
+microseconds a call) and rebuilds the function value from it (``as_function``).
 Every other step goes to step_derivatives unchanged: constraint rows, external forces, and a
 step whose generated results are not finite (a singular M, an overflow), which the generic
 path then names.
 """
 
 from math import nan
+
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .._jit import jit
 from ..configuration.dispatch import integrate
@@ -23,6 +29,25 @@ from .guard import _finite
 from .step_derivatives import (CHECKED, CODE, OK, checked_views, derivative_buffers, finish,
                                step_derivatives, velocity_rows)
 from .time_step import _clamp
+
+
+_VEC = types.float64[::1]
+_MAT = types.float64[:, ::1]
+SIGNATURE = types.void(_VEC, _VEC, _VEC, _VEC, _VEC, _MAT, _MAT, _MAT)
+FUNCTION = types.FunctionType(SIGNATURE)
+
+
+@intrinsic
+def as_function(typingctx, address):
+    """The C callback at ``address`` (an integer) as a first-class function of SIGNATURE:
+    numba's function value with only its C address set, which a call goes through."""
+    def codegen(context, builder, sig, args):
+        f = cgutils.create_struct_proxy(FUNCTION)(context, builder)
+        f.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        f.py_addr = cgutils.get_null_value(cgutils.voidptr_t)
+        f.jit_addr = cgutils.get_null_value(cgutils.voidptr_t)
+        return f._getvalue()
+    return FUNCTION(address), codegen
 
 
 @jit
@@ -65,13 +90,14 @@ def generated_step_derivatives(generated, abad, jnt, prm, dof, sph, hsp, opt, q,
 
 
 @jit
-def generated_step_derivatives_checked(generated, abad, jnt, prm, dof, sph, hsp, sopt, q, v,
-                                       tau, fext, ws, ibuf, scratch, A, B, tol):
-    """step_derivatives_checked with generated_step_derivatives as the kernel."""
+def generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext,
+                                       ws, ibuf, scratch, A, B, tol):
+    """step_derivatives_checked with generated_step_derivatives as the kernel, the generated
+    ABA derivatives the C callback at ``address`` (fastdyn/_generated_step_derivatives.py)."""
     code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau,
                                                   fext, ws, ibuf, scratch, A, B, tol)
     if code == 0:
-        code = generated_step_derivatives(generated, abad, jnt, prm, dof, sph, hsp, opt, q, v,
+        code = generated_step_derivatives(True, as_function(address), jnt, prm, dof, sph, hsp, opt, q, v,
                                           tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B)
         if code != 0:
             code += CHECKED * CODE
