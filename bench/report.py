@@ -567,8 +567,13 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
            "`fd.compute_rnea_derivatives(model, data, q, v, a)` etc. against "
            "`pin.computeRNEADerivatives` etc. from Python. Targets (RNEA and ABA derivatives, "
            "the four robots): kernel and single call <= 0.5x Pinocchio's time; the kinematics "
-           "rows are not judged.", ""]
+           "rows are not judged. \"generated\": the model's generated derivative kernels "
+           "(`fastdyn.codegen.generate(model, algorithms=codegen.DERIVATIVES)`), in the same "
+           "loop and as `gen.compute_*_derivatives(data, ...)`, their ratios to the same "
+           "Pinocchio times (judged where present; \"-\": no generated row, e.g. Talos, whose "
+           "generated derivatives take minutes to compile).", ""]
     rows = []
+    has_gen = any(k[1] in DERIV_NAMES and k[4] == "fastdyn-generated" for k in res.t)
     for algo, name in DERIV_NAMES.items():
         judged_algo = algo in ("rnea_derivatives", "aba_derivatives")
         for m in MODELS:
@@ -584,12 +589,25 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
             vk = tally.judge("derivatives kernel <= 0.5x C++", where, rk, DERIV_TARGET, judged)
             vs = tally.judge("derivatives single call <= 0.5x pin", where, rs, DERIV_TARGET,
                              judged)
-            rows.append([name, model_label(res, m), fmt_t(f[0]) if f else "n/a",
-                         fmt_t(c[0]) + (" (est.)" if c and c[2] == "estimate" else "")
-                         if c else "n/a", fmt_r(rk), vk, fmt_t(s[0]) if s else "n/a",
-                         fmt_t(p[0]) if p else "n/a", fmt_r(rs), vs])
+            row = [name, model_label(res, m), fmt_t(f[0]) if f else "n/a",
+                   fmt_t(c[0]) + (" (est.)" if c and c[2] == "estimate" else "")
+                   if c else "n/a", fmt_r(rk), vk, fmt_t(s[0]) if s else "n/a",
+                   fmt_t(p[0]) if p else "n/a", fmt_r(rs), vs]
+            if has_gen:
+                gk = res.get("kernel", algo, m, "fastdyn-generated")
+                gs = res.get("single", algo, m, "fastdyn-generated")
+                rgk, rgs = ratio(gk, c), ratio(gs, p)
+                row += [fmt_t(gk[0]) if gk else "-", fmt_r(rgk) if rgk is not None else "-",
+                        tally.judge("generated derivatives kernel <= 0.5x C++", where, rgk,
+                                    DERIV_TARGET, judged and gk is not None),
+                        fmt_t(gs[0]) if gs else "-", fmt_r(rgs) if rgs is not None else "-",
+                        tally.judge("generated derivatives single call <= 0.5x pin", where,
+                                    rgs, DERIV_TARGET, judged and gs is not None)]
+            rows.append(row)
     out += table(["derivatives", "model", "kernel", "Pinocchio C++", "ratio", "",
-                  "single call", "pin single call", "ratio", ""], rows)
+                  "single call", "pin single call", "ratio", ""]
+                 + (["generated kernel", "ratio", "", "generated single call", "ratio", ""]
+                    if has_gen else []), rows)
     out += ["Batch: `fd.batch.rnea_derivatives` / `aba_derivatives` over N = 10,000 states, "
             "allocating their outputs (\"alloc\") or filling preallocated ones (`out=`), per "
             "state; Pinocchio: a Python loop of its call over the same states on one thread, "
@@ -621,7 +639,9 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
             "feet (12 contact rows, the active set held fixed) against `mjd_transitionFD` on "
             "MuJoCo's twin of the scene; not judged: MuJoCo's contact is soft, its A includes "
             "the PD actuators and its B has 12 actuator columns, so it is not the same "
-            "derivative.", ""]
+            "derivative. \"generated single call\": `Scene.step_derivatives(q, v, tau, "
+            "generated=gen)` with the model's generated ABA derivatives (`fastdyn.codegen`), "
+            "judged against the same target where present.", ""]
     rows = []
     found = {k[3] for k in res.t if k[1] == "step_derivatives"}
     for m in [m for m in MODELS if m in found] + sorted(found - set(MODELS)):
@@ -636,14 +656,20 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
         r = ratio(s, fw)
         v = tally.judge("step Jacobians >= 10x mjd_transitionFD", m, r, STEP_TARGET,
                         m in ROBOTS)
+        g = res.get("single", "step_derivatives", m, "fastdyn-generated")
+        rg = ratio(g, fw)
+        gv = tally.judge("step Jacobians, generated, >= 10x mjd_transitionFD", m, rg,
+                         STEP_TARGET, m in ROBOTS and g is not None)
         rows.append([model_label(res, m), fmt_t(s[0]), fmt_t(k[0]) if k else "-",
                      fmt_t(b1[0]) if b1 else "-", fmt_t(b2[0]) if b2 else "-",
                      fmt_t(fw[0]) if fw else "n/a", fmt_t(ce[0]) if ce else "n/a",
                      f"{1 / r:.1f}x" if r else "n/a",
-                     f"{ce[0] / s[0]:.1f}x" if ce else "n/a", v])
+                     f"{ce[0] / s[0]:.1f}x" if ce else "n/a", v,
+                     fmt_t(g[0]) if g else "-", f"{1 / rg:.1f}x" if rg else "-", gv])
     return out + table(["model", "single call", "kernel", "batch / state 1t",
                         "batch / state 2t", "MuJoCo forward", "MuJoCo centred",
-                        "speed-up (forward)", "speed-up (centred)", ""], rows) \
+                        "speed-up (forward)", "speed-up (centred)", "",
+                        "generated single call", "speed-up (forward)", ""], rows) \
         + kinematics_batch_rows(res)
 
 

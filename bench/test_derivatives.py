@@ -4,7 +4,15 @@ states. Pinocchio 4.1 has no parallel derivatives, so its C++ time is estimated 
 from Python, state by state) - (the same loop on a joint-less model), as bench/test_crba.py
 does; part of the binding cost (three nv x nv results) grows with nv, so the estimate is an
 upper bound on Pinocchio's C++ time and the ratio a lower bound. UR5, Solo12 and Talos, the
-issue's targets. ABA derivatives are taken at tau = RNEA(q, v, a) of each state."""
+issue's targets. ABA derivatives are taken at tau = RNEA(q, v, a) of each state.
+
+"fastdyn-generated" rows: the model's generated derivative kernels (``fastdyn.codegen.generate(
+model, algorithms=codegen.DERIVATIVES)``), in the same loop and as the checked single call
+``gen.compute_*_derivatives(data, ...)``; generated and compiled before timing (their one-time
+cost is printed, not timed). Talos is skipped there: its generated derivatives take minutes to
+compile."""
+
+import time
 
 import numba
 import numpy as np
@@ -13,6 +21,7 @@ import pytest
 
 import fastdyn as fd
 from bench.ladder import NSTATES, pin_loop, robot as _robot, tag
+from fastdyn import codegen
 from fastdyn.kernels import aba_derivatives, rnea_derivatives
 
 NO_FORCES = np.zeros((0, 6))
@@ -37,6 +46,41 @@ def aba_derivatives_states(jnt, prm, dof, Q, V, TAU, fext, ws, ddq, dq, dv, M, U
         bad = max(bad, aba_derivatives(jnt, prm, dof, Q[r], V[r], TAU[r], fext, ws, ddq, dq, dv,
                                        M, U, D, Minv))
     return bad
+
+
+@numba.njit
+def rnea_derivatives_states_generated(kernel, gravity, Q, V, A, tau, dq, dv, M):
+    """The same loop around a generated kernel (a dispatcher argument: one compile per model)."""
+    for r in range(Q.shape[0]):
+        kernel(gravity, Q[r], V[r], A[r], tau, dq, dv, M)
+
+
+@numba.njit
+def aba_derivatives_states_generated(kernel, gravity, Q, V, TAU, ddq, dq, dv, Minv):
+    for r in range(Q.shape[0]):
+        kernel(gravity, Q[r], V[r], TAU[r], ddq, dq, dv, Minv)
+
+
+_generated = {}
+
+
+def _generated_derivatives(r):
+    """The robot's generated derivative kernels, generated and compiled once (skip: Talos, or
+    joint types codegen refuses)."""
+    if r.name == "talos":
+        pytest.skip("talos: generated derivatives take minutes to compile")
+    if r.name not in _generated:
+        t0 = time.perf_counter()
+        try:
+            gen = codegen.generate(r.model, algorithms=codegen.DERIVATIVES)
+        except NotImplementedError:
+            pytest.skip(f"{r.name}: fastdyn.codegen does not support its joint types")
+        gen.compute_rnea_derivatives(r.data, r.q, r.v, r.a)
+        gen.compute_aba_derivatives(r.data, r.q, r.v, r.tau)
+        print(f"\n{r.name}: generated derivatives ready in {time.perf_counter() - t0:.1f} s "
+              f"(generation + compile, or the disk cache)")
+        _generated[r.name] = gen
+    return _generated[r.name]
 
 
 def _single(r, algo):
@@ -103,3 +147,33 @@ def test_kernel_pinocchio_empty_loop(benchmark, robot, algo):
     pin_loop(f, em, ed, rows)
     tag(benchmark, "kernel", algo, r, "pinocchio-empty-pyloop", evals=NSTATES)
     benchmark(pin_loop, f, em, ed, rows)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_single_fastdyn_generated(benchmark, robot, algo):
+    """gen.compute_*_derivatives(data, ...): the object API's checks, the generated kernel."""
+    r = robot
+    gen = _generated_derivatives(r)
+    f = getattr(gen, "compute_" + algo)
+    args = (r.q, r.v, r.a) if algo == "rnea_derivatives" else (r.q, r.v, r.tau)
+    f(r.data, *args)
+    tag(benchmark, "single", algo, r, "fastdyn-generated")
+    benchmark(f, r.data, *args)
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_kernel_fastdyn_generated(benchmark, robot, algo):
+    r = robot
+    gen = _generated_derivatives(r)
+    nv = r.nv
+    mats = [np.zeros((nv, nv)) for _ in range(3)]
+    if algo == "rnea_derivatives":
+        loop = rnea_derivatives_states_generated
+        args = (gen.kernels.rnea_derivatives, r.model.gravity, r.Q, r.V, r.A, np.zeros(nv), *mats)
+    else:
+        loop = aba_derivatives_states_generated
+        args = (gen.kernels.aba_derivatives, r.model.gravity, r.Q, r.V, r.TAU, np.zeros(nv),
+                *mats)
+    loop(*args)
+    tag(benchmark, "kernel", algo, r, "fastdyn-generated", evals=NSTATES)
+    benchmark(loop, *args)

@@ -9,7 +9,8 @@ its Data (not copied out), so the loop is a lower bound on Pinocchio's time for 
 result. UR5, Panda, Solo12 (Talos's outputs, 3 x 10,000 x 38^2 doubles, are 350 MB).
 
 Step: ``Scene.step_derivatives`` (A = d(q+, v+)/d(q, v), B = d(q+, v+)/d(tau), analytical)
-from Python, and its kernel in an @njit loop over the seeded states, against
+from Python (also with ``generated=`` the model's generated ABA derivatives, "fastdyn-generated"),
+and its kernel in an @njit loop over the seeded states, against
 ``mujoco.mjd_transitionFD`` (finite differences of mj_step, forward and centred) on MuJoCo's
 twin of the same URDF (tests/mujoco_twin.py: contact-free, limits off, one motor per actuated
 joint so that B has nu = nv - 6 (Solo12) or nv (UR5) columns), dt = 1 ms, both semi-implicit
@@ -154,6 +155,19 @@ def test_step_fastdyn_kernel(benchmark, twin):
     assert _step_states(*args) == 0
     tag(benchmark, "kernel", "step_derivatives", t.r, "fastdyn", evals=NSTATES)
     benchmark(_step_states, *args)
+
+
+def test_step_fastdyn_generated(benchmark, twin):
+    """Scene.step_derivatives(..., generated=gen): the model's generated ABA derivatives
+    (fastdyn.codegen, generated and compiled before timing) in the same contact-free step."""
+    from fastdyn import codegen
+    t = twin
+    gen = codegen.generate(t.model, algorithms=("aba_derivatives",))
+    A, B = (x.copy() for x in t.scene.step_derivatives(t.q, t.v, t.tau))
+    Ag, Bg = t.scene.step_derivatives(t.q, t.v, t.tau, generated=gen)
+    assert np.allclose(Ag, A, atol=1e-9) and np.allclose(Bg, B, atol=1e-9)
+    tag(benchmark, "single", "step_derivatives", t.r, "fastdyn-generated")
+    benchmark(t.scene.step_derivatives, t.q, t.v, t.tau, None, gen)
 
 
 @pytest.mark.parametrize("centered", [0, 1], ids=["forward", "centred"])

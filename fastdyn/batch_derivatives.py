@@ -10,7 +10,9 @@ or many (kernels/algorithms/batch_derivatives.py: one workspace per thread, cont
 chunks of rows). ``prm``: one robot for every row or one per row (``fastdyn.parameter_batch``),
 as the other batch calls. ``fext``: None, (njoints, 6) LOCAL forces for every row, or
 (N, njoints, 6), one set per row. ``out``: the result arrays, preallocated (float64,
-C-contiguous, the shapes above), to be filled instead of new ones.
+C-contiguous, the shapes above), to be filled instead of new ones. ``generated``: the model's
+``fastdyn.codegen.generate(model, algorithms=codegen.DERIVATIVES)`` kernels, run on every row
+instead of the generic ones (no fext or prm with them; rows equal ``gen.compute_*`` calls).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 
 from . import _checks
 from ._parallel import launch
-from .batch import _configurations, _explain_row, _robots, _rows, _workspaces
+from .batch import _configurations, _explain_row, _generated_for, _robots, _rows, _workspaces
 from .derivatives import compute_aba_derivatives, compute_rnea_derivatives
 from .kernels.algorithms import batch_derivatives as _bd
 from .model import Model
@@ -70,17 +72,56 @@ def _rows_of(F: np.ndarray, n: int) -> np.ndarray:
     return F if F.shape[0] == n else np.broadcast_to(F, (n,) + F.shape[1:])
 
 
-def rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None,
-                     out=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _generated(model: Model, generated, name: str, fext, prm):
+    """The generated kernels' module when ``generated`` is given (checked: this model's, with
+    ``name`` generated, no fext or prm), else None."""
+    if generated is None:
+        return None
+    _generated_for(model, generated)
+    if fext is not None or prm is not None:
+        raise ValueError("generated derivative kernels take no fext or prm: use generated=None")
+    if not hasattr(generated.kernels, name + "_batch"):
+        raise ValueError(f"these generated kernels have no {name}: fastdyn.codegen.generate("
+                         f"model, algorithms=(..., {name!r}))")
+    return generated.kernels
+
+
+def _rowwise(kernel):
+    """A generated derivative kernel over rows on one thread (launch's serial fallback)."""
+    def chunk(t, nt, gravity, Q, V, X, S, DQ, DV, MM):
+        for r in range(Q.shape[0]):
+            kernel(gravity, Q[r], V[r], X[r], S[r], DQ[r], DV[r], MM[r])
+    return chunk
+
+
+def _run_generated(model: Model, k, name: str, Q, V, X, outs, single) -> None:
+    """The generated batch, then the generic single call on a row whose results are not
+    finite (a singular M, an overflow), which names what went wrong."""
+    S = np.empty((Q.shape[0], model.nv))
+    launch(getattr(k, name + "_batch"), _rowwise(getattr(k, name)), model.gravity, Q, V, X, S,
+           *outs)
+    diag = np.stack([np.diagonal(x, axis1=1, axis2=2) for x in outs], axis=1)
+    ok = np.isfinite(S).all(axis=1) & np.isfinite(diag).all(axis=(1, 2))
+    _explain_row(model, np.where(ok, -1, 0), _row_call(single), Q, V, X,
+                 np.zeros((Q.shape[0], 0, 6)))
+
+
+def rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None, out=None,
+                     generated=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DQ, DV, MM), each (N, nv, nv): ``compute_rnea_derivatives`` of every row (dtau/dq,
     dtau/dv and M at Q[r], V[r], A[r]); q along tangent vectors, as Pinocchio's."""
     Q = _configurations(model, Q)
     n, nv = Q.shape[0], model.nv
     V = _rows(model, V, nv, "V", n)
     A = _rows(model, A, nv, "A", n)
+    k = _generated(model, generated, "rnea_derivatives", fext, prm)
+    DQ, DV, MM = _outputs(out, ((n, nv, nv),) * 3)
+    if k is not None:
+        _run_generated(model, k, "rnea_derivatives", Q, V, A, (DQ, DV, MM),
+                       compute_rnea_derivatives)
+        return DQ, DV, MM
     F = _forces(model, fext, n)
     PRM = _robots(model, prm, n)
-    DQ, DV, MM = _outputs(out, ((n, nv, nv),) * 3)
     bad = np.empty(n, dtype=np.int64)
     launch(_bd.rnea_derivatives_batch, _bd.rnea_derivatives_chunk, model.jnt, PRM, Q, V, A, F,
            _workspaces(model), DQ, DV, MM, np.empty(0), bad)
@@ -89,17 +130,22 @@ def rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None,
     return DQ, DV, MM
 
 
-def aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None,
-                    out=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None, out=None,
+                    generated=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DQ, DV, MINV), each (N, nv, nv): ``compute_aba_derivatives`` of every row (d(ddq)/dq,
     d(ddq)/dv and M^-1 at Q[r], V[r], TAU[r]); q along tangent vectors, as Pinocchio's."""
     Q = _configurations(model, Q)
     n, nv = Q.shape[0], model.nv
     V = _rows(model, V, nv, "V", n)
     TAU = _rows(model, TAU, nv, "TAU", n)
+    k = _generated(model, generated, "aba_derivatives", fext, prm)
+    DQ, DV, MINV = _outputs(out, ((n, nv, nv),) * 3)
+    if k is not None:
+        _run_generated(model, k, "aba_derivatives", Q, V, TAU, (DQ, DV, MINV),
+                       compute_aba_derivatives)
+        return DQ, DV, MINV
     F = _forces(model, fext, n)
     PRM = _robots(model, prm, n)
-    DQ, DV, MINV = _outputs(out, ((n, nv, nv),) * 3)
     ws3 = _workspaces(model)
     nt = ws3.shape[0]
     bad = np.empty(n, dtype=np.int64)

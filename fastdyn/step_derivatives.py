@@ -51,9 +51,11 @@ from ._checks import QUAT_TOL
 from ._fastcall import Kernel
 from .dynamics import NO_FORCES
 from .kernels import layout as L
+from .kernels.algorithms import generated_step_derivatives as _gsd
 from .kernels.algorithms import step_derivatives as _sd
 
 _kernel = Kernel(_sd.step_derivatives_checked, vectors=(6, 7, 8))
+_generated_kernel = Kernel(_gsd.generated_step_derivatives_checked, vectors=(7, 8, 9))
 _F64 = _checks.F64
 _STALE = _sd.STALE * _sd.CODE
 
@@ -124,9 +126,13 @@ def explain(scene, code: int, where: str = "the step") -> None:
     raise RuntimeError(f"unknown step_derivatives code {code}")
 
 
-def step_derivatives(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
+def step_derivatives(scene, q, v, tau=None, fext=None,
+                     generated=None) -> tuple[np.ndarray, np.ndarray]:
     """(A (2nv, 2nv), B (2nv, nv)): the Jacobians of ``scene.step(q, v, tau, fext)`` with
-    respect to the state (dq, dv) and to the commanded torque (module docstring)."""
+    respect to the state (dq, dv) and to the commanded torque (module docstring).
+    ``generated``: the model's ``fastdyn.codegen.generate(model, algorithms=(...,
+    "aba_derivatives"))`` kernels, used for a step without constraint rows or fext
+    (kernels/algorithms/generated_step_derivatives.py); other steps take the generic route."""
     model = scene.model
     nq, nv = model.nq, model.nv
     if tau is None:
@@ -141,13 +147,39 @@ def step_derivatives(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.n
             c[2] is not scene.halfspaces:
         c = _prepared(scene)
     A, B = np.empty(c[6]), np.empty(c[7])
+    if generated is not None:
+        return _with_generated(scene, generated, q, v, tau, fext, c, A, B)
     code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v, tau, fext,
                         c[3], c[4], c[5], A, B, QUAT_TOL)
+    _finish(scene, code, _kernel.call, (), q, v, tau, fext, A, B)
+    return A, B
+
+
+def _with_generated(scene, generated, q, v, tau, fext, c, A, B):
+    """The generated route: its callback's address kept on the scene with the kernels it
+    came from (checked against the scene's model once)."""
+    model = scene.model
+    g = scene.__dict__.get("_step_derivatives_generated")
+    if g is None or g[0] is not generated or g[1] is not model:
+        from ._generated_step_derivatives import aba_derivatives
+        g = (generated, model, aba_derivatives(model, generated).address)
+        scene.__dict__["_step_derivatives_generated"] = g
+    head = (g[2],)
+    code = _generated_kernel.call(*head, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
+                                  q, v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+    _finish(scene, code, _generated_kernel.call, head, q, v, tau, fext, A, B)
+    return A, B
+
+
+def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
+    """Retry once a call that found the scene's options edited (STALE), then raise what a
+    code stands for."""
+    model = scene.model
     if code:
         if code == _STALE:  # the scene's options were edited since the last call
             c = _prepared(scene)
-            code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v,
-                                tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+            code = call(*head, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v,
+                        tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
             if code == _STALE:
                 raise ValueError(f"step_derivatives: the scene's options are not finite: "
                                  f"{scene.opt.tolist()}")
@@ -155,7 +187,6 @@ def step_derivatives(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.n
             explain(scene, code - _sd.CHECKED * _sd.CODE)
         if code:
             _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
-    return A, B
 
 
 __all__ = ["step_derivatives", "step_buffers", "step_options"]

@@ -25,6 +25,19 @@ caller's job):
 - ``rnea_batch(gravity, Q, V, A, TAU)``, ``aba_batch(gravity, Q, V, TAU, DDQ)``: every row, in
   parallel (``fastdyn.batch.rnea(model, Q, V, A, generated=gen)`` checks the inputs first).
 
+Derivatives, opt-in (``generate(model, algorithms=ALGORITHMS + DERIVATIVES)``, or only the
+ones you need: their code is long and compiles in seconds for UR5 to about a minute for
+Solo12), no external forces, q perturbed along tangent vectors as Pinocchio's:
+- ``rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M)``: tau = RNEA(q, v, a) and
+  the three (nv, nv) matrices, both triangles (codegen/rnea_derivatives.py);
+- ``aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)``: ddq = ABA(q, v, tau),
+  ddq/dq, ddq/dv and M^-1 (codegen/aba_derivatives.py); checked as
+  ``gen.compute_rnea_derivatives(data, q, v, a)``, ``gen.compute_aba_derivatives(data, q, v,
+  tau)``;
+- ``rnea_derivatives_batch(gravity, Q, V, A, TAU, DQ, DV, MM)``, ``aba_derivatives_batch(gravity,
+  Q, V, TAU, DDQ, DQ, DV, MINV)``: every row in parallel (``fastdyn.batch.rnea_derivatives(
+  model, Q, V, A, generated=gen)`` checks the inputs first).
+
 The parameter-table variants keep the topology and the kinematic parameters (placements, axes)
 baked in and read the dynamic ones (inertias ``pi``, rotor inertias, gravity) from ``prm``,
 the model's table or one robot of a batch (fastdyn.parameter_batch), so one compiled kernel
@@ -65,11 +78,12 @@ from ..kernels._jit import private_dir, user_temp_dir
 from ..kernels.layout import P_GRAVITY
 from .. import _checks
 from ..model import Model, joint_records
-from . import aba, checked, crba, joints, kinematics, rnea
+from . import aba, aba_derivatives, checked, crba, joints, kinematics, rnea, rnea_derivatives
 from .parameters import INERTIAS, LITERALS, TABLE, kinematics_check
-from .generated import ALGORITHMS, Generated
+from .generated import ALGORITHMS, DERIVATIVES, Generated
 
-__all__ = ["generate", "Generated", "ALGORITHMS", "source", "default_directory", "clear_cache"]
+__all__ = ["generate", "Generated", "ALGORITHMS", "DERIVATIVES", "source", "default_directory",
+           "clear_cache"]
 
 VERSION = 5  # bump when the generator's output changes meaning
 
@@ -100,6 +114,20 @@ def aba_batch(gravity, Q, V, TAU, DDQ):
     """aba on every row, rows split across numba's threads."""
     for r in prange(Q.shape[0]):
         aba(gravity, Q[r], V[r], TAU[r], DDQ[r])
+
+''',
+    "rnea_derivatives": '''@jit(parallel=True)
+def rnea_derivatives_batch(gravity, Q, V, A, TAU, DQ, DV, MM):
+    """rnea_derivatives on every row (tau into TAU), rows split across numba's threads."""
+    for r in prange(Q.shape[0]):
+        rnea_derivatives(gravity, Q[r], V[r], A[r], TAU[r], DQ[r], DV[r], MM[r])
+
+''',
+    "aba_derivatives": '''@jit(parallel=True)
+def aba_derivatives_batch(gravity, Q, V, TAU, DDQ, DQ, DV, MINV):
+    """aba_derivatives on every row (ddq into DDQ), rows split across numba's threads."""
+    for r in prange(Q.shape[0]):
+        aba_derivatives(gravity, Q[r], V[r], TAU[r], DDQ[r], DQ[r], DV[r], MINV[r])
 
 ''',
 }
@@ -162,9 +190,10 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
                 f"whose motion subspace depends on q; generated kernels support the joints "
                 f"with a constant one: revolute, continuous, prismatic, spherical, planar, "
                 f"translation, free-flyer (use the generic kernels for this model)") from None
-    unknown = set(algorithms) - set(ALGORITHMS)
+    unknown = set(algorithms) - set(ALGORITHMS + DERIVATIVES)
     if unknown:
-        raise ValueError(f"unknown algorithms {sorted(unknown)}; choose from {ALGORITHMS}")
+        raise ValueError(f"unknown algorithms {sorted(unknown)}; choose from "
+                         f"{ALGORITHMS + DERIVATIVES}")
     nq, nv = model.nq, model.nv
     makers = {
         "forward_kinematics": lambda: kinematics.forward_kinematics(jnt, nq),
@@ -177,11 +206,13 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
         "aba": lambda: "\n\n".join((aba.aba(jnt, nq, nv), aba.aba(jnt, nq, nv, fext=True),
                                     aba.aba(jnt, nq, nv, params=TABLE),
                                     aba.aba(jnt, nq, nv, params=INERTIAS))),
+        "rnea_derivatives": lambda: rnea_derivatives.rnea_derivatives(jnt, nq, nv),
+        "aba_derivatives": lambda: aba_derivatives.aba_derivatives(jnt, nq, nv),
     }
     parts = [_HEADER.format(version=VERSION, name=model.name, nq=nq, nv=nv,
                             njoints=model.njoints)]
-    parts += [makers[a]() + "\n" for a in ALGORITHMS if a in algorithms]
-    parts += [_BATCH[a] for a in ("rnea", "aba") if a in algorithms]
+    parts += [makers[a]() + "\n" for a in ALGORITHMS + DERIVATIVES if a in algorithms]
+    parts += [_BATCH[a] for a in ("rnea", "aba") + DERIVATIVES if a in algorithms]
     if "aba" in algorithms:
         parts.append(_OWN.format(g0=P_GRAVITY, g1=P_GRAVITY + 3))
     if {"rnea", "aba", "crba"} & set(algorithms):
@@ -190,7 +221,8 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
     if {"rnea", "aba"} & set(algorithms):
         parts.insert(1, _PI_RULES)
     parts += [_BATCH_PI.format(name=a) for a in ("rnea", "aba") if a in algorithms]
-    parts.append(checked.checks(jnt, nq, nv, [a for a in ALGORITHMS if a in algorithms]))
+    parts.append(checked.checks(jnt, nq, nv, [a for a in ALGORITHMS + DERIVATIVES
+                                              if a in algorithms]))
     return "\n".join(parts)
 
 
@@ -277,5 +309,6 @@ def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) 
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
         spec.loader.exec_module(module)
-    return Generated(model, module, path, tuple(a for a in ALGORITHMS if a in algorithms),
+    return Generated(model, module, path,
+                     tuple(a for a in ALGORITHMS + DERIVATIVES if a in algorithms),
                      directory)

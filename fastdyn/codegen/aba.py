@@ -85,10 +85,30 @@ def aba(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS) 
     ``aba_pi(gravity, pi, q, v, tau, ddq)``, the bodies' inertias read from ``pi``."""
     T = Tracer()
     qn, vn, tn = read(T, "q", nq), read(T, "v", nv), read(T, "tau", nv)
-    g = params.gravity(T)
+    trace(T, jnt, qn, vn, tn, params.gravity(T), fext, params)
+    assert not (fext and params.table), "no generated aba_prm or aba_pi with fext"
+    head = ("def aba_fext(gravity, q, v, tau, fext, ddq):",
+            '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q) + sum_i J_i^T fext_i)."""') if fext else (
+        "def aba_prm(prm, q, v, tau, ddq):",
+        '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)), the dynamic parameters from prm."""'
+    ) if params is TABLE else (
+        f"def aba{params.suffix}({params.arguments(True)}q, v, tau, ddq):",
+        '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) (no external forces)'
+        + ('; body i\'s inertia pi[i - 1]."""' if params.table else '."""'))
+    return "\n".join(["@jit", *head] + T.lines) + "\n"
+
+
+def trace(T: Tracer, jnt, qn, vn, tn, g, fext: bool = False, params: Literals = LITERALS,
+          keep: dict | None = None) -> list:
+    """ABA traced into ``T`` (the module docstring's passes), q, v, tau and gravity given as
+    traced values; writes ``ddq[k] = ...`` and returns ddq's values (for generators that go on
+    from it, e.g. codegen/aba_derivatives.py, which passes ``keep`` to receive the placements,
+    J, v and body inertias: "world", "axes", "J", "v", "Y")."""
     n = jnt.shape[0]
     world, axes = world_placements(T, jnt, qn, frame="first")
     J, ov, c, IA, pA = ([None] * n for _ in range(5))
+    if keep is not None:
+        keep.update(world=world, axes=axes, J=J, v=ov, Y=[None] * n)
     for i in range(1, n):
         jr = jnt[i]
         par = int(jr["parent"])
@@ -103,6 +123,8 @@ def aba(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS) 
         else:
             ov[i], c[i] = vj, [0.0] * 6  # v_i x v_J = v_J x v_J
         Y = params.body_in(T, jr, i, R, p)
+        if keep is not None:
+            keep["Y"][i] = Y
         IA[i] = inertia6(T, Y)
         pA[i] = spatial.cross_force(T, ov[i], spatial.apply_inertia(T, Y, ov[i]))
         if fext:
@@ -144,6 +166,7 @@ def aba(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS) 
     else:  # gravity in joint 1's frame: R1^T g
         a0 = [T.sop([(-1.0, x)]) for x in T.mattvec(axes, g)]
     acc = [a0 + [0.0, 0.0, 0.0]] + [None] * (n - 1)
+    out = [0.0] * len(tn)
     for i in range(1, n):
         jr = jnt[i]
         par = int(jr["parent"])
@@ -154,15 +177,7 @@ def aba(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS) 
         qdd = spd_solve(T, Dm[i], [rhs])[0]
         for d in range(nvi):
             T.line(f"ddq[{iv + d}] = {lit(qdd[d])}")
+            out[iv + d] = qdd[d]
         acc[i] = [T.sop([(1.0, a[k])] + [(1.0, J[i][d][k], qdd[d]) for d in range(nvi)])
                   for k in range(6)]
-    assert not (fext and params.table), "no generated aba_prm or aba_pi with fext"
-    head = ("def aba_fext(gravity, q, v, tau, fext, ddq):",
-            '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q) + sum_i J_i^T fext_i)."""') if fext else (
-        "def aba_prm(prm, q, v, tau, ddq):",
-        '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)), the dynamic parameters from prm."""'
-    ) if params is TABLE else (
-        f"def aba{params.suffix}({params.arguments(True)}q, v, tau, ddq):",
-        '    """ddq = M(q)^-1 (tau - C(q, v) v - g(q)) (no external forces)'
-        + ('; body i\'s inertia pi[i - 1]."""' if params.table else '."""'))
-    return "\n".join(["@jit", *head] + T.lines) + "\n"
+    return out

@@ -22,6 +22,10 @@ def _unit_parts(jnt) -> list[tuple[int, int]]:
             for o, k in (codes.unit_part(int(r["type"])),) if k]
 
 
+_SQUARE = " and ".join(f"{{{a}}}.shape[0] == {{{{nv}}}} and {{{a}}}.shape[1] == {{{{nv}}}}"
+                       for a in "xyz")
+
+
 def checks(jnt, nq: int, nv: int, algorithms) -> str:
     nj = jnt.shape[0]
     lines = ["@jit", "def check_q(q, tol):",
@@ -79,6 +83,19 @@ def checks(jnt, nq: int, nv: int, algorithms) -> str:
                      "check_q(q, tol) and check_v(v) and check_v(tau) and check_f(fext)",
                      "ddq.shape[0] == {nv}", "aba_fext(gravity, q, v, tau, fext, ddq)",
                      "check_v(ddq)"),
+        "rnea_derivatives": ("gravity, q, v, a, tau, dtau_dq, dtau_dv, M, tol",
+                             "check_q(q, tol) and check_v(v) and check_v(a)", "tau.shape[0] == "
+                             "{nv} and " + _SQUARE.format(x="dtau_dq", y="dtau_dv", z="M"),
+                             "rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M)",
+                             # diagonals, as the generic derivatives' checked kernels
+                             "(check_v(tau) and check_m(dtau_dq) and check_m(dtau_dv)"
+                             " and check_m(M))"),
+        "aba_derivatives": ("gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv, tol",
+                            "check_q(q, tol) and check_v(v) and check_v(tau)", "ddq.shape[0] == "
+                            "{nv} and " + _SQUARE.format(x="ddq_dq", y="ddq_dv", z="Minv"),
+                            "aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)",
+                            "(check_v(ddq) and check_m(ddq_dq) and check_m(ddq_dv)"
+                            " and check_m(Minv))"),
     }
     algorithms = [a for name in algorithms for a in ((name, name + "_fext")
                                                       if name in ("rnea", "aba") else (name,))]

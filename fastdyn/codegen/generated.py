@@ -12,6 +12,8 @@ from .._fastcall import Kernel
 from ..model import Data, Model
 
 ALGORITHMS = ("forward_kinematics", "joint_jacobians", "rnea", "crba", "aba")
+# opt-in (``generate(model, algorithms=ALGORITHMS + DERIVATIVES)``): long code, long compiles
+DERIVATIVES = ("rnea_derivatives", "aba_derivatives")
 
 
 class Generated:
@@ -23,7 +25,9 @@ class Generated:
     Checked single calls from Python, with the object API's input checks (types, shapes,
     finiteness, unit quaternions; a bad input raises the same error as ``fastdyn.rnea`` would):
     ``gen.rnea(data, q, v, a, fext=None)``, ``gen.aba(data, q, v, tau, fext=None)``, ``gen.crba(data, q)``,
-    ``gen.forward_kinematics(data, q)``, ``gen.compute_joint_jacobians(data, q)``. Each fills
+    ``gen.forward_kinematics(data, q)``, ``gen.compute_joint_jacobians(data, q)``, and when
+    generated (``DERIVATIVES``), ``gen.compute_rnea_derivatives(data, q, v, a)`` and
+    ``gen.compute_aba_derivatives(data, q, v, tau)`` (no fext). Each fills
     its own output in ``data`` (tau, ddq, M; liMi and oMi; J) and returns it. Unlike the generic
     functions, rnea/aba/crba leave the rest of ``data`` alone (no v, f or oMi), so frame
     queries after them ask for forward kinematics first.
@@ -52,7 +56,7 @@ class Generated:
         return generate, (self._model, self.algorithms, self._directory)
 
     def __repr__(self) -> str:
-        have = [a for a in ALGORITHMS if hasattr(self.kernels, a)]
+        have = [a for a in ALGORITHMS + DERIVATIVES if hasattr(self.kernels, a)]
         return f"<fastdyn generated kernels {have} at {self.path}>"
 
     # -- checked calls: the type tests are written out in each method because a helper call
@@ -174,6 +178,53 @@ class Generated:
             self._fail(code, q)
         return data.J
 
+    def compute_rnea_derivatives(self, data: Data, q, v, a
+                                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(dtau_dq, dtau_dv, M) at (q, v, a), no external forces, into data.dtau_dq,
+        data.dtau_dv, data.M (both triangles; data.tau = RNEA(q, v, a) too), where
+        fastdyn.compute_rnea_derivatives puts them; q perturbed along tangent vectors, as
+        pinocchio.computeRNEADerivatives (fastdyn/codegen/rnea_derivatives.py). Generated with
+        ``algorithms=(..., "rnea_derivatives")``."""
+        try:
+            same = data.model_token == self.model_token
+        except AttributeError:  # not a Data: data_for says so
+            same = False
+        if not same:
+            _checks.data_for(self._model, data)  # raises, saying whose Data it is
+        if not (type(q) is type(v) is type(a) is _ND and q.dtype is v.dtype is a.dtype is _F64
+                and q.ndim == v.ndim == a.ndim == 1):
+            q, v, a = self._slow(q, (v, "v"), (a, "a"))
+        code = self._rnea_derivatives.call(self._gravity, q, v, a, data.tau, data.dtau_dq,
+                                           data.dtau_dv, data.M, QUAT_TOL)
+        data.kinematics = 0
+        if code:
+            self._fail(code, q, ((v, "v"), (a, "a")))
+        return data.dtau_dq, data.dtau_dv, data.M
+
+    def compute_aba_derivatives(self, data: Data, q, v, tau
+                                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ddq_dq, ddq_dv, Minv) at (q, v, tau), no external forces, into data.ddq_dq,
+        data.ddq_dv, data.Minv (both triangles; data.ddq = ABA(q, v, tau) too), where
+        fastdyn.compute_aba_derivatives puts them; data.M, U, D are not written (the
+        factorization lives in the kernel's locals). q perturbed along tangent vectors, as
+        pinocchio.computeABADerivatives (fastdyn/codegen/aba_derivatives.py). Generated with
+        ``algorithms=(..., "aba_derivatives")``."""
+        try:
+            same = data.model_token == self.model_token
+        except AttributeError:  # not a Data: data_for says so
+            same = False
+        if not same:
+            _checks.data_for(self._model, data)  # raises, saying whose Data it is
+        if not (type(q) is type(v) is type(tau) is _ND
+                and q.dtype is v.dtype is tau.dtype is _F64 and q.ndim == v.ndim == tau.ndim == 1):
+            q, v, tau = self._slow(q, (v, "v"), (tau, "tau"))
+        code = self._aba_derivatives.call(self._gravity, q, v, tau, data.ddq, data.ddq_dq,
+                                          data.ddq_dv, data.Minv, QUAT_TOL)
+        data.kinematics = 0
+        if code:
+            self._fail(code, q, ((v, "v"), (tau, "tau")))
+        return data.ddq_dq, data.ddq_dv, data.Minv
+
 
 class _Missing:
     __slots__ = ("name",)
@@ -190,4 +241,5 @@ _ND = np.ndarray
 _F64 = _checks.F64
 # which arguments of each *_checked kernel are state vectors (any layout: fastdyn/_fastcall.py)
 _VECTORS = {"rnea": (1, 2, 3), "rnea_fext": (1, 2, 3), "aba": (1, 2, 3), "aba_fext": (1, 2, 3),
-            "crba": (0,), "forward_kinematics": (0,), "joint_jacobians": (0,)}
+            "crba": (0,), "forward_kinematics": (0,), "joint_jacobians": (0,),
+            "rnea_derivatives": (1, 2, 3), "aba_derivatives": (1, 2, 3)}

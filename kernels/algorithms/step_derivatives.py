@@ -102,6 +102,14 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
                                  ibuf, dbuf, dt, Aq, Av, Minv, M2, a, qn, vn, A, B)
     if code != OK:
         return code
+    return finish(jnt, q, vn, dt, u, G, A, B)
+
+
+@jit
+def finish(jnt, q, vn, dt, u, G, A, B):
+    """The configuration rows from the velocity rows (u, G scratch), and OK or DIVERGED * CODE
+    + 1 when a velocity row is not finite."""
+    nv = vn.shape[0]
     for k in range(nv):
         u[k] = dt * vn[k]
     configuration_rows(jnt, q, u, dt, G, A, B)
@@ -251,6 +259,35 @@ def scratch_size(nq, nv, nsph, nhsp, njoints):
     return NO + nf + derivative_size(nv, nsph * nhsp, njoints) + nq + nv
 
 
+@jit(inline="always")
+def checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scratch, A, B, tol):
+    """step_derivatives_checked's checks and its views of ``scratch``: (code, opt, fbuf, dbuf,
+    qn, vn), code 0 when the kernel may run (inlined: it returns views)."""
+    nq, nv = _sizes(jnt)
+    nsph, nhsp = sph.shape[0], hsp.shape[0]
+    nf = sizes(nv, nsph, nhsp)[2]
+    nd = derivative_size(nv, nsph * nhsp, jnt.shape[0])
+    opt = scratch[:NO]
+    fbuf = scratch[NO:NO + nf]
+    dbuf = scratch[NO + nf:NO + nf + nd]
+    qn = scratch[NO + nf + nd:NO + nf + nd + nq]
+    vn = scratch[NO + nf + nd + nq:]
+    code = 0
+    if sopt.shape[0] != NO or scratch.shape[0] != scratch_size(nq, nv, nsph, nhsp,
+                                                               jnt.shape[0]):
+        code = STALE * CODE
+    for k in range(NO):
+        if code == 0 and k != O_FREE and not sopt[k] == scratch[k]:
+            code = STALE * CODE
+    if code == 0:
+        code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
+    if code == 0 and not (_all_nv(jnt, v, tau, tau) and ibuf.shape[0] == sizes(nv, nsph, nhsp)[3]
+                          and A.shape[0] == 2 * nv and A.shape[1] == 2 * nv
+                          and B.shape[0] == 2 * nv and B.shape[1] == nv and dof.shape[0] == nv):
+        code = 8 * CODE
+    return code, opt, fbuf, dbuf, qn, vn
+
+
 @jit
 def step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scratch,
                              A, B, tol):
@@ -261,26 +298,8 @@ def step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws,
     argument costs ~40 ns at the entry point. STALE * CODE if the options differ from the
     scene's elsewhere than O_FREE (the scene was edited since: the caller prepares again), a
     comparison that costs nanoseconds here and a fraction of the call in Python."""
-    nq, nv = _sizes(jnt)
-    nsph, nhsp = sph.shape[0], hsp.shape[0]
-    if sopt.shape[0] != NO or scratch.shape[0] != scratch_size(nq, nv, nsph, nhsp,
-                                                               jnt.shape[0]):
-        return STALE * CODE
-    for k in range(NO):
-        if k != O_FREE and not sopt[k] == scratch[k]:
-            return STALE * CODE
-    nf = sizes(nv, nsph, nhsp)[2]
-    nd = derivative_size(nv, nsph * nhsp, jnt.shape[0])
-    opt = scratch[:NO]
-    fbuf = scratch[NO:NO + nf]
-    dbuf = scratch[NO + nf:NO + nf + nd]
-    qn = scratch[NO + nf + nd:NO + nf + nd + nq]
-    vn = scratch[NO + nf + nd + nq:]
-    code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
-    if code == 0 and not (_all_nv(jnt, v, tau, tau) and ibuf.shape[0] == sizes(nv, nsph, nhsp)[3]
-                          and A.shape[0] == 2 * nv and A.shape[1] == 2 * nv
-                          and B.shape[0] == 2 * nv and B.shape[1] == nv and dof.shape[0] == nv):
-        code = 8 * CODE
+    code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau,
+                                                  fext, ws, ibuf, scratch, A, B, tol)
     if code == 0:
         code = step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
                                 dbuf, qn, vn, A, B)

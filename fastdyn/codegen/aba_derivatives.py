@@ -1,0 +1,196 @@
+"""Generated derivatives of forward dynamics: ddq/dq, ddq/dv and ddq/dtau = M(q)^-1, for one
+robot (the generic kernel: kernels/algorithms/aba_derivatives.py).
+
+Source: Carpentier & Mansard, "Analytical Derivatives of Rigid Body Dynamics Algorithms", RSS
+2018, sec. V: differentiating ID(q, v, FD(q, v, tau)) = tau at a = FD(q, v, tau) gives
+  ddq/dq = -M^-1 dtau/dq,   ddq/dv = -M^-1 dtau/dv,   ddq/dtau = M^-1,
+with dtau/dq, dtau/dv and M from codegen/rnea_derivatives.py at (q, v, a). Generated as
+``abad_dynamics``: the generated ABA (codegen/aba.py) for a, then the traced RNEA derivatives
+at a, reusing ABA's placements, J, v and body inertias, written into the outputs; and
+``abad_solve``: M^-1 applied through the tree-sparse factorization M = U D U^T (Featherstone,
+"Rigid Body Dynamics Algorithms" (2008), sec. 6.5, Tables 6.3 and 6.4;
+kernels/algorithms/cholesky.py), traced on M's entries in the first and handed to the second
+in Minv's storage (U above the diagonal, W = U D below it, 1 / D on it). With b the
+right-hand sides, both sweeps pull, so each row is stored once:
+  z_j = 1/D_j (b_j - sum_{k below j} W[j, k] z_k)   (j = nv-1 .. 0;  b = -X for -M^-1 X)
+  x_k = z_k - sum_{j above k} U[j, k] x_j          (k = 0 .. nv-1).
+The tree's sparsity is known at generation time: a row is only touched on the columns it can
+be nonzero in (tracked through the sweeps), each contiguous run of them one short loop.
+M^-1 is the same solve on the identity, kept to its upper triangle (row j of U^-1 is nonzero
+on j's subtree only) and mirrored, symmetric to the bit as the generic inverse_sparse.
+A non-positive pivot is not tested for (the kernel is unchecked: inf/nan come out, as for the
+generated aba; the checked call names it).
+"""
+
+from __future__ import annotations
+
+from . import aba
+from .kinematics import read
+from .parameters import LITERALS
+from .rnea_derivatives import index_table, related, trace, zero_loop
+from .tracer import Tracer, lit
+
+
+def dof_parents(jnt, nv: int) -> list[int]:
+    """The parent dof of every dof (-1 at the root), Featherstone's lambda for dofs."""
+    out = [-1] * nv
+    for i in range(1, jnt.shape[0]):
+        iv, nvi, par = int(jnt[i]["idx_v"]), int(jnt[i]["nv"]), int(jnt[i]["parent"])
+        for d in range(nvi):
+            if d:
+                out[iv + d] = iv + d - 1
+            elif par:
+                out[iv] = int(jnt[par]["idx_v"]) + int(jnt[par]["nv"]) - 1
+    return out
+
+
+def ancestors(lam, k: int) -> list[int]:
+    out = []
+    j = lam[k]
+    while j >= 0:
+        out.append(j)
+        j = lam[j]
+    return out
+
+
+def factor(T: Tracer, lam, M: dict):
+    """U (dict (j, k) for j an ancestor of k), W = U D (the same keys) and 1 / D (a list) of
+    M = U D U^T, traced (kernels/algorithms/cholesky.py's LTDL on the related entries of M,
+    r <= c)."""
+    nv = len(lam)
+    H = dict(M)
+    dinv = [None] * nv
+    for k in range(nv - 1, -1, -1):
+        dinv[k] = T.assign(f"1.0 / {lit(H[k, k])}", "di")
+        for i in ancestors(lam, k):
+            a = T.sop([(1.0, H[i, k], dinv[k])])
+            for j in [i] + ancestors(lam, i):
+                H[j, i] = T.sop([(1.0, H[j, i]), (-1.0, H[j, k], a)])
+            H[i, k] = a
+    U = {(j, k): H[j, k] for k in range(nv) for j in ancestors(lam, k)}
+    W = {(j, k): T.sop([(1.0, u, H[k, k])]) for (j, k), u in U.items()}
+    return U, W, dinv
+
+
+def _segments(parts):
+    """Split the columns that any of ``parts`` (sets) holds by which parts hold them:
+    [(start, stop, indices of the parts)], contiguous runs."""
+    owner = {}
+    for n, cols in enumerate(parts):
+        for c in cols:
+            owner.setdefault(c, []).append(n)
+    out = []
+    for c in sorted(owner):
+        key = tuple(owner[c])
+        if out and out[-1][1] == c and out[-1][2] == key:
+            out[-1] = (out[-1][0], c + 1, key)
+        else:
+            out.append((c, c + 1, key))
+    return out
+
+
+def _pull(lines, row, arrays, own, others, scale=None):
+    """Lines for X[row, c] = scale * (base + sum_n coef_n X[src_n, c]) over the columns that
+    own (the row's columns that may be nonzero: its base, else 0) or any source holds;
+    ``others`` is [(coef text, src row, its columns)]; ``scale`` None means 1 and
+    ``"identity"`` a base of 1 at c = row, nothing else."""
+    for a, b, who in _segments([own] + [cols for _, _, cols in others]):
+        lines.append(f"    for c in range({a}, {b}):")
+        for X in arrays:
+            terms = [f"{others[w - 1][0]} * {X}[{others[w - 1][1]}, c]" for w in who if w]
+            if 0 in who:
+                terms.insert(0, f"{X}[{row}, c]")
+            expr = " + ".join(terms)
+            if scale is not None:
+                expr = f"{scale} * ({expr})"
+            lines.append(f"        {X}[{row}, c] = {expr}")
+
+
+def solve(lines: list, lam, U, W, dinv, arrays, nz, upper: bool = False) -> None:
+    """Lines that apply -M^-1 (``upper``: M^-1 to the identity, its upper triangle) to the
+    arrays in place; nz[r] is the set of columns row r may be nonzero in (updated).
+    Both sweeps pull (one store per row): with W = U D and z = D^-1 U^-1 b,
+      z_j = 1/D_j (b_j - sum_{k below j} W[j, k] z_k)   (j = nv-1 .. 0; b = -X for -M^-1),
+      x_k = z_k - sum_{j above k} U[j, k] x_j          (k = 0 .. nv-1)."""
+    nv = len(lam)
+    below = [[k for k in range(j + 1, nv) if j in ancestors(lam, k)] for j in range(nv)]
+    for j in range(nv - 1, -1, -1):
+        if upper:  # b = e_j: z_j[j] = 1 / D_j, and only descendants beyond (k > j)
+            lines.append(f"    {arrays[0]}[{j}, {j}] = {dinv[j]}")
+            others = [(lit(-W[j, k]) if not isinstance(W[j, k], str) else f"-{W[j, k]}", k,
+                       nz[k]) for k in below[j] if not W[j, k] == 0.0]
+            _pull(lines, j, arrays, set(), others, dinv[j])
+            nz[j].add(j)
+        else:
+            others = [(lit(W[j, k]), k, nz[k]) for k in below[j] if not W[j, k] == 0.0]
+            _pull(lines, j, arrays, nz[j], others, f"-{dinv[j]}")
+        for _, _, cols in others:
+            nz[j] |= cols
+    for k in range(nv):
+        others = [(lit(-U[j, k]) if not isinstance(U[j, k], str) else f"-{U[j, k]}", j,
+                   {c for c in nz[j] if not upper or c >= k}) for j in ancestors(lam, k)
+                  if not U[j, k] == 0.0]
+        _pull(lines, k, arrays, nz[k], others)
+        for _, _, cols in others:
+            nz[k] |= cols
+
+
+def aba_derivatives(jnt, nq: int, nv: int) -> str:
+    """The source of ``aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)``: ddq =
+    ABA(q, v, tau) (no external forces) and the three (nv, nv) matrices, both triangles.
+
+    Two functions it calls, because numba's compile time grows faster than the length of
+    one function: ``abad_dynamics`` (the generated ABA, then the RNEA derivatives at ddq
+    reusing ABA's placements, J, v and inertias, into ddq_dq, ddq_dv, and M's factors into
+    Minv) and ``abad_solve`` (the solves, Minv last)."""
+    T = Tracer()
+    qn, vn, tn = read(T, "q", nq), read(T, "v", nv), read(T, "tau", nv)
+    g = LITERALS.gravity(T)
+    kept: dict = {}
+    a = aba.trace(T, jnt, qn, vn, tn, g, keep=kept)
+    M = trace(T, jnt, qn, vn, a, g, "dq", "dv", shared=kept)
+    lam = dof_parents(jnt, nv)
+    U, W, dinv = factor(T, lam, M)
+    for (j, k), u in sorted(U.items()):
+        if isinstance(u, str):
+            T.line(f"F[{j}, {k}] = {u}")
+        if isinstance(W[j, k], str):
+            T.line(f"F[{k}, {j}] = {W[j, k]}")
+    for k, x in enumerate(dinv):
+        T.line(f"F[{k}, {k}] = {x}")
+    rel = related(jnt)
+    first = (["@jit", "def abad_dynamics(gravity, q, v, tau, ddq, dq, dv, F):",
+              '    """ddq = ABA(q, v, tau); dtau/dq, dtau/dv at (q, v, ddq) into dq, dv; M = U D '
+              'U^T into F: U above the diagonal, U D below (transposed), 1 / D on it."""']
+             + T.lines)
+    un, wn, lines = {}, {}, []
+    for (j, k), u in sorted(U.items()):
+        un[j, k] = f"u{j}_{k}" if isinstance(u, str) else u
+        wn[j, k] = f"w{j}_{k}" if isinstance(W[j, k], str) else W[j, k]
+        if isinstance(u, str):
+            lines.append(f"    u{j}_{k} = Minv[{j}, {k}]")
+        if isinstance(W[j, k], str):
+            lines.append(f"    w{j}_{k} = Minv[{k}, {j}]")
+    lines += [f"    d{k} = Minv[{k}, {k}]" for k in range(nv)]
+    dn = [f"d{k}" for k in range(nv)]
+    nz = [{c for c in range(nv) if (r, c) in rel} for r in range(nv)]
+    solve(lines, lam, un, wn, dn, ("dq", "dv"), nz)
+    rest = [(r, c) for r in range(nv) for c in range(nv) if c not in nz[r]]
+    lines += zero_loop("ABAD_REST", ("dq", "dv"))
+    nz = [set() for _ in range(nv)]
+    solve(lines, lam, un, wn, dn, ("Minv",), nz, upper=True)
+    inv_rest = [(r, c) for r in range(nv) for c in range(r, nv) if c not in nz[r]]
+    lines += zero_loop("ABAD_INV_REST", ("Minv",))
+    lines += [f"    for r in range({nv}):", f"        for c in range(r + 1, {nv}):",
+              "            Minv[c, r] = Minv[r, c]"]
+    third = ["@jit", "def abad_solve(dq, dv, Minv):",
+             '    """dq <- -M^-1 dq, dv <- -M^-1 dv, Minv = M^-1 from the factors '
+             'abad_dynamics left in Minv."""'] + lines
+    main = ["@jit", "def aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv):",
+            '    """ddq = ABA(q, v, tau) and ddq/dq, ddq/dv, M^-1 (nv, nv), both triangles; no '
+            'external forces."""',
+            "    abad_dynamics(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)",
+            "    abad_solve(ddq_dq, ddq_dv, Minv)"]
+    return "\n".join([index_table("ABAD_REST", rest),
+                      index_table("ABAD_INV_REST", inv_rest), "", ""]
+                     + first + ["", ""] + third + ["", ""] + main) + "\n"

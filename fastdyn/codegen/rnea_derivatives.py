@@ -1,0 +1,207 @@
+"""Generated derivatives of inverse dynamics: dtau/dq, dtau/dv and dtau/da = M(q), one robot's
+recursion unrolled as straight-line code (the generic kernel: kernels/algorithms/
+rnea_derivatives.py, whose equations these are).
+
+Sources: Carpentier & Mansard, "Analytical Derivatives of Rigid Body Dynamics Algorithms",
+RSS 2018, sec. IV (world-frame chain rule through RNEA); Singh, Russell & Wensing, "Efficient
+Analytical Derivatives of Rigid-Body Dynamics using Spatial Vector Algebra", IEEE RA-L 2022,
+arXiv:2105.05102 (IDSVA, Algorithm 1: per column of joint i a few 6-vectors that every ancestor
+dots with); Traversaro & Saccon, "Multibody dynamics notation (version 2)" (2019), sec. 5.3
+(the inertia's time variation). Derivatives with respect to q are along tangent vectors,
+q (+) dq = integrate(q, dq), as pinocchio.computeRNEADerivatives.
+
+Frame: one fixed frame for every spatial quantity, joint 1's frame at this q when joint 1 is the
+universe's only child (kinematics.world_placements, frame="first"), with gravity rotated into it.
+Every entry is a pairing J_l . t of a motion and a force written in that frame, so it does not
+depend on which fixed frame is chosen, and in joint 1's frame its columns J (the identity's for a
+free-flyer) are constants the tracer folds away. With J_k = ^0X_i S_k, lambda = parent(i),
+a_0 = -g, Y_i the body inertia:
+  forward:  v_i = v_lambda + sum J_k qdot_k,  a_i = a_lambda + v_lambda x v_J + sum J_k qddot_k
+            h_i = Y_i v_i,  f_i = Y_i a_i + v_i x* h_i,  dY_i = v_i x* Y_i - Y_i (v_i x)
+            dV/dq_k = v_lambda x J_k,  dA/dq_k = a_lambda x J_k + v_lambda x dV/dq_k,
+            dA/dv_k = (v_i + v_lambda) x J_k
+  backward: subtree sums Yc, dYc, hc, Fc; with B u = dYc u + u x* hc, per column k of joint i
+            t1 = Yc J_k,  t2 = dYc J_k - J_k x* hc,  tq = Yc dA/dq_k + B dV/dq_k,
+            tv = Yc dA/dv_k + B J_k,  tau_k = J_k . Fc + armature_k qddot_k;
+            for j = i and its ancestors, column l of j:
+              dtau_l/dq_k = J_l . (tq + [j != i] J_k x* Fc),  dtau_l/dv_k = J_l . tv,
+              M_lk = J_l . t1;  if j != i:  dtau_k/dq_l = t1 . dA/dq_l + t2 . dV/dq_l,
+              dtau_k/dv_l = t1 . dA/dv_l + t2 . J_l.
+Entries between dofs on different branches are structurally zero: a loop over a constant table
+writes them (straight-line stores are what make numba's compile time grow, codegen/crba.py).
+Only joints with a constant S are generated (codegen/joints.py), so no dS/dq terms arise.
+"""
+
+from __future__ import annotations
+
+from . import joints, spatial
+from .kinematics import read, world_placements
+from .parameters import LITERALS, Literals
+from .tracer import Tracer, lit
+
+
+def variation(T: Tracer, Y, nu) -> list:
+    """dY = nu x* Y - Y (nu x) of the 10 parameters Y [m, h, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] moving
+    with the twist nu (Traversaro & Saccon 2019, sec. 5.3; kernels/spatial/inertia.variation):
+    m' = 0, h' = m v + w x h, I' = [w]x I - I [w]x - (v h^T + h v^T - 2 (v . h) I3)."""
+    m, hx, hy, hz, I0, I1, I2, I3, I4, I5 = Y
+    vx, vy, vz, wx, wy, wz = nu
+    vh = T.dot([vx, vy, vz], [hx, hy, hz])
+    return [0.0,
+            T.sop([(1.0, m, vx), (1.0, wy, hz), (-1.0, wz, hy)]),
+            T.sop([(1.0, m, vy), (1.0, wz, hx), (-1.0, wx, hz)]),
+            T.sop([(1.0, m, vz), (1.0, wx, hy), (-1.0, wy, hx)]),
+            T.sop([(2.0, wy, I3), (-2.0, wz, I1), (-2.0, vx, hx), (2.0, vh)]),
+            T.sop([(1.0, wy, I4), (-1.0, wz, I2), (1.0, wz, I0), (-1.0, wx, I3),
+                   (-1.0, vx, hy), (-1.0, hx, vy)]),
+            T.sop([(2.0, wz, I1), (-2.0, wx, I4), (-2.0, vy, hy), (2.0, vh)]),
+            T.sop([(1.0, wy, I5), (-1.0, wz, I4), (1.0, wx, I1), (-1.0, wy, I0),
+                   (-1.0, vx, hz), (-1.0, hx, vz)]),
+            T.sop([(1.0, wz, I3), (-1.0, wx, I5), (1.0, wx, I2), (-1.0, wy, I1),
+                   (-1.0, vy, hz), (-1.0, hy, vz)]),
+            T.sop([(2.0, wx, I4), (-2.0, wy, I3), (-2.0, vz, hz), (2.0, vh)])]
+
+
+def related(jnt) -> set[tuple[int, int]]:
+    """(r, c) of every dof pair on one root path (either order): the entries that may be
+    nonzero in M and the derivative matrices."""
+    out = set()
+    for i in range(1, jnt.shape[0]):
+        j = i
+        while j > 0:
+            for e in range(int(jnt[j]["nv"])):
+                for d in range(int(jnt[i]["nv"])):
+                    r, c = int(jnt[j]["idx_v"]) + e, int(jnt[i]["idx_v"]) + d
+                    out.add((r, c))
+                    out.add((c, r))
+            j = int(jnt[j]["parent"])
+    return out
+
+
+def _six(T: Tracer, *vectors):
+    return [T.sop([(1.0, x[k]) for x in vectors]) for k in range(6)]
+
+
+def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = None,
+          params: Literals = LITERALS, shared: dict | None = None) -> dict:
+    """The recursion (module docstring) traced into ``T``: writes ``dq[r, c] = ...`` and
+    ``dv[r, c] = ...`` for every related pair (arrays named ``dq``, ``dv``), ``tau[k]`` unless
+    ``tau`` is None, and returns M's entries {(r, c): value} (r <= c, related pairs).
+    ``shared``: what codegen/aba.trace kept (placements, J, v, inertias in the same frame),
+    reused instead of traced again."""
+    n = jnt.shape[0]
+    if shared is None:
+        world, axes = world_placements(T, jnt, qn, frame="first")
+    else:
+        world, axes = shared["world"], shared["axes"]
+    gw = g if axes is None else T.mattvec(axes, g)
+    a0 = [T.sop([(-1.0, x)]) for x in gw] + [0.0, 0.0, 0.0]
+    zero = [0.0] * 6
+    J, ov, oa, Yc, dYc, hc, Fc, dVq, dAq, dAv = ([None] * n for _ in range(10))
+    for i in range(1, n):
+        jr = jnt[i]
+        par = int(jr["parent"])
+        iv, nvi = int(jr["idx_v"]), int(jr["nv"])
+        R, p = world[i]
+        J[i] = ([spatial.act(T, R, p, col) for col in joints.subspace(jr)] if shared is None
+                else shared["J"][i])
+        vp, ap = (ov[par], oa[par]) if par else (zero, a0)
+        vj = [T.sop([(1.0, col[r], x) for col, x in zip(J[i], vn[iv:iv + nvi])])
+              for r in range(6)]
+        aj = [T.sop([(1.0, col[r], x) for col, x in zip(J[i], an[iv:iv + nvi])])
+              for r in range(6)]
+        ov[i] = T.add(vp, vj) if shared is None else shared["v"][i]
+        oa[i] = _six(T, ap, aj, spatial.cross_motion(T, vp, vj))
+        Y = params.body_in(T, jr, i, R, p) if shared is None else shared["Y"][i]
+        Yc[i] = Y
+        dYc[i] = variation(T, Y, ov[i])
+        hc[i] = spatial.apply_inertia(T, Y, ov[i])
+        Fc[i] = T.add(spatial.apply_inertia(T, Y, oa[i]), spatial.cross_force(T, ov[i], hc[i]))
+        dVq[i] = [spatial.cross_motion(T, vp, c) for c in J[i]]
+        dAv[i] = [T.add(spatial.cross_motion(T, ov[i], c), d) for c, d in zip(J[i], dVq[i])]
+        dAq[i] = [T.add(spatial.cross_motion(T, ap, c), spatial.cross_motion(T, vp, d))
+                  for c, d in zip(J[i], dVq[i])]
+    M = {}
+    for i in range(n - 1, 0, -1):
+        jr = jnt[i]
+        par = int(jr["parent"])
+        iv, nvi = int(jr["idx_v"]), int(jr["nv"])
+        for d, c in enumerate(J[i]):
+            k = iv + d
+            t1 = spatial.apply_inertia(T, Yc[i], c)
+            yj = spatial.apply_inertia(T, dYc[i], c)
+            jh = spatial.cross_force(T, c, hc[i])
+            tq = _six(T, spatial.apply_inertia(T, Yc[i], dAq[i][d]),
+                      spatial.apply_inertia(T, dYc[i], dVq[i][d]),
+                      spatial.cross_force(T, dVq[i][d], hc[i]))
+            tv = _six(T, spatial.apply_inertia(T, Yc[i], dAv[i][d]), yj, jh)
+            t2 = T.sub(yj, jh)
+            arm = params.armature(T, jr, i, d)
+            if tau is not None:
+                x = T.sop([(1.0, y, z) for y, z in zip(c, Fc[i])] + [(1.0, arm, an[k])])
+                T.line(f"{tau}[{k}] = {lit(x)}")
+            for e, ce in enumerate(J[i]):
+                T.line(f"{dq}[{iv + e}, {k}] = {lit(T.dot(ce, tq))}")
+                T.line(f"{dv}[{iv + e}, {k}] = {lit(T.dot(ce, tv))}")
+                if e <= d:
+                    x = T.dot(ce, t1)
+                    M[iv + e, k] = T.sop([(1.0, x), (1.0, arm)]) if e == d else x
+            tf = T.add(tq, spatial.cross_force(T, c, Fc[i]))
+            j = par
+            while j > 0:
+                jv = int(jnt[j]["idx_v"])
+                for e, ce in enumerate(J[j]):
+                    r = jv + e
+                    T.line(f"{dq}[{r}, {k}] = {lit(T.dot(ce, tf))}")
+                    T.line(f"{dv}[{r}, {k}] = {lit(T.dot(ce, tv))}")
+                    M[r, k] = T.dot(ce, t1)
+                    x = T.sop([(1.0, y, z) for y, z in zip(dAq[j][e], t1)]
+                              + [(1.0, y, z) for y, z in zip(dVq[j][e], t2)])
+                    T.line(f"{dq}[{k}, {r}] = {lit(x)}")
+                    x = T.sop([(1.0, y, z) for y, z in zip(dAv[j][e], t1)]
+                              + [(1.0, y, z) for y, z in zip(ce, t2)])
+                    T.line(f"{dv}[{k}, {r}] = {lit(x)}")
+                j = int(jnt[j]["parent"])
+        if par:
+            Yc[par] = [T.sop([(1.0, x), (1.0, y)]) for x, y in zip(Yc[par], Yc[i])]
+            dYc[par] = [T.sop([(1.0, x), (1.0, y)]) for x, y in zip(dYc[par], dYc[i])]
+            hc[par] = T.add(hc[par], hc[i])
+            Fc[par] = T.add(Fc[par], Fc[i])
+    return M
+
+
+def index_table(name: str, pairs) -> str:
+    """A module-level constant (k, 2) int64 table of index pairs (a placeholder row when
+    empty, cut away by the slice: numba needs one shape for the literal)."""
+    pairs = sorted(pairs)
+    return (f"{name} = np.array({[list(z) for z in pairs] or [[0, 0]]}, dtype=np.int64)"
+            f"[:{len(pairs)}]")
+
+
+def zero_loop(table: str, arrays) -> list[str]:
+    """Lines that write 0 into each array's entries listed in ``table``."""
+    return ([f"    for k in range({table}.shape[0]):",
+             f"        r, c = {table}[k, 0], {table}[k, 1]"]
+            + [f"        {a}[r, c] = 0.0" for a in arrays])
+
+
+def rnea_derivatives(jnt, nq: int, nv: int) -> str:
+    """The source of ``rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M)``: tau =
+    RNEA(q, v, a) (no external forces) and the three (nv, nv) matrices, both triangles."""
+    T = Tracer()
+    qn, vn, an = read(T, "q", nq), read(T, "v", nv), read(T, "a", nv)
+    g = LITERALS.gravity(T)
+    M = trace(T, jnt, qn, vn, an, g, "dtau_dq", "dtau_dv", "tau")
+    for (r, c), x in sorted(M.items()):
+        T.line(f"M[{r}, {c}] = {lit(x)}")
+    rel = related(jnt)
+    zeros = [(r, c) for r in range(nv) for c in range(nv) if (r, c) not in rel]
+    mirror = [(r, c) for (r, c) in M if r < c]
+    tables = [index_table("RNEAD_ZERO", zeros), index_table("RNEAD_UPPER", mirror)]
+    tail = zero_loop("RNEAD_ZERO", ("dtau_dq", "dtau_dv", "M")) + [
+        "    for k in range(RNEAD_UPPER.shape[0]):",
+        "        M[RNEAD_UPPER[k, 1], RNEAD_UPPER[k, 0]] = M[RNEAD_UPPER[k, 0], RNEAD_UPPER[k, 1]]"]
+    return "\n".join(tables + ["", "", "@jit",
+                               "def rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M):",
+                               '    """tau = RNEA(q, v, a) and dtau/dq, dtau/dv, M (nv, nv), both '
+                               'triangles; no external forces."""'] + T.lines + tail) + "\n"

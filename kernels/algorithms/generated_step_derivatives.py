@@ -1,0 +1,104 @@
+"""Transition Jacobians of one contact-free step with a model's generated ABA derivatives
+(fastdyn.codegen, algorithm "aba_derivatives").
+
+Where step_derivatives.py differentiates a step without constraint rows (O_FREE) through the
+generic aba_derivatives, this is the same equations (Carpentier & Mansard, "Analytical
+Derivatives of Rigid Body Dynamics Algorithms", RSS 2018, sec. V, composed with the
+configuration Jacobians of the exponential map; step_derivatives.py states them):
+  a = ABA(q, v, clip(tau)),  da/dq = -M^-1 dtau/dq,  da/dv = -M^-1 dtau/dv,  da/dtau = M^-1 P
+with the generated ``aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)`` in place
+of the generic one. It arrives as a C callback of that fixed signature
+(fastdyn/_generated_step_derivatives.py), so this kernel is compiled once for every model; the
+checked entry point takes the callback's address (an integer: unboxing a callback object costs
+microseconds a call) and rebuilds the function value from it (``as_function``).
+Every other step goes to step_derivatives unchanged: constraint rows, external forces, and a
+step whose generated results are not finite (a singular M, an overflow), which the generic
+path then names.
+"""
+
+from math import nan
+
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .._jit import jit
+from ..configuration.dispatch import integrate
+from ..layout import O_DT, O_FREE, O_INTEGRATOR, P_GRAVITY, RK4
+from .guard import _finite
+from .step_derivatives import (CHECKED, CODE, OK, checked_views, derivative_buffers, finish,
+                               step_derivatives, velocity_rows)
+from .time_step import _clamp
+
+
+_VEC = types.float64[::1]
+_MAT = types.float64[:, ::1]
+SIGNATURE = types.void(_VEC, _VEC, _VEC, _VEC, _VEC, _MAT, _MAT, _MAT)
+FUNCTION = types.FunctionType(SIGNATURE)
+
+
+@intrinsic
+def as_function(typingctx, address):
+    """The C callback at ``address`` (an integer) as a first-class function of SIGNATURE:
+    numba's function value with only its C address set, which a call goes through."""
+    def codegen(context, builder, sig, args):
+        f = cgutils.create_struct_proxy(FUNCTION)(context, builder)
+        f.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        f.py_addr = cgutils.get_null_value(cgutils.voidptr_t)
+        f.jit_addr = cgutils.get_null_value(cgutils.voidptr_t)
+        return f._getvalue()
+    return FUNCTION(address), codegen
+
+
+@jit
+def no_aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv):
+    """The stand-in callback of the generic route (never called there): NaN."""
+    for k in range(ddq.shape[0]):
+        ddq[k] = nan
+
+
+@jit
+def generated_step_derivatives(generated, abad, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext,
+                               ws, fbuf, ibuf, dbuf, qn, vn, A, B):
+    """step_derivatives' arguments and codes, with ``abad`` the generated ABA derivatives in a
+    contact-free Euler step when ``generated`` (module docstring). q and v are copied into qn
+    and vn before the call (the callback takes contiguous vectors), the gravity into fbuf."""
+    if generated and opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
+        nq, nv = q.shape[0], v.shape[0]
+        dt = opt[O_DT]
+        Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)
+        for k in range(nv):
+            tc[k] = tau[k]
+            vn[k] = v[k]
+        _clamp(jnt, prm, tc)
+        for k in range(nq):
+            qn[k] = q[k]
+        g = fbuf[:3]  # fbuf is scratch in a step without constraint rows
+        for k in range(3):
+            g[k] = prm[0, P_GRAVITY + k]
+        abad(g, qn, vn, tc, a, Aq, Av, Minv)
+        if _finite(a) < 0:
+            for k in range(nv):
+                vn[k] = v[k] + dt * a[k]
+            integrate(jnt, q, vn, dt, qn)
+            if _finite(vn) < 0 and _finite(qn) < 0:
+                velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
+                if finish(jnt, q, vn, dt, u, G, A, B) == OK:
+                    return OK
+    return step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf,
+                            qn, vn, A, B)
+
+
+@jit
+def generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext,
+                                       ws, ibuf, scratch, A, B, tol):
+    """step_derivatives_checked with generated_step_derivatives as the kernel, the generated
+    ABA derivatives the C callback at ``address`` (fastdyn/_generated_step_derivatives.py)."""
+    code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau,
+                                                  fext, ws, ibuf, scratch, A, B, tol)
+    if code == 0:
+        code = generated_step_derivatives(True, as_function(address), jnt, prm, dof, sph, hsp, opt, q, v,
+                                          tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B)
+        if code != 0:
+            code += CHECKED * CODE
+    return code
