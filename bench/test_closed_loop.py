@@ -20,14 +20,13 @@ import numba
 import numpy as np
 import pytest
 
-import fastdyn as fd
 from bench.ladder import tag
+from bench.test_simulator import contact_scene
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from test_simulator import standing_quadruped, user_pd  # noqa: E402
 
-THREADS, N, T, DT = 2, 64, 1000, 1e-3
-RADIUS, MU = 0.016, 0.8
+THREADS, N, T = 2, 64, 1000
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +35,8 @@ def runs():
         pytest.skip(f"numba has {numba.config.NUMBA_NUM_THREADS} thread(s)")
     before = numba.get_num_threads()
     numba.set_num_threads(THREADS)
-    model, q0, feet, (kp, kd) = standing_quadruped()
-    scene = fd.Scene(model, dt=DT, mu=MU)
-    for f in feet:
-        scene.add_sphere(f, RADIUS)
+    scene, (kp, kd) = contact_scene()
+    model, q0 = scene.model, standing_quadruped()[1]
     rng = np.random.default_rng(2)
     Q0 = np.tile(q0, (N, 1))
     Q0[:, 7:] += rng.uniform(-0.05, 0.05, (N, 12))
