@@ -201,6 +201,88 @@ def test_quadruped_dropped_stands_with_its_weight_on_its_feet(quadruped_scene):
     assert np.abs(out.final_v).max() < 1e-3
 
 
+def srdf_configuration(model, path, state: str) -> np.ndarray:
+    """The robot's own reference posture ``state`` (a <group_state> of its SRDF, as
+    Pinocchio's loadReferenceConfigurations reads it); other joints neutral."""
+    import xml.etree.ElementTree as ET
+
+    q = fd.neutral(model)
+    found = [g for g in ET.parse(path).getroot().iter("group_state") if g.get("name") == state]
+    assert found, f"{path} has no group_state {state!r}"
+    for j in found[0].iter("joint"):
+        values = np.array(j.get("value").split(), float)
+        iq = model.jnt[model.joint_id(j.get("name"))]["idx_q"]
+        q[iq:iq + len(values)] = values
+    return q
+
+
+def real_robot_standing(name: str):
+    """(scene, q, kp, kd, seconds): a robot of example-robot-data in its SRDF standing posture
+    on the ground, its feet touching. Solo12: spheres of 16 mm on its four feet; Talos (a
+    humanoid, 38 dofs): each sole as the four corners of a 0.2 x 0.13 m rectangle. PD on the
+    legs and torso with a stiff kp and the damping implicit (the joints' viscous damping,
+    stable at any gain, where an explicit kd this high would not be on the light feet), the
+    arms and head held by kp = w^2 M_jj, kd = 2 w M_jj at the posture (w = 60 rad/s)."""
+    import fastdyn.models as fm
+
+    robots = fm.example_robot_data_dir()
+    if name == "solo12":
+        model = fm.load("solo12", source="example-robot-data")
+        q = srdf_configuration(model, robots / "solo_description/srdf/solo.srdf", "standing")
+        spheres = [(f, 0.016, (0.0, 0.0, 0.0)) for f in FEET]
+        legs, stiff, damping, seconds = model.joint_names[2:], 20.0, 0.5, 2.0
+    else:
+        model = fm.load("talos", source="example-robot-data")
+        q = srdf_configuration(model, robots / "talos_data/srdf/talos.srdf", "half_sitting")
+        spheres = [(s, 0.0, (x, y, 0.0)) for s in ("left_sole_link", "right_sole_link")
+                   for x in (-0.1, 0.1) for y in (-0.065, 0.065)]
+        legs = [n for n in model.joint_names if n.startswith(("leg_", "torso_"))]
+        stiff, damping, seconds = 1e4, 500.0, 3.0
+    for j in legs:
+        model = model.with_damping(j, damping)
+    data = model.create_data()
+    fd.forward_kinematics(model, data, q)
+    fd.update_frame_placements(model, data)
+    q[2] -= min(data.oMf_p[model.frame_id(f)][2] - r for f, r, _ in spheres)
+    scene = fd.Scene(model, dt=DT, mu=0.8)
+    for f, r, p in spheres:
+        scene.add_sphere(f, r, p)
+    w = 60.0
+    Mjj = np.diag(fd.crba(model, data, q)).copy()
+    kp, kd = w * w * Mjj, 2.0 * w * Mjj
+    kp[:6] = kd[:6] = 0.0  # the floating base is not actuated
+    for j in legs:
+        iv = model.jnt[model.joint_id(j)]["idx_v"]
+        kp[iv], kd[iv] = stiff, 0.0
+    return scene, q, kp, kd, seconds
+
+
+@pytest.mark.parametrize("name", ["solo12", "talos"])
+def test_real_robots_stand_in_static_equilibrium(name):
+    """Solo12 and Talos settle under PD: at rest, the normal forces carry m g, the horizontal
+    ones cancel, the contact forces' moment about the centre of mass vanishes (Newton and
+    Euler for the whole robot), every force is in its friction cone and no foot sinks below
+    the ground by more than 1e-9 m (a resting contact's penetration settles near
+    (tolerance + regularization G_nn P_n) dt / erp, ~1e-12 m at the defaults)."""
+    scene, q, kp, kd, seconds = real_robot_standing(name)
+    model = scene.model
+    out = scene.rollout(q, np.zeros(model.nv), int(seconds / DT), kp=kp, kd=kd,
+                        record=("contacts",))
+    assert np.abs(out.final_v).max() < 1e-5  # at rest
+    assert abs(out.final_q[2] - q[2]) < 0.01  # standing, not fallen
+    F, P = out.contact_forces[-1], out.contact_points[-1]
+    weight = model.mass.sum() * G
+    assert F[:, 2].sum() == pytest.approx(weight, rel=1e-4)  # the issue asks for 0.5 %
+    assert np.abs(F[:, :2].sum(axis=0)).max() < 1e-4 * weight
+    com = fd.center_of_mass(model, model.create_data(), out.final_q)
+    moment = np.cross(P - com, F).sum(axis=0)
+    span = np.ptp(P[:, :2], axis=0).max()
+    assert np.abs(moment).max() < 1e-4 * weight * span
+    assert np.all(F[:, 2] >= 0.0)
+    assert np.all(np.hypot(F[:, 0], F[:, 1]) <= 0.8 * F[:, 2] * (1 + 1e-9))
+    assert P[:, 2].min() > -1e-9  # penetration of the feet into z = 0
+
+
 @pytest.mark.parametrize("solver", ["pgs", "admm"])
 def test_batch_rows_equal_single_rollouts_bit_for_bit(quadruped_scene, solver):
     scene, q, (kp, kd) = quadruped_scene
