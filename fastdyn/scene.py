@@ -77,10 +77,12 @@ class Scene:
     """A model, its contact geometry (spheres on frames), the environment (half-spaces with
     friction and restitution) and the step's options.
 
-    dt: time step [s]. erp: fraction of a penetration removed per step. regularization:
-    relative compliance r of every constraint row (R = r diag(G)). tolerance: solver
-    residual [m/s] at which a step's solver stops (PGS: a sweep's largest change; ADMM: the
-    largest velocity error); iterations: the most sweeps or iterations.
+    dt: time step [s]. erp: fraction of a penetration removed per step (a rigid contact at
+    rest settles at a penetration near (tolerance + r G_nn P_n) dt / erp, about 1e-12 m at
+    the defaults; tests/test_simulator.py holds standing Solo12 and Talos under 1e-9 m).
+    regularization: relative compliance r of every constraint row (R = r diag(G)).
+    tolerance: solver residual [m/s] at which a step's solver stops (PGS: a sweep's largest
+    change; ADMM: the largest velocity error); iterations: the most sweeps or iterations.
     margin: a contact enters a step when its gap predicted at the end of the step is below
     it [m]. bounce_speed: restitution acts only on approach speeds above it [m/s]. ground:
     add the plane z = 0 with friction ``mu`` and ``restitution``. limits: False ignores the
