@@ -27,7 +27,10 @@ caller's job):
 
 Derivatives, opt-in (``generate(model, algorithms=ALGORITHMS + DERIVATIVES)``, or only the
 ones you need: their code is long and compiles in seconds for UR5 to about a minute for
-Solo12), no external forces, q perturbed along tangent vectors as Pinocchio's:
+Solo12 and about 10 minutes for Talos), no external forces, q perturbed along tangent vectors
+as Pinocchio's. They pay up to Solo12's size (1.7-3.3x the generic kernels on UR5, Panda and
+Solo12); on Talos (nv 38) they measured no faster than the generic ones (bench/RESULTS.md),
+so there the generic ``fastdyn.compute_*_derivatives`` are the ones to use:
 - ``rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M)``: tau = RNEA(q, v, a) and
   the three (nv, nv) matrices, both triangles (codegen/rnea_derivatives.py);
 - ``aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)``: ddq = ABA(q, v, tau),
