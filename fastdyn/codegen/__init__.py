@@ -29,8 +29,8 @@ Derivatives, opt-in (``generate(model, algorithms=ALGORITHMS + DERIVATIVES)``, o
 ones you need: their code is long and compiles in seconds for UR5 to about a minute for
 Solo12 and about 10 minutes for Talos), no external forces, q perturbed along tangent vectors
 as Pinocchio's. They pay up to Solo12's size (1.7-3.3x the generic kernels on UR5, Panda and
-Solo12); on Talos (nv 38) they measured no faster than the generic ones (bench/RESULTS.md),
-so there the generic ``fastdyn.compute_*_derivatives`` are the ones to use:
+Solo12); on Talos (nv 38) they came within 15 % of the generic ones either way in two bench
+runs (RNEA's slower, ABA's faster: bench/RESULTS.md), not worth their compile there:
 - ``rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M)``: tau = RNEA(q, v, a) and
   the three (nv, nv) matrices, both triangles (codegen/rnea_derivatives.py);
 - ``aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)``: ddq = ABA(q, v, tau),
