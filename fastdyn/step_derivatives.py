@@ -128,11 +128,16 @@ def explain(scene, code: int, where: str = "the step") -> None:
 
 def step_derivatives(scene, q, v, tau=None, fext=None,
                      generated=None) -> tuple[np.ndarray, np.ndarray]:
-    """(A (2nv, 2nv), B (2nv, nv)): the Jacobians of ``scene.step(q, v, tau, fext)`` with
-    respect to the state (dq, dv) and to the commanded torque (module docstring).
-    ``generated``: the model's ``fastdyn.codegen.generate(model, algorithms=(...,
-    "aba_derivatives"))`` kernels, used for a step without constraint rows or fext
-    (kernels/algorithms/generated_step_derivatives.py); other steps take the generic route."""
+    """(A, B): the Jacobians of ``scene.step(q, v, tau, fext)``, A = d(q+, v+)/d(q, v)
+    (2nv, 2nv) and B = d(q+, v+)/d(tau) (2nv, nv), in the tangent spaces at q and q+
+    (Pinocchio's convention); contacts, limits and dry friction with their active set held
+    fixed (separated, sticking or sliding contacts, rows at a bound or between as this step
+    has them: one-sided where a perturbation would switch them), the solve started cold (the
+    step after ``reset``); clamped torques have zero columns. See fastdyn/step_derivatives.py;
+    ``fastdyn.batch.step_derivatives`` for many states. ``generated``:
+    ``fastdyn.codegen.generate(model, algorithms=(..., "aba_derivatives"))`` for a step
+    without constraint rows or fext (kernels/algorithms/generated_step_derivatives.py; other
+    steps take the generic route). This function is ``Scene.step_derivatives`` itself."""
     model = scene.model
     nq, nv = model.nq, model.nv
     if tau is None:
@@ -147,46 +152,41 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
             c[2] is not scene.halfspaces:
         c = _prepared(scene)
     A, B = np.empty(c[6]), np.empty(c[7])
-    if generated is not None:
-        return _with_generated(scene, generated, q, v, tau, fext, c, A, B)
-    code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v, tau, fext,
-                        c[3], c[4], c[5], A, B, QUAT_TOL)
-    _finish(scene, code, _kernel.call, (), q, v, tau, fext, A, B)
-    return A, B
-
-
-def _with_generated(scene, generated, q, v, tau, fext, c, A, B):
-    """The generated route: its callback's address kept on the scene with the kernels it
-    came from (checked against the scene's model once)."""
-    model = scene.model
+    if generated is None:
+        code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v, tau,
+                            fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+        if code:
+            _finish(scene, code, _kernel.call, (), q, v, tau, fext, A, B)
+        return A, B
+    # the generated route: its callback's address kept on the scene with the kernels it came
+    # from (checked against the scene's model once)
     g = scene.__dict__.get("_step_derivatives_generated")
     if g is None or g[0] is not generated or g[1] is not model:
         from ._generated_step_derivatives import aba_derivatives
         g = (generated, model, aba_derivatives(model, generated).address)
         scene.__dict__["_step_derivatives_generated"] = g
-    head = (g[2],)
-    code = _generated_kernel.call(*head, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
+    code = _generated_kernel.call(g[2], model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
                                   q, v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
-    _finish(scene, code, _generated_kernel.call, head, q, v, tau, fext, A, B)
+    if code:
+        _finish(scene, code, _generated_kernel.call, (g[2],), q, v, tau, fext, A, B)
     return A, B
 
 
 def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
-    """Retry once a call that found the scene's options edited (STALE), then raise what a
-    code stands for."""
+    """A call that returned a code: retried once if it found the scene's options edited
+    (STALE), else the error the code stands for is raised."""
     model = scene.model
+    if code == _STALE:  # the scene's options were edited since the last call
+        c = _prepared(scene)
+        code = call(*head, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v,
+                    tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+        if code == _STALE:
+            raise ValueError(f"step_derivatives: the scene's options are not finite: "
+                             f"{scene.opt.tolist()}")
+    if code >= _sd.CHECKED * _sd.CODE:
+        explain(scene, code - _sd.CHECKED * _sd.CODE)
     if code:
-        if code == _STALE:  # the scene's options were edited since the last call
-            c = _prepared(scene)
-            code = call(*head, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v,
-                        tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
-            if code == _STALE:
-                raise ValueError(f"step_derivatives: the scene's options are not finite: "
-                                 f"{scene.opt.tolist()}")
-        if code >= _sd.CHECKED * _sd.CODE:
-            explain(scene, code - _sd.CHECKED * _sd.CODE)
-        if code:
-            _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
+        _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
 
 
 __all__ = ["step_derivatives", "step_buffers", "step_options"]
