@@ -106,20 +106,31 @@ def _run_generated(model: Model, k, name: str, Q, V, X, outs, single) -> None:
                  np.zeros((Q.shape[0], 0, 6)))
 
 
+def _prologue(model: Model, Q, V, X, xname: str, algo: str, fext, prm, out, generated,
+              single) -> tuple:
+    """(Q, V, X, outputs, done): rnea_derivatives' and aba_derivatives' checked rows and
+    outputs (N, nv, nv) x 3; ``done`` when the generated kernels took the call (outputs
+    filled)."""
+    Q = _configurations(model, Q)
+    n, nv = Q.shape[0], model.nv
+    V = _rows(model, V, nv, "V", n)
+    X = _rows(model, X, nv, xname, n)
+    k = _generated(model, generated, algo, fext, prm)
+    outputs = _outputs(out, ((n, nv, nv),) * 3)
+    if k is not None:
+        _run_generated(model, k, algo, Q, V, X, outputs, single)
+    return Q, V, X, outputs, k is not None
+
+
 def rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None, out=None,
                      generated=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DQ, DV, MM), each (N, nv, nv): ``compute_rnea_derivatives`` of every row (dtau/dq,
     dtau/dv and M at Q[r], V[r], A[r]); q along tangent vectors, as Pinocchio's."""
-    Q = _configurations(model, Q)
-    n, nv = Q.shape[0], model.nv
-    V = _rows(model, V, nv, "V", n)
-    A = _rows(model, A, nv, "A", n)
-    k = _generated(model, generated, "rnea_derivatives", fext, prm)
-    DQ, DV, MM = _outputs(out, ((n, nv, nv),) * 3)
-    if k is not None:
-        _run_generated(model, k, "rnea_derivatives", Q, V, A, (DQ, DV, MM),
-                       compute_rnea_derivatives)
+    Q, V, A, (DQ, DV, MM), done = _prologue(model, Q, V, A, "A", "rnea_derivatives", fext, prm,
+                                            out, generated, compute_rnea_derivatives)
+    if done:
         return DQ, DV, MM
+    n = Q.shape[0]
     F = _forces(model, fext, n)
     PRM = _robots(model, prm, n)
     bad = np.empty(n, dtype=np.int64)
@@ -134,16 +145,12 @@ def aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None, out=None,
                     generated=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DQ, DV, MINV), each (N, nv, nv): ``compute_aba_derivatives`` of every row (d(ddq)/dq,
     d(ddq)/dv and M^-1 at Q[r], V[r], TAU[r]); q along tangent vectors, as Pinocchio's."""
-    Q = _configurations(model, Q)
-    n, nv = Q.shape[0], model.nv
-    V = _rows(model, V, nv, "V", n)
-    TAU = _rows(model, TAU, nv, "TAU", n)
-    k = _generated(model, generated, "aba_derivatives", fext, prm)
-    DQ, DV, MINV = _outputs(out, ((n, nv, nv),) * 3)
-    if k is not None:
-        _run_generated(model, k, "aba_derivatives", Q, V, TAU, (DQ, DV, MINV),
-                       compute_aba_derivatives)
+    Q, V, TAU, (DQ, DV, MINV), done = _prologue(model, Q, V, TAU, "TAU", "aba_derivatives",
+                                                fext, prm, out, generated,
+                                                compute_aba_derivatives)
+    if done:
         return DQ, DV, MINV
+    n, nv = Q.shape[0], model.nv
     F = _forces(model, fext, n)
     PRM = _robots(model, prm, n)
     ws3 = _workspaces(model)
