@@ -11,12 +11,14 @@ import sys
 import textwrap
 import threading
 import time
+import warnings
 
 import numba
 import numpy as np
 import pytest
 
 import fastdyn as fd
+from fastdyn.parsers.urdf import URDFWarning
 from fastdyn.simulate_demo import FEET, standing_scene
 
 G = 9.81
@@ -232,7 +234,9 @@ def real_robot_standing(name: str):
         spheres = [(f, 0.016, (0.0, 0.0, 0.0)) for f in FEET]
         legs, stiff, damping, seconds = model.joint_names[2:], 20.0, 0.5, 2.0
     else:
-        model = fm.load("talos", source="example-robot-data")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", URDFWarning)  # its grippers' mimic tags, fixed
+            model = fm.load("talos", source="example-robot-data")
         q = srdf_configuration(model, robots / "talos_data/srdf/talos.srdf", "half_sitting")
         spheres = [(s, 0.0, (x, y, 0.0)) for s in ("left_sole_link", "right_sole_link")
                    for x in (-0.1, 0.1) for y in (-0.065, 0.065)]
