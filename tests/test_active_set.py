@@ -89,15 +89,26 @@ def test_a_sliding_contact_is_not_guessed():
     assert not ok and np.array_equal(x, lam)
 
 
-def test_a_wrong_active_set_is_not_kept():
-    """A sticking contact taken as apart (lam = 0): the start either refuses or solves the
-    wrong system, which the step's PGS must not keep; it still finds the answer."""
-    G, c, mu, lo, hi, lam = with_rows(3, ["stick", "stick", "separate"], ("between",))
+@pytest.mark.parametrize("wrong", ["sticking taken as apart", "apart taken as sticking",
+                                   "interior row taken at a bound", "row at a bound taken inside"])
+def test_a_wrong_active_set_is_pivoted_to_the_answer_or_refused(wrong):
+    """A guess with one row in the wrong class: block pivoting reaches the answer, which the
+    check sweep leaves as it is (before pivoting, the start solved the wrong system or
+    refused). The step's PGS finds the answer too."""
+    G, c, mu, lo, hi, lam = with_rows(3, ["stick", "stick", "separate"], ("between", "upper"))
     guess = lam.copy()
-    guess[3:6] = 0.0
+    if wrong == "sticking taken as apart":
+        guess[3:6] = 0.0
+    elif wrong == "apart taken as sticking":
+        guess[6:9] = (0.1, 0.0, 0.0)
+    elif wrong == "interior row taken at a bound":
+        guess[9] = hi[9]
+    else:
+        guess[10] = 0.5 * (lo[10] + hi[10])
     ok, x = start(G, c, mu, lo, hi, guess)
-    if ok:
-        assert pgs(G, c, mu, len(mu), lo, hi, G.shape[0], x, TOL, 1)[0] == 1
+    assert ok
+    assert np.abs(x - lam).max() <= 1e-8 * np.abs(lam).max()
+    assert pgs(G, c, mu, len(mu), lo, hi, G.shape[0], x, TOL, 1)[0] == 0
     _, res, x = step_pgs(G, c, mu, lo, hi, guess)
     assert res <= TOL
     assert np.abs(x - lam).max() <= 1e-8 * np.abs(lam).max()
