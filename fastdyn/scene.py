@@ -91,8 +91,9 @@ class Scene:
     there, integrator="rk4" takes classical Runge-Kutta steps instead of semi-implicit Euler
     (kernels/algorithms/rk4.py: fourth order on vector joints, second on rotations).
     solver: "pgs" (projected Gauss-Seidel, kernels/algorithms/pgs.py, which after 1, 2, 4,
-    ... sweeps tries the exact solution on the active set they show and keeps it when a sweep
-    finds it within the tolerance: kernels/algorithms/active_set.py) or "admm" (ADMM with
+    ... sweeps tries the exact solution on the active set they show, refined by block
+    pivoting, and keeps it when a sweep finds it within the tolerance:
+    kernels/algorithms/active_set.py) or "admm" (ADMM with
     a dense factorization of the Delassus matrix, admm.py: converges on ill-conditioned
     problems such as heavy bodies on light ones, where Gauss-Seidel stalls; ``iterations``
     then counts ADMM iterations).

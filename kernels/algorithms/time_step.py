@@ -9,8 +9,9 @@ ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
   P      : the percussions of the constraint rows (constraint_rows.py) solved by pgs.py
            (or admm.py, the scene's O_SOLVER) on G = W^T M_d^-1 W + R (delassus.py; R and
            the targets of contacts on soft half-spaces are MuJoCo's, softness.py); PGS
-           tries, after 1, 2, 4, ... sweeps, the solution on the active set they show
-           (active_set.py: kept when it meets the same tolerance; fewer sweeps)
+           tries, after 1, 2, 4, ... sweeps, the solution on the active set they show,
+           refined by block pivoting (active_set.py: kept when it meets the same
+           tolerance; fewer sweeps)
   v+     = v_free + M_d^-1 W P
   q+     = q (+) dt v+                             (the exponential map, never q + v dt)
 Contact forces are P / dt. Armature is on M's diagonal (CRBA). When no row can arise at all
