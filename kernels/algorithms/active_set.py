@@ -27,7 +27,7 @@ settling on its soles, PGS then stalled at residuals of 1e-9 to 3e-7 m/s for its
 sweeps in one step of seven, where one to four pivots find the exact solution. A set with a
 sliding contact (lam on the cone's boundary: its tangent equations are not linear) is not
 tried. A sweep of the solver from the result then checks every condition (time_step._pgs
-keeps it only when that sweep changes nothing beyond the solver's tolerance)
+keeps it only when that sweep changes nothing beyond the solver's tolerance).
 """
 
 from math import sqrt
@@ -67,7 +67,7 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work):
         if not _solve_set(G, c, m, flag, trial, work):
             return False
         changed, slides = False, False
-        for i in range(nc):  # (NaN fails every test below and gives up)
+        for i in range(nc):  # (a NaN parts its contact or refuses the set; _pgs's sweep checks)
             n = 3 * i
             if flag[n] != 0.0:
                 ln, t1, t2 = trial[n], trial[n + 1], trial[n + 2]
