@@ -36,6 +36,7 @@ time_step itself and its factorization of M + dt D, reused for the solves.
 
 from .._jit import jit
 from ..configuration.dispatch import d_integrate, integrate
+from ..joints.codes import LIE_GROUP, SO2, VECTOR
 from ..layout import NO, O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
@@ -113,15 +114,15 @@ def finish(jnt, q, vn, dt, u, G, A, B):
     for k in range(nv):
         u[k] = dt * vn[k]
     configuration_rows(jnt, q, u, dt, G, A, B)
-    # the configuration rows are the velocity rows through the finite Gu (vn is finite)
+    # the configuration rows are the velocity rows through the finite Gu (vn is finite);
+    # x * 0 is 0 for a finite x, NaN else: a sum without a branch, which vectorizes
+    z = 0.0
     for r in range(nv, 2 * nv):
         for k in range(2 * nv):
-            if not (A[r, k] - A[r, k] == 0.0):
-                return DIVERGED * CODE + 1
+            z += A[r, k] * 0.0
         for k in range(nv):
-            if not (B[r, k] - B[r, k] == 0.0):
-                return DIVERGED * CODE + 1
-    return OK
+            z += B[r, k] * 0.0
+    return OK if z == 0.0 else DIVERGED * CODE + 1
 
 
 @jit
@@ -232,6 +233,18 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
     """The configuration rows of A and B from their velocity rows and the configuration
     Jacobians at (q, u = dt v+); G is scratch. Block diagonal products, joint by joint."""
     nv = G.shape[0]
+    flat = True
+    for i in range(1, jnt.shape[0]):
+        g = LIE_GROUP[jnt[i].type]
+        flat = flat and (g == VECTOR or g == SO2)
+    if flat:  # Gq = Gu = I (a fixed base of 1-dof joints): [I 0] + dt (velocity rows)
+        for r in range(nv):
+            for k in range(2 * nv):
+                A[r, k] = dt * A[nv + r, k]
+            A[r, r] += 1.0
+            for k in range(nv):
+                B[r, k] = dt * B[nv + r, k]
+        return
     d_integrate(jnt, q, u, 0, G)
     for r in range(nv):
         for k in range(nv):
