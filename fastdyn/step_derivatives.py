@@ -56,6 +56,7 @@ from .kernels.algorithms import step_derivatives as _sd
 
 _kernel = Kernel(_sd.step_derivatives_checked, vectors=(6, 7, 8))
 _generated_kernel = Kernel(_gsd.generated_step_derivatives_checked, vectors=(7, 8, 9))
+_free_kernel = Kernel(_gsd.free_step_derivatives_checked, vectors=(4, 5, 6))
 _F64 = _checks.F64
 _STALE = _sd.STALE * _sd.CODE
 
@@ -146,6 +147,15 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
             and q.dtype is v.dtype is tau.dtype is _F64
             and q.ndim == v.ndim == tau.ndim == 1 and len(q) == nq and len(v) == len(tau) == nv):
         q, v, tau = _checks.fast_state(q, v, tau, nq, nv, "tau")
+    if generated is not None and fext is None:
+        # the generated route of a contact-free step, as prepared by an earlier call below
+        f = scene.__dict__.get("_step_derivatives_free")
+        if f is not None and f[0] is generated and f[1] is model and \
+                f[2] is scene.spheres and f[3] is scene.halfspaces:
+            A, B = np.empty(f[4]), np.empty(f[5])
+            if not _free_kernel.call(f[6], model.jnt, model.prm, scene.opt, q, v, tau, f[7], A,
+                                     B, QUAT_TOL):
+                return A, B  # else the route below checks, steps and explains
     fext = NO_FORCES if fext is None else _checks.forces(model, fext)
     c = scene.__dict__.get("_step_derivatives")
     if c is None or c[0] is not model or c[1] is not scene.spheres or \
@@ -169,6 +179,12 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
                                   q, v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
     if code:
         _finish(scene, code, _generated_kernel.call, (g[2],), q, v, tau, fext, A, B)
+    c = scene.__dict__["_step_derivatives"]  # as _finish left it
+    if c[5][L.O_FREE] > 0.0:  # contact-free: the next calls take the route above
+        free = np.zeros(_gsd.free_size(nq, nv))
+        free[:L.NO] = c[5][:L.NO]
+        scene.__dict__["_step_derivatives_free"] = (generated, model, c[1], c[2], c[6], c[7],
+                                                    g[2], free)
     return A, B
 
 

@@ -202,6 +202,33 @@ def test_step_derivatives_with_generated_kernels(generated, request):
     with pytest.raises(ValueError, match="another model"):
         fd.Scene(fd.samples.double_pendulum(), ground=False).step_derivatives(
             np.zeros(2), np.zeros(2), np.zeros(2), generated=g)
+    _later_calls_take_the_short_route(m, g, scene, q, v, tau, Ag, Bg)
+
+
+def _later_calls_take_the_short_route(m, g, scene, q, v, tau, Ag, Bg):
+    """After the first call, a contact-free step goes through the generated route's own short
+    entry point (generated_step_derivatives.py's free_step_derivatives_checked): the same
+    bits; an edited option, a new contact or bad input send it back to the full route."""
+    assert "_step_derivatives_free" in scene.__dict__
+    for x, y in zip(scene.step_derivatives(q, v, tau, generated=g), (Ag, Bg)):
+        assert np.array_equal(x, y)
+    scene.dt = 2e-3  # the prepared options are stale: prepared again, with the new dt
+    for x, y in zip(scene.step_derivatives(q, v, tau, generated=g),
+                    scene.step_derivatives(q, v, tau)):
+        close(x, y, 1e-10)
+    assert not np.allclose(scene.step_derivatives(q, v, tau, generated=g)[0], Ag)
+    bad = q.copy()
+    bad[-1] = np.nan
+    with pytest.raises(ValueError, match="q"):
+        scene.step_derivatives(bad, v, tau, generated=g)
+    frame = m.frame_names[-1]
+    scene.add_sphere(frame, 0.05)  # a contact row: the generic route (equal, not generated)
+    scene.add_halfspace((0.0, 0.0, 1.0), 10.0)
+    scene.reset()
+    ref = [x.copy() for x in scene.step_derivatives(q, v, tau)]
+    scene.reset()
+    for x, y in zip(scene.step_derivatives(q, v, tau, generated=g), ref):
+        assert np.array_equal(x, y)
 
 
 def _massless_leaf():
