@@ -95,8 +95,8 @@ class Scene:
     pivoting, and keeps it when a sweep finds it within the tolerance:
     kernels/algorithms/active_set.py) or "admm" (ADMM with
     a dense factorization of the Delassus matrix, admm.py: converges on ill-conditioned
-    problems such as heavy bodies on light ones, where Gauss-Seidel stalls; ``iterations``
-    then counts ADMM iterations).
+    problems such as heavy bodies on light ones, where Gauss-Seidel stalls; its iterates are
+    polished the same way; ``iterations`` then counts ADMM iterations).
     solref, solimp: MuJoCo's soft contacts on every half-space of the scene (the ground and
     those added later; ``add_halfspace`` takes its own): giving either one makes contacts
     soft, the other taking MuJoCo's default (``MUJOCO_SOLREF`` (0.02, 1): timeconst [s],

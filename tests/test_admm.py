@@ -90,6 +90,27 @@ def test_a_warm_start_from_pinocchios_answer_converges_at_once(solved):
     assert np.abs(lam - solved["lam"]).max() <= 1e-9 * scale(solved["lam"])
 
 
+POLISHED = [["stick"], ["stick", "stick", "separate"], ["separate", "stick"], ["stick"] * 4]
+
+
+@pytest.mark.parametrize("modes", POLISHED, ids=["-".join(c) for c in POLISHED])
+@pytest.mark.parametrize("rows", [(), ("between", "upper", "lower")], ids=["contacts", "rows"])
+def test_polishing_ends_the_iterations_on_the_answer(modes, rows):
+    """admm.py's polish: after POLISH iterations, the exact solution on the active set the
+    iterate shows (test_active_set's problems, built from their answer: sticking and
+    separating contacts, 1-D rows between and at their bounds) is the answer to round-off.
+    Without it these problems took 5 to 160 iterations to reach 1e-12 m/s, and the answer
+    only to 1e-11."""
+    from fastdyn.kernels.algorithms.admm import POLISH
+    from test_active_set import with_rows
+    G, c, mu, lo, hi, lam = with_rows(len(modes), modes, rows)
+    k, res, x = admm_solve(G, c, mu, lo=lo, hi=hi)
+    assert k <= POLISH and res <= 1e-14
+    assert np.abs(x - lam).max() <= 1e-13 * scale(lam)
+    k, res, x = admm_solve(G, c, mu, lo=lo, hi=hi, iterations=2)  # the last iterate's polish
+    assert k == 2 and res <= 1e-14 and np.abs(x - lam).max() <= 1e-13 * scale(lam)
+
+
 ROW_MODES = ("lower", "upper", "between")
 
 

@@ -261,22 +261,27 @@ def real_robot_standing(name: str):
     return scene, q, kp, kd, seconds
 
 
-@pytest.mark.parametrize("name", ["solo12", "talos"])
-def test_real_robots_stand_in_static_equilibrium(name):
+@pytest.mark.parametrize("name,solver", [("solo12", "pgs"), ("talos", "pgs"),
+                                         ("talos", "admm")])
+def test_real_robots_stand_in_static_equilibrium(name, solver):
     """Solo12 and Talos settle under PD: at rest, the normal forces carry m g, the horizontal
     ones cancel, the contact forces' moment about the centre of mass vanishes (Newton and
     Euler for the whole robot), every force is in its friction cone and no foot sinks below
     the ground by more than 1e-9 m (a resting contact's penetration settles near
     (tolerance + regularization G_nn P_n) dt / erp, ~1e-12 m at the defaults)."""
     scene, q, kp, kd, seconds = real_robot_standing(name)
+    scene.solver = solver
     model = scene.model
     steps = int(seconds / DT)
     out = scene.rollout(q, np.zeros(model.nv), steps, kp=kp, kd=kd,
                         record=("contacts", "stats"))
     assert np.abs(out.final_v).max() < 1e-5  # at rest
     # the contact solve meets its tolerance (Talos's sole corners and 20 rows of joint dry
-    # friction: 428 of the 3000 steps missed it before active_set.py's block pivoting, 3 after)
-    assert np.sum(out.stats[:, 2] > scene.tolerance) <= 0.005 * steps
+    # friction: with PGS, 428 of the 3000 steps missed it before active_set.py's block
+    # pivoting, 3 after; with ADMM, 952 before admm.py's polish, 16 after: steps 33-48,
+    # while sole corners touch down, none sliding, where PGS too misses once)
+    missed = np.sum(out.stats[:, 2] > scene.tolerance)
+    assert missed <= (0.005 if solver == "pgs" else 0.01) * steps
     assert abs(out.final_q[2] - q[2]) < 0.01  # standing, not fallen
     F, P = out.contact_forces[-1], out.contact_points[-1]
     weight = model.mass.sum() * G

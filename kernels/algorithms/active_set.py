@@ -43,10 +43,12 @@ FLIP = 1e-12  # [m/s or rad/s] a velocity this far past zero flips a row: far be
 
 
 @jit
-def active_set_start(G, c, mu, nc, lo, hi, m, lam, work):
+def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
     """lam[:m] <- the solution on lam's active set (module docstring), refined by block
     pivoting, when one agrees with it; returns True then, False with lam unchanged
-    otherwise. work: work_size(m) floats (admm.py; the solver's workspace), of which
+    otherwise. ``boundary``: a loaded contact on or outside its cone is guessed sticking
+    instead of refusing the guess (ADMM's iterates sit on the cone's boundary long before
+    they stick; the pivots and the caller's check then decide). work: work_size(m) floats (admm.py; the solver's workspace), of which
     [m*m + 3m, m*m + 4m) is left alone (time_step._pgs keeps its saved iterate there)."""
     flag = work[:m]  # 1: the row is solved for (a sticking contact's, an interior row)
     trial = work[m * m + 4 * m:m * m + 5 * m]  # the set's percussions, every row
@@ -55,7 +57,7 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work):
         ln = lam[n]
         stick = 0.0
         if ln > 0.0:
-            if not sqrt(lam[n + 1] ** 2 + lam[n + 2] ** 2) < mu[i] * ln:
+            if not boundary and not sqrt(lam[n + 1] ** 2 + lam[n + 2] ** 2) < mu[i] * ln:
                 return False  # sliding: its tangent rows are not linear equations
             stick = 1.0
         flag[n] = flag[n + 1] = flag[n + 2] = stick
