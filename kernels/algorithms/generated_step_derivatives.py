@@ -23,11 +23,10 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .._jit import jit
-from ..configuration.dispatch import integrate
 from ..layout import NO, NP, O_DT, O_FREE, O_INTEGRATOR, P_GRAVITY, RK4
 from .guard import _finite, _sizes, check_inputs
-from .step_derivatives import (CHECKED, CODE, OK, STALE, checked_views, derivative_buffers,
-                               finish, step_derivatives, velocity_rows)
+from .step_derivatives import (CHECKED, CODE, OK, STALE, advance, checked_views,
+                               derivative_buffers, finish, step_derivatives, velocity_rows)
 from .time_step import _clamp
 
 
@@ -62,29 +61,12 @@ def generated_step_derivatives(generated, abad, jnt, prm, dof, sph, hsp, opt, q,
                                ws, fbuf, ibuf, dbuf, qn, vn, A, B):
     """step_derivatives' arguments and codes, with ``abad`` the generated ABA derivatives in a
     contact-free Euler step when ``generated`` (module docstring). q and v are copied into qn
-    and vn before the call (the callback takes contiguous vectors), the gravity into fbuf."""
+    and vn before the call (the callback takes contiguous vectors), the gravity into fbuf
+    (``_free_step``)."""
     if generated and opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
-        nq, nv = q.shape[0], v.shape[0]
-        dt = opt[O_DT]
-        Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)
-        for k in range(nv):
-            tc[k] = tau[k]
-            vn[k] = v[k]
-        _clamp(jnt, prm, tc)
-        for k in range(nq):
-            qn[k] = q[k]
-        g = fbuf[:3]  # fbuf is scratch in a step without constraint rows
-        for k in range(3):
-            g[k] = prm[0, P_GRAVITY + k]
-        abad(g, qn, vn, tc, a, Aq, Av, Minv)
-        if _finite(a) < 0:
-            for k in range(nv):
-                vn[k] = v[k] + dt * a[k]
-            integrate(jnt, q, vn, dt, qn)
-            if _finite(vn) < 0 and _finite(qn) < 0:
-                velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
-                if finish(jnt, q, vn, dt, u, G, A, B) == OK:
-                    return OK
+        # fbuf is scratch in a step without constraint rows: the gravity at its head
+        if _free_step(abad, jnt, prm, opt[O_DT], q, v, tau, fbuf[:3], dbuf, qn, vn, A, B):
+            return OK
     return step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf,
                             qn, vn, A, B)
 
@@ -126,11 +108,20 @@ def free_step_derivatives_checked(address, jnt, prm, sopt, q, v, tau, scratch, A
     if not (opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4):
         return ROUTE * CODE
     o = NO + 3 + 5 * nv * nv + 3 * nv
-    dt = opt[O_DT]
-    g = scratch[NO:NO + 3]
-    Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(scratch[NO + 3:o], nv)
-    qn = scratch[o:o + nq]
-    vn = scratch[o + nq:]
+    if _free_step(as_function(address), jnt, prm, opt[O_DT], q, v, tau, scratch[NO:NO + 3],
+                  scratch[NO + 3:o], scratch[o:o + nq], scratch[o + nq:], A, B):
+        return OK
+    return ROUTE * CODE
+
+
+@jit
+def _free_step(abad, jnt, prm, dt, q, v, tau, g, dbuf, qn, vn, A, B):
+    """The contact-free step and its Jacobians through the generated ABA derivatives abad
+    (g: 3 floats for the gravity; dbuf: derivative_buffers'); True when every result is
+    finite, else the caller takes the generic route, which names what went wrong. q and v
+    are copied into qn and vn before the call: the callback takes contiguous vectors."""
+    nq, nv = q.shape[0], v.shape[0]
+    Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)
     for k in range(nv):
         tc[k] = tau[k]
         vn[k] = v[k]
@@ -139,18 +130,11 @@ def free_step_derivatives_checked(address, jnt, prm, sopt, q, v, tau, scratch, A
         qn[k] = q[k]
     for k in range(3):
         g[k] = prm[0, P_GRAVITY + k]
-    as_function(address)(g, qn, vn, tc, a, Aq, Av, Minv)
-    if _finite(a) >= 0:
-        return ROUTE * CODE
-    for k in range(nv):
-        vn[k] = v[k] + dt * a[k]
-    integrate(jnt, q, vn, dt, qn)
-    if _finite(vn) >= 0 or _finite(qn) >= 0:
-        return ROUTE * CODE
+    abad(g, qn, vn, tc, a, Aq, Av, Minv)
+    if _finite(a) >= 0 or not advance(jnt, q, v, a, dt, qn, vn):
+        return False
     velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
-    if finish(jnt, q, vn, dt, u, G, A, B) != OK:
-        return ROUTE * CODE
-    return OK
+    return finish(jnt, q, vn, dt, u, G, A, B) == OK
 
 
 @jit

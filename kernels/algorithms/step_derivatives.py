@@ -140,13 +140,20 @@ def _free_rows(jnt, prm, dof, q, v, tc, tau, fext, ws, fbuf, dt, Aq, Av, Minv, a
     bad = aba_derivatives(jnt, prm, dof, q, v, tc, fext, ws, a, Aq, Av, M, Uf, D, Minv)
     if bad >= 0:
         return SINGULAR * CODE + jnt[bad].idx_v
-    for k in range(nv):
-        vn[k] = v[k] + dt * a[k]
-    integrate(jnt, q, vn, dt, qn)
-    if _finite(vn) >= 0 or _finite(qn) >= 0:
+    if not advance(jnt, q, v, a, dt, qn, vn):
         return DIVERGED * CODE
     velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
     return OK
+
+
+@jit
+def advance(jnt, q, v, a, dt, qn, vn):
+    """The Euler step from the acceleration a: vn = v + dt a, qn = q (+) dt vn; True when
+    both are finite."""
+    for k in range(v.shape[0]):
+        vn[k] = v[k] + dt * a[k]
+    integrate(jnt, q, vn, dt, qn)
+    return _finite(vn) < 0 and _finite(qn) < 0
 
 
 @jit
