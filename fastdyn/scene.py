@@ -394,6 +394,7 @@ class Scene:
         self.constraint_tau = out.constraint_tau
         return out.final_q[0], out.final_v[0]
 
+    _step_derivatives_free = None  # what step_derivatives' generated route has prepared
     # A, B = scene.step_derivatives(q, v, tau): fastdyn/step_derivatives.py's function itself
     # (its docstring is the method's), no wrapper: a Python frame is ~70 ns of a ~3 us call
     step_derivatives = _step_derivatives

@@ -139,6 +139,18 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     ``fastdyn.codegen.generate(model, algorithms=(..., "aba_derivatives"))`` for a step
     without constraint rows or fext (kernels/algorithms/generated_step_derivatives.py; other
     steps take the generic route). This function is ``Scene.step_derivatives`` itself."""
+    f = scene._step_derivatives_free
+    if f is not None and f[0] is generated and fext is None:
+        # the generated route of a contact-free step, as an earlier call below prepared it
+        _, model, sph, hsp, nq, nv, shape_a, shape_b, address, free = f
+        if (model is scene.model and sph is scene.spheres and hsp is scene.halfspaces
+                and type(q) is type(v) is type(tau) is np.ndarray  # as below
+                and q.dtype is v.dtype is tau.dtype is _F64 and q.ndim == v.ndim == tau.ndim == 1
+                and len(q) == nq and len(v) == len(tau) == nv):
+            A, B = np.empty(shape_a), np.empty(shape_b)
+            if not _free_kernel.call(address, model.jnt, model.prm, scene.opt, q, v, tau, free,
+                                     A, B, QUAT_TOL):
+                return A, B  # else the route below checks, steps and explains
     model = scene.model
     nq, nv = model.nq, model.nv
     if tau is None:
@@ -147,15 +159,6 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
             and q.dtype is v.dtype is tau.dtype is _F64
             and q.ndim == v.ndim == tau.ndim == 1 and len(q) == nq and len(v) == len(tau) == nv):
         q, v, tau = _checks.fast_state(q, v, tau, nq, nv, "tau")
-    if generated is not None and fext is None:
-        # the generated route of a contact-free step, as prepared by an earlier call below
-        f = scene.__dict__.get("_step_derivatives_free")
-        if f is not None and f[0] is generated and f[1] is model and \
-                f[2] is scene.spheres and f[3] is scene.halfspaces:
-            A, B = np.empty(f[4]), np.empty(f[5])
-            if not _free_kernel.call(f[6], model.jnt, model.prm, scene.opt, q, v, tau, f[7], A,
-                                     B, QUAT_TOL):
-                return A, B  # else the route below checks, steps and explains
     fext = NO_FORCES if fext is None else _checks.forces(model, fext)
     c = scene.__dict__.get("_step_derivatives")
     if c is None or c[0] is not model or c[1] is not scene.spheres or \
@@ -183,8 +186,8 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     if c[5][L.O_FREE] > 0.0:  # contact-free: the next calls take the route above
         free = np.zeros(_gsd.free_size(nq, nv))
         free[:L.NO] = c[5][:L.NO]
-        scene.__dict__["_step_derivatives_free"] = (generated, model, c[1], c[2], c[6], c[7],
-                                                    g[2], free)
+        scene._step_derivatives_free = (generated, model, c[1], c[2], nq, nv, c[6], c[7], g[2],
+                                        free)
     return A, B
 
 

@@ -209,7 +209,7 @@ def _later_calls_take_the_short_route(m, g, scene, q, v, tau, Ag, Bg):
     """After the first call, a contact-free step goes through the generated route's own short
     entry point (generated_step_derivatives.py's free_step_derivatives_checked): the same
     bits; an edited option, a new contact or bad input send it back to the full route."""
-    assert "_step_derivatives_free" in scene.__dict__
+    assert scene._step_derivatives_free is not None
     for x, y in zip(scene.step_derivatives(q, v, tau, generated=g), (Ag, Bg)):
         assert np.array_equal(x, y)
     scene.dt = 2e-3  # the prepared options are stale: prepared again, with the new dt

@@ -26,7 +26,8 @@ from .._jit import jit
 from ..layout import NO, NP, O_DT, O_FREE, O_INTEGRATOR, P_GRAVITY, RK4
 from .guard import _finite, _sizes, check_inputs
 from .step_derivatives import (CHECKED, CODE, OK, STALE, advance, checked_views,
-                               derivative_buffers, finish, step_derivatives, velocity_rows)
+                               derivative_buffers, finish, flat, flat_rows, step_derivatives,
+                               velocity_rows)
 from .time_step import _clamp
 
 
@@ -133,6 +134,8 @@ def _free_step(abad, jnt, prm, dt, q, v, tau, g, dbuf, qn, vn, A, B):
     abad(g, qn, vn, tc, a, Aq, Av, Minv)
     if _finite(a) >= 0 or not advance(jnt, q, v, a, dt, qn, vn):
         return False
+    if flat(jnt):
+        return flat_rows(dt, tau, tc, Aq, Av, Minv, A, B)
     velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
     return finish(jnt, q, vn, dt, u, G, A, B) == OK
 
