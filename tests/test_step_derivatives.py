@@ -359,3 +359,30 @@ def test_aba_parameter_derivatives_bad_input():
         fd.compute_aba_parameter_derivatives(m, fd.samples.humanoid().create_data(), q, v, tau)
     with pytest.raises(fd.NumericalOverflowError):
         fd.compute_aba_parameter_derivatives(m, d, q, np.full(m.nv, 1e200), tau)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_a_non_finite_velocity_row_is_reported(bad):
+    """finish and flat_rows (kernels/algorithms/step_derivatives.py) count non-finite entries
+    of the velocity rows without a branch: one NaN or infinity anywhere is DIVERGED (detail
+    1: the Jacobians), a finite overflow-free row is OK, on a free-flying and a flat model."""
+    from fastdyn.kernels.algorithms import step_derivatives as sd
+    for name in ("solo12", "ur5"):
+        m, _ = get_pair(name)
+        nv = m.nv
+        q = fd.neutral(m)
+        rng = np.random.default_rng(3)
+        A, B = rng.normal(size=(2 * nv, 2 * nv)), rng.normal(size=(2 * nv, nv))
+        u, G = np.zeros(nv), np.zeros((nv, nv))
+        assert sd.finish(m.jnt, q, np.zeros(nv), DT, u, G, A.copy(), B.copy()) == sd.OK
+        for X, r, k in ((A, nv + 1, 2 * nv - 1), (B, 2 * nv - 1, 0)):
+            Xb = X.copy()
+            Xb[r, k] = bad
+            args = (Xb, B.copy()) if X is A else (A.copy(), Xb)
+            assert sd.finish(m.jnt, q, np.zeros(nv), DT, u, G, *args) == \
+                sd.DIVERGED * sd.CODE + 1
+        Aq = rng.normal(size=(nv, nv))
+        tau = np.zeros(nv)
+        assert sd.flat_rows(DT, tau, tau, Aq, Aq, Aq, A.copy(), B.copy())
+        Aq[-1, 0] = bad
+        assert not sd.flat_rows(DT, tau, tau, Aq, Aq, Aq, A.copy(), B.copy())

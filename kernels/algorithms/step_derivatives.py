@@ -35,8 +35,9 @@ time_step itself and its factorization of M + dt D, reused for the solves.
 """
 
 from .._jit import jit
-from ..configuration.dispatch import d_integrate, integrate
-from ..joints.codes import LIE_GROUP, SO2, VECTOR
+from ..configuration import se2, se3, so3
+from ..configuration.dispatch import integrate
+from ..joints.codes import LIE_GROUP, SE2, SO2, SO3, VECTOR
 from ..layout import NO, O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
@@ -115,14 +116,15 @@ def finish(jnt, q, vn, dt, u, G, A, B):
         u[k] = dt * vn[k]
     configuration_rows(jnt, q, u, dt, G, A, B)
     # the configuration rows are the velocity rows through the finite Gu (vn is finite);
-    # x * 0 is 0 for a finite x, NaN else: a sum without a branch, which vectorizes
-    z = 0.0
+    # x - x is 0 for a finite x, NaN else: a count without a branch (an integer sum, which
+    # the compiler may reorder and vectorize, where a floating-point sum is one long chain)
+    bad = 0
     for r in range(nv, 2 * nv):
         for k in range(2 * nv):
-            z += A[r, k] * 0.0
+            bad += A[r, k] - A[r, k] != 0.0
         for k in range(nv):
-            z += B[r, k] * 0.0
-    return OK if z == 0.0 else DIVERGED * CODE + 1
+            bad += B[r, k] - B[r, k] != 0.0
+    return OK if bad == 0 else DIVERGED * CODE + 1
 
 
 @jit
@@ -252,7 +254,7 @@ def flat_rows(dt, tau, tc, Aq, Av, Minv, A, B):
     A = [I 0; 0 I] + [dt; 1] (dt Aq, dt Av), B = [dt; 1] dt Minv P. True when they are
     finite."""
     nv = Aq.shape[0]
-    z = 0.0
+    bad = 0  # as finish's count
     for r in range(nv):
         for k in range(nv):
             x = dt * Aq[r, k]
@@ -264,40 +266,58 @@ def flat_rows(dt, tau, tc, Aq, Av, Minv, A, B):
             A[r, k] = dt * x + (1.0 if r == k else 0.0)
             A[r, nv + k] = dt * y
             B[r, k] = dt * b
-            z += x * 0.0 + y * 0.0 + b * 0.0
-    return z == 0.0
+            bad += (x - x != 0.0) + (y - y != 0.0) + (b - b != 0.0)
+    return bad == 0
 
 
 @jit
 def configuration_rows(jnt, q, u, dt, G, A, B):
     """The configuration rows of A and B from their velocity rows and the configuration
-    Jacobians at (q, u = dt v+); G is scratch. Block diagonal products, joint by joint."""
+    Jacobians at (q, u = dt v+), block diagonal, joint by joint: a vector-space or SO(2)
+    joint's blocks are the identity (rows = [I 0] + dt (velocity rows)); another's are
+    written into its diagonal block of G (scratch) and multiplied, whole rows at a time."""
     nv = G.shape[0]
-    if flat(jnt):  # Gq = Gu = I: [I 0] + dt (velocity rows)
-        for r in range(nv):
-            for k in range(2 * nv):
-                A[r, k] = dt * A[nv + r, k]
-            A[r, r] += 1.0
-            for k in range(nv):
-                B[r, k] = dt * B[nv + r, k]
-        return
-    d_integrate(jnt, q, u, 0, G)
-    for r in range(nv):
-        for k in range(nv):
-            A[r, k] = G[r, k]
-            A[r, nv + k] = 0.0
-            B[r, k] = 0.0
-    d_integrate(jnt, q, u, 1, G)
     for i in range(1, jnt.shape[0]):
-        iv = jnt[i].idx_v
-        nvi = jnt[i].nv
+        jr = jnt[i]
+        iv = jr.idx_v
+        nvi = jr.nv
+        g = LIE_GROUP[jr.type]
+        if g == VECTOR or g == SO2:
+            for r in range(iv, iv + nvi):
+                for k in range(2 * nv):
+                    A[r, k] = dt * A[nv + r, k]
+                A[r, r] += 1.0
+                for k in range(nv):
+                    B[r, k] = dt * B[nv + r, k]
+            continue
+        _d_integrate_block(g, u, 0, iv, G)
+        for r in range(iv, iv + nvi):
+            for k in range(2 * nv):
+                A[r, k] = 0.0
+            for k in range(nv):
+                B[r, k] = 0.0
+            for s in range(iv, iv + nvi):
+                A[r, s] = G[r, s]
+        _d_integrate_block(g, u, 1, iv, G)
         for r in range(iv, iv + nvi):
             for s in range(iv, iv + nvi):  # whole rows at a time: contiguous inner loops
-                g = dt * G[r, s]
+                c = dt * G[r, s]
                 for k in range(2 * nv):
-                    A[r, k] += g * A[nv + s, k]
+                    A[r, k] += c * A[nv + s, k]
                 for k in range(nv):
-                    B[r, k] += g * B[nv + s, k]
+                    B[r, k] += c * B[nv + s, k]
+
+
+@jit
+def _d_integrate_block(g, u, arg, iv, G):
+    """configuration/dispatch.py's d_integrate for one joint of Lie group g (SO3, SE2 or
+    SE3): its diagonal block of G, the rest left as it is."""
+    if g == SO3:
+        so3.d_integrate(u, arg, iv, G)
+    elif g == SE2:
+        se2.d_integrate(u, arg, iv, G)
+    else:
+        se3.d_integrate(u, arg, iv, G)
 
 
 @jit
