@@ -140,6 +140,7 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     without constraint rows or fext (kernels/algorithms/generated_step_derivatives.py; other
     steps take the generic route). This function is ``Scene.step_derivatives`` itself."""
     f = scene._step_derivatives_free
+    prepare = True  # the short route below: (re)prepared after this call when it was not taken
     if f is not None and f[0] is generated and fext is None:
         # the generated route of a contact-free step, as an earlier call below prepared it
         _, model, sph, hsp, nq, nv, shape_a, shape_b, address, free = f
@@ -148,9 +149,11 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
                 and q.dtype is v.dtype is tau.dtype is _F64 and q.ndim == v.ndim == tau.ndim == 1
                 and len(q) == nq and len(v) == len(tau) == nv):
             A, B = np.empty(shape_a), np.empty(shape_b)
-            if not _free_kernel.call(address, model.jnt, model.prm, scene.opt, q, v, tau, free,
-                                     A, B, QUAT_TOL):
-                return A, B  # else the route below checks, steps and explains
+            code = _free_kernel.call(address, model.jnt, model.prm, scene.opt, q, v, tau, free,
+                                     A, B, QUAT_TOL)
+            if not code:
+                return A, B
+            prepare = code == _STALE  # else the route below checks, steps and explains
     model = scene.model
     nq, nv = model.nq, model.nv
     if tau is None:
@@ -183,7 +186,7 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     if code:
         _finish(scene, code, _generated_kernel.call, (g[2],), q, v, tau, fext, A, B)
     c = scene.__dict__["_step_derivatives"]  # as _finish left it
-    if c[5][L.O_FREE] > 0.0:  # contact-free: the next calls take the route above
+    if prepare and fext is NO_FORCES and c[5][L.O_FREE] > 0.0:  # the next calls: above
         free = np.zeros(_gsd.free_size(nq, nv))
         free[:L.NO] = c[5][:L.NO]
         scene._step_derivatives_free = (generated, model, c[1], c[2], nq, nv, c[6], c[7], g[2],
