@@ -1,5 +1,7 @@
 """Shared fixtures: models are built once per session and paired with their Pinocchio twin."""
 
+import signal
+
 import numpy as np
 import pytest
 
@@ -122,3 +124,13 @@ def step_jacobians_by_differences(model, step, q, v, tau, eps):
         e[k] = eps
         cols_b.append((delta((q, v, tau + e)) - delta((q, v, tau - e))) / (2 * eps))
     return np.stack(cols_a, axis=1), np.stack(cols_b, axis=1)
+
+
+@pytest.fixture
+def python_sigint():
+    """Python's own SIGINT handler (Ctrl-C -> KeyboardInterrupt) for the test, as a user at a
+    terminal has it: a process started in the background inherits SIGINT ignored (POSIX), and
+    Python then installs no handler, so a test of Ctrl-C would see nothing."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -383,7 +383,7 @@ def test_a_diverging_rollout_stops_alone_and_says_so(ball):
     assert np.isnan(out.q[1, 1:]).all() and np.isfinite(out.q[0]).all()
 
 
-def test_ctrl_c_stops_a_long_batch_promptly(ball):
+def test_ctrl_c_stops_a_long_batch_promptly(ball, python_sigint):
     scene = fd.Scene(ball, dt=DT)
     scene.add_sphere("base", 0.1)
     scene.rollout(pose(0.1), np.zeros(6), 10)  # compiled

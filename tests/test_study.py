@@ -243,7 +243,8 @@ def test_bad_input_is_refused_with_a_clear_message(arm, tree):
                   seed=0)
 
 
-def test_ctrl_c_stops_a_long_study_and_leaves_the_process_usable(arm, capsys):
+def test_ctrl_c_stops_a_long_study_and_leaves_the_process_usable(arm, capsys,
+                                                                 python_sigint):
     Q, V, A = states(arm, 5000)
     sampler = study.ParameterSampler(arm, **SPREAD)
     what = study.InverseDynamics(Q, V, A)
