@@ -35,9 +35,8 @@ time_step itself and its factorization of M + dt D, reused for the solves.
 """
 
 from .._jit import jit
-from ..configuration import se2, se3, so3
-from ..configuration.dispatch import integrate
-from ..joints.codes import LIE_GROUP, SE2, SO2, SO3, VECTOR
+from ..configuration.dispatch import d_integrate_block, integrate
+from ..joints.codes import LIE_GROUP, SO2, VECTOR
 from ..layout import NO, O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
@@ -290,7 +289,7 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
                 for k in range(nv):
                     B[r, k] = dt * B[nv + r, k]
             continue
-        _d_integrate_block(g, u, 0, iv, G)
+        d_integrate_block(g, nvi, u, 0, iv, G)
         for r in range(iv, iv + nvi):
             for k in range(2 * nv):
                 A[r, k] = 0.0
@@ -298,7 +297,7 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
                 B[r, k] = 0.0
             for s in range(iv, iv + nvi):
                 A[r, s] = G[r, s]
-        _d_integrate_block(g, u, 1, iv, G)
+        d_integrate_block(g, nvi, u, 1, iv, G)
         for r in range(iv, iv + nvi):
             for s in range(iv, iv + nvi):  # whole rows at a time: contiguous inner loops
                 c = dt * G[r, s]
@@ -306,18 +305,6 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
                     A[r, k] += c * A[nv + s, k]
                 for k in range(nv):
                     B[r, k] += c * B[nv + s, k]
-
-
-@jit
-def _d_integrate_block(g, u, arg, iv, G):
-    """configuration/dispatch.py's d_integrate for one joint of Lie group g (SO3, SE2 or
-    SE3): its diagonal block of G, the rest left as it is."""
-    if g == SO3:
-        so3.d_integrate(u, arg, iv, G)
-    elif g == SE2:
-        se2.d_integrate(u, arg, iv, G)
-    else:
-        se3.d_integrate(u, arg, iv, G)
 
 
 @jit

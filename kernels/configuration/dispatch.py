@@ -180,17 +180,23 @@ def d_integrate(jnt, q, v, arg, out):
     out[:, :] = 0.0
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
-        iv = jr.idx_v
-        g = lie_group(jr.type)
-        if g == VECTOR or g == SO2:
-            for k in range(jr.nv):
-                out[iv + k, iv + k] = 1.0
-        elif g == SO3:
-            so3.d_integrate(v, arg, iv, out)
-        elif g == SE2:
-            se2.d_integrate(v, arg, iv, out)
-        else:
-            se3.d_integrate(v, arg, iv, out)
+        d_integrate_block(lie_group(jr.type), jr.nv, v, arg, jr.idx_v, out)
+
+
+@jit
+def d_integrate_block(g, nv, v, arg, iv, out):
+    """d_integrate of one joint (Lie group g, nv dofs from iv): its diagonal block of out, the
+    rest left as it is."""
+    if g == VECTOR or g == SO2:
+        for r in range(iv, iv + nv):
+            for k in range(iv, iv + nv):
+                out[r, k] = 1.0 if r == k else 0.0
+    elif g == SO3:
+        so3.d_integrate(v, arg, iv, out)
+    elif g == SE2:
+        se2.d_integrate(v, arg, iv, out)
+    else:
+        se3.d_integrate(v, arg, iv, out)
 
 
 @jit
