@@ -48,8 +48,10 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
     pivoting, when one agrees with it; returns True then, False with lam unchanged
     otherwise. ``boundary``: a loaded contact on or outside its cone is guessed sticking
     instead of refusing the guess (ADMM's iterates sit on the cone's boundary long before
-    they stick; the pivots and the caller's check then decide). work: work_size(m) floats (admm.py; the solver's workspace), of which
-    [m*m + 3m, m*m + 4m) is left alone (time_step._pgs keeps its saved iterate there)."""
+    they stick; the pivots and the caller's check then decide). work: work_size(m) floats
+    (admm.py; the solver's workspace), of which [m*m + 3m, m*m + 4m) and [m*m + 5m, m*m + 6m)
+    are left alone (time_step._pgs keeps its saved iterate in the first, admm._polished its
+    saved iterates in both)."""
     flag = work[:m]  # 1: the row is solved for (a sticking contact's, an interior row)
     trial = work[m * m + 4 * m:m * m + 5 * m]  # the set's percussions, every row
     for i in range(nc):

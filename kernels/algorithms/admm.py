@@ -266,7 +266,7 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
             for r in range(m):
                 lam[r] = y[r]
             return it + 1, residual
-        if it + 1 == polish:
+        if it + 1 == polish and it + 1 < iterations:  # (the last one's polish is below)
             polish *= 2
             polished = _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual)
             if polished >= 0.0:
