@@ -26,8 +26,8 @@ from .._jit import jit
 from ..layout import NO, NP, O_DT, O_FREE, O_INTEGRATOR, P_GRAVITY, RK4
 from .guard import _finite, _sizes, check_inputs
 from .step_derivatives import (CHECKED, CODE, OK, STALE, advance, checked_views,
-                               derivative_buffers, finish, flat, flat_rows, step_derivatives,
-                               velocity_rows)
+                               derivative_buffers, finish, flat, flat_rows, head_size,
+                               step_derivatives, velocity_rows)
 from .time_step import _clamp
 
 
@@ -75,8 +75,8 @@ def generated_step_derivatives(generated, abad, jnt, prm, dof, sph, hsp, opt, q,
 @jit
 def free_size(nq, nv):
     """Floats of ``free_step_derivatives_checked``'s scratch: the prepared options, the gravity,
-    the head of step_derivatives' dbuf (derivative_buffers: 5 nv^2 + 3 nv), qn and vn."""
-    return NO + 3 + 5 * nv * nv + 3 * nv + nq + nv
+    the head of step_derivatives' dbuf (derivative_buffers: head_size), qn and vn."""
+    return NO + 3 + head_size(nv) + nq + nv
 
 
 ROUTE = 11  # free_step_derivatives_checked: this step is not one for the generated route
@@ -108,7 +108,7 @@ def free_step_derivatives_checked(address, jnt, prm, sopt, q, v, tau, scratch, A
     opt = scratch[:NO]
     if not (opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4):
         return ROUTE * CODE
-    o = NO + 3 + 5 * nv * nv + 3 * nv
+    o = NO + 3 + head_size(nv)
     if _free_step(as_function(address), jnt, prm, opt[O_DT], q, v, tau, scratch[NO:NO + 3],
                   scratch[NO + 3:o], scratch[o:o + nq], scratch[o + nq:], A, B):
         return OK

@@ -61,7 +61,13 @@ CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py
 def derivative_size(nv, npair, njoints):
     """Floats of the ``dbuf`` that ``step_derivatives`` works in for nv dofs, npair contact
     pairs and njoints joints: 5 (nv, nv) + 3 (nv,), then constraint_derivatives.py's."""
-    return 5 * nv * nv + 3 * nv + constraint_size(nv, npair, njoints)
+    return head_size(nv) + constraint_size(nv, npair, njoints)
+
+
+@jit
+def head_size(nv):
+    """Floats of derivative_buffers' views at the head of dbuf: 5 (nv, nv) + 3 (nv,)."""
+    return 5 * nv * nv + 3 * nv
 
 
 @jit(inline="always")  # returns views: compiled into its caller (_jit.py)
@@ -166,7 +172,7 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbu
     npair = sph.shape[0] * hsp.shape[0]
     nj = jnt.shape[0]
     F, warm, cf, stats, kind, kb, er, slide, H, X, Phi, DQ, DV, pl, za, T = \
-        constraint_buffers(dbuf[5 * nv * nv + 3 * nv:], nv, npair, nj)
+        constraint_buffers(dbuf[head_size(nv):], nv, npair, nj)
     M, Uf, D, h, vf, zero, rhs, J, Z, Gd, c, lam, lo, hi, mu, point, slot, pair = \
         buffers(fbuf, ibuf, nv, npair)
     for s in range(warm.shape[0]):
