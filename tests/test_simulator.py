@@ -20,6 +20,7 @@ import pytest
 import fastdyn as fd
 from fastdyn.parsers.urdf import URDFWarning
 from fastdyn.simulate_demo import FEET, standing_scene
+from conftest import needs_pinocchio, pin, to_pinocchio
 
 G = 9.81
 DT = 1e-3
@@ -339,6 +340,23 @@ def test_a_user_njit_policy_runs_in_the_loop(quadruped_scene):
     builtin = scene.rollout(q, np.zeros(nv), 200, kp=kp, kd=kd, record=("q", "tau"))
     assert np.allclose(mine.q, builtin.q, rtol=0, atol=1e-12)
     assert np.allclose(mine.tau, builtin.tau, rtol=0, atol=1e-9)
+
+
+def test_gains_on_a_free_base_pull_it_along_the_configuration_difference(ball):
+    """The built-in PD on a free-flyer: tau = kp (q_ref (-) q) - kd v with (-) the SE(3)
+    log, Pinocchio's difference (the controller skips the log only on joints without a
+    position gain)."""
+    scene = fd.Scene(ball, dt=DT, ground=False)
+    q_ref = pose(0.5, (0.0, np.sin(0.2), 0.0, np.cos(0.2)), (0.1, -0.2))
+    kp, kd = np.array([30.0, 20.0, 40.0, 3.0, 2.0, 1.0]), np.full(6, 0.5)
+    out = scene.rollout(pose(0.1), np.zeros(6), 50, kp=kp, kd=kd, q_ref=q_ref,
+                        record=("q", "v", "tau"))
+    needs_pinocchio()
+    pball = to_pinocchio(ball)
+    for k in range(50):
+        want = kp * pin.difference(pball, out.q[k], q_ref) - kd * out.v[k]
+        assert np.allclose(out.tau[k], want, rtol=0, atol=1e-12)
+    assert np.abs(out.tau[-1]).max() > 0.1
 
 
 def test_scalar_gains_mean_the_same_gain_on_every_dof():

@@ -10,7 +10,7 @@ so the loop, compiled once per type of ``args``, loads from the disk cache in la
 """
 
 from .._jit import jit
-from ..configuration.dispatch import difference
+from ..configuration.dispatch import difference_joint
 
 
 @jit
@@ -35,18 +35,20 @@ def pd_feedforward(r, k, t, q, v, args, tau):
     qref = qr[pick(qr.shape[0], k)]
     vref = vr[pick(vr.shape[0], k)]
     tff = tf[pick(tf.shape[0], k)]
-    if _nonzero(kp):
-        difference(jnt, q, qref, tau)
-    else:  # no position gain: the error is not needed (an open-loop table skips the log)
-        for j in range(tau.shape[0]):
-            tau[j] = 0.0
+    for i in range(1, jnt.shape[0]):
+        jr = jnt[i]
+        if _nonzero(kp, jr.idx_v, jr.nv):
+            difference_joint(jr, q, qref, tau)
+        else:  # no position gain on this joint (a free base, an open-loop table): no log
+            for j in range(jr.idx_v, jr.idx_v + jr.nv):
+                tau[j] = 0.0
     for j in range(tau.shape[0]):
         tau[j] = tff[j] + kp[j] * tau[j] + kd[j] * (vref[j] - v[j])
 
 
 @jit
-def _nonzero(x):
-    for j in range(x.shape[0]):
+def _nonzero(x, start, n):
+    for j in range(start, start + n):
         if x[j] != 0.0:
             return True
     return False

@@ -73,21 +73,26 @@ def integrate(jnt, q, v, dt, out):
 def difference(jnt, q0, q1, out):
     """out = q1 (-) q0 = log(q0^-1 q1) joint by joint, so that integrate(q0, out) = q1."""
     for i in range(1, jnt.shape[0]):
-        jr = jnt[i]
-        iq = jr.idx_q
-        iv = jr.idx_v
-        g = lie_group(jr.type)
-        if g == VECTOR:
-            for k in range(jr.nq):
-                out[iv + k] = q1[iq + k] - q0[iq + k]
-        elif g == SO2:
-            so2.difference(q0, q1, iq, iv, out)
-        elif g == SO3:
-            so3.difference(q0, q1, iq, iv, out)
-        elif g == SE2:
-            se2.difference(q0, q1, iq, iv, out)
-        else:
-            se3.difference(q0, q1, iq, iv, out)
+        difference_joint(jnt[i], q0, q1, out)
+
+
+@jit
+def difference_joint(jr, q0, q1, out):
+    """Joint jr's block of ``difference``: out[jr.idx_v:jr.idx_v + jr.nv] only."""
+    iq = jr.idx_q
+    iv = jr.idx_v
+    g = lie_group(jr.type)
+    if g == VECTOR:
+        for k in range(jr.nq):
+            out[iv + k] = q1[iq + k] - q0[iq + k]
+    elif g == SO2:
+        so2.difference(q0, q1, iq, iv, out)
+    elif g == SO3:
+        so3.difference(q0, q1, iq, iv, out)
+    elif g == SE2:
+        se2.difference(q0, q1, iq, iv, out)
+    else:
+        se3.difference(q0, q1, iq, iv, out)
 
 
 @jit
