@@ -388,9 +388,10 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
            "steps/s / MuJoCo steps/s. Target: >= 2x (time ratio <= 0.5) on UR5, Panda, "
            "Solo12, Talos contact-free and on both quadruped scenes. \"ADMM\": the standing "
            "scene with `Scene(solver=\"admm\")` (not judged; PGS is the default). "
-           "\"generated\": the contact-free rollouts with `rollout(..., generated=gen)`, the "
-           "model's generated ABA in every step (opt-in; judged against the same target on "
-           "its own line of the summary). \"soft\" (bench/test_softness.py): the quadruped "
+           "\"generated\": the same rollouts with `rollout(..., generated=gen)`: the "
+           "model's generated ABA in every contact-free step, its generated CRBA + RNEA + "
+           "factorization (codegen/free_velocity.py) in every step of the quadruped scenes "
+           "(opt-in; judged against the same target on its own line of the summary). \"soft\" (bench/test_softness.py): the quadruped "
            "scenes with MuJoCo's soft contact model, `Scene(solref=(0.02, 1))` and its default "
            "solimp, the contact model of the MuJoCo side (opt-in; its own summary line).", ""]
     rows = []

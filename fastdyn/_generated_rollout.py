@@ -13,6 +13,12 @@ compiled once and cached beside its generated module: measured (2 cores, load ~2
 kernels cached) 3.8 s for UR5, 5.5 s Panda, 9.7 s Solo12, 44 s Talos in the first process,
 0.01-0.07 s in the next ones. The call is not inlined: a few nanoseconds against a step of
 a few hundred nanoseconds or more.
+
+Steps that may have constraint rows (contacts, limits, dry friction, damping) take
+``gen.kernels.free_velocity_own`` / ``free_velocity_prm`` likewise (fastdyn/codegen/
+free_velocity.py: CRBA, RNEA and the factorization of one step, unrolled), a second callback
+of its own fixed signature. A rollout compiles only the one its scene can use: a scene where
+no row can arise steps with the ABA, any other with the free velocity.
 """
 
 from __future__ import annotations
@@ -36,28 +42,51 @@ def signature(PRM: np.ndarray):
     return types.void(numba.typeof(PRM[0]), vec, vec, vec, vec)
 
 
-def generic(PRM: np.ndarray) -> CFunc:
-    """The stand-in of rollouts on the generic kernels."""
-    return _policy.callback(generated_step.no_aba, signature(PRM))
+def fv_signature(PRM: np.ndarray, ws: np.ndarray):
+    """free_velocity_prm(prm, q, v, tau, dt, ws, U, D, vf) -> int64 as the rollout loop calls
+    it: ``signature``'s robot and vectors, one thread's workspace (a row of the rollout's
+    ws3) and U, a C-contiguous view of the step's buffer."""
+    vec = types.float64[::1]
+    return types.int64(numba.typeof(PRM[0]), vec, vec, vec, types.float64,
+                       numba.typeof(ws), types.float64[:, ::1], vec, vec)
 
 
-def forward_dynamics(model: Model, generated, PRM: np.ndarray) -> CFunc:
-    """``generated``'s aba_prm (aba_own for the model's own table) as the loop's callback,
-    after checking that it was generated from ``model`` with ABA and that every robot of
-    ``PRM`` has the kinematic parameters it holds (otherwise a ValueError naming the first row
-    that has other ones)."""
+def generic(PRM: np.ndarray, ws: np.ndarray) -> tuple[CFunc, CFunc]:
+    """The stand-ins (aba, free velocity) of rollouts on the generic kernels."""
+    return (_policy.callback(generated_step.no_aba, signature(PRM)),
+            _policy.callback(generated_step.no_free_velocity, fv_signature(PRM, ws)))
+
+
+def callbacks(model: Model, generated, PRM: np.ndarray, ws: np.ndarray,
+              free: bool) -> tuple[CFunc, CFunc]:
+    """(aba, free velocity) for the rollout loop: ``generated``'s aba_prm (aba_own for the
+    model's own table) when ``free`` (no constraint row can arise), else its free_velocity_prm
+    (free_velocity_own); the other one the generic stand-in. Checks first that ``generated``
+    was generated from ``model`` with what the scene needs, and that every robot of ``PRM``
+    has the kinematic parameters it holds (otherwise a ValueError naming the first row that
+    has other ones). Kernels generated without free_velocity step rows generically."""
     if not hasattr(generated, "kernels") or not hasattr(generated, "model_token"):
         raise TypeError(f"generated must be fastdyn.codegen.generate(model)'s kernels, got "
                         f"{type(generated).__name__}")
     _generated_for(model, generated)
     kernels = generated.kernels
-    if not hasattr(kernels, "aba_prm"):
+    if free and not hasattr(kernels, "aba_prm"):
         raise ValueError("these generated kernels have no ABA: fastdyn.codegen.generate(model, "
                          "algorithms=(..., 'aba')) for rollouts")
-    same = np.array([kernels.same_kinematics(PRM[s]) for s in range(PRM.shape[0])])
-    if not same.all():
-        _kinematics_differ(model, PRM, np.where(same, -1, 0))
-        raise ValueError(f"robot {int(np.argmin(same))} of prm has other kinematic parameters "
-                         f"than these generated kernels hold: use generated=None for it")
-    own = PRM.shape[0] == 1 and np.array_equal(PRM[0], model.prm) and hasattr(kernels, "aba_own")
-    return _policy.callback(kernels.aba_own if own else kernels.aba_prm, signature(PRM))
+    check = getattr(kernels, "same_kinematics", None)
+    if check is not None:
+        same = np.array([check(PRM[s]) for s in range(PRM.shape[0])])
+        if not same.all():
+            _kinematics_differ(model, PRM, np.where(same, -1, 0))
+            raise ValueError(f"robot {int(np.argmin(same))} of prm has other kinematic "
+                             f"parameters than these generated kernels hold: use generated=None "
+                             f"for it")
+    own = PRM.shape[0] == 1 and np.array_equal(PRM[0], model.prm)
+    aba, fv = generic(PRM, ws)
+    if free:
+        aba = _policy.callback(kernels.aba_own if own and hasattr(kernels, "aba_own")
+                               else kernels.aba_prm, signature(PRM))
+    elif hasattr(kernels, "free_velocity_prm"):
+        fv = _policy.callback(kernels.free_velocity_own if own else kernels.free_velocity_prm,
+                              fv_signature(PRM, ws))
+    return aba, fv

@@ -428,13 +428,17 @@ class Scene:
         ``generated``: the model's ``fastdyn.codegen.generate(model)`` kernels, as for
         ``fastdyn.batch.rnea``: contact-free steps (a scene where no constraint row can arise,
         semi-implicit Euler, no ``fext``) then take the generated ABA: steps 1.4x (Talos) to
-        2.2x (UR5) faster, results equal to round-off; other steps are unchanged
+        2.2x (UR5) faster; steps of a scene with contacts, limits, friction or damping (no
+        ``fext``) take the generated CRBA + RNEA + factorization (codegen/free_velocity.py)
+        and go on generically: the quadruped's contact steps about 1.4x faster. Results equal
+        to round-off; steps with ``fext`` and Runge-Kutta steps are unchanged
         (kernels/algorithms/generated_step.py). Kernels of another model, or a ``prm`` robot
         with other placements or axes than they hold, are refused with a ValueError naming
-        it. Cost: the model's ABA compiled once as a callback (fastdyn/_generated_rollout.py),
-        cached on disk beside the generated module: the first generated rollout of a model
-        took 3.8 s (UR5), 5.5 s (Panda), 9.7 s (Solo12), 44 s (Talos), later processes
-        0.01-0.07 s; the rollout loop itself is shared with the generic rollouts.
+        it. Cost: the model's kernel compiled once as a callback (fastdyn/_generated_rollout.py),
+        cached on disk beside the generated module: the first generated contact-free rollout
+        of a model took 3.8 s (UR5), 5.5 s (Panda), 9.7 s (Solo12), 44 s (Talos), the first
+        one with contacts 8 s (the quadruped), later processes 0.01-0.07 s; the rollout loop
+        itself is shared with the generic rollouts.
         Runs on numba's threads (``numba.set_num_threads``), in slices of ~50 ms so that
         Ctrl-C stops it promptly. A rollout that diverges stops alone (``Rollout.status``)."""
         model = self.model
@@ -577,8 +581,8 @@ class Scene:
                 np.zeros((nt, npair, 6)), np.zeros((nt, 3)))
         ws3, FBUF, IBUF, QN, VN, TC, CF, ST = bufs
         policy = _policy.compiled(policy, args, Q[0], V[0], TC[0])  # the loop is then cached
-        aba = _generated_rollout.generic(PRM) if generated is None else \
-            _generated_rollout.forward_dynamics(model, generated, PRM)
+        aba, fv = _generated_rollout.generic(PRM, ws3[0]) if generated is None else \
+            _generated_rollout.callbacks(model, generated, PRM, ws3[0], bool(opt[L.O_FREE]))
         bar = _progress(steps * n) if progress else None
         start = time.perf_counter()
         k0, span = 0, min(steps, 8)
@@ -588,7 +592,7 @@ class Scene:
             args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
                         CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, model.frm, FRAMES, RF,
-                        generated is not None, aba)
+                        generated is not None, aba, fv)
             if n == 1:  # one rollout: no threads to start
                 _roll.rollout_chunk(0, 1, *args_all)
             else:

@@ -23,7 +23,12 @@ caller's job):
 - ``aba(gravity, q, v, tau, ddq)``: forward dynamics; ``aba_fext(gravity, q, v, tau, fext,
   ddq)`` likewise;
 - ``rnea_batch(gravity, Q, V, A, TAU)``, ``aba_batch(gravity, Q, V, TAU, DDQ)``: every row, in
-  parallel (``fastdyn.batch.rnea(model, Q, V, A, generated=gen)`` checks the inputs first).
+  parallel (``fastdyn.batch.rnea(model, Q, V, A, generated=gen)`` checks the inputs first);
+- ``free_velocity_own(prm, q, v, tau, dt, ws, U, D, vf)``, ``free_velocity_prm`` (the same with
+  every dynamic parameter from prm): the start of the simulator's step with constraint rows,
+  M + dt diag(damping) = U D U^T, vf = v + dt (M + dt diag(damping))^-1 (tau - h - damping v)
+  and the placements and world Jacobian columns the rows read (codegen/free_velocity.py;
+  ``Scene.rollout(..., generated=gen)`` calls it).
 
 Derivatives, opt-in (``generate(model, algorithms=ALGORITHMS + DERIVATIVES)``, or only the
 ones you need: their code is long and compiles in seconds for UR5 to about a minute for
@@ -81,8 +86,9 @@ from ..kernels._jit import private_dir, user_temp_dir
 from ..kernels.layout import P_GRAVITY
 from .. import _checks
 from ..model import Model, joint_records
-from . import aba, aba_derivatives, checked, crba, joints, kinematics, rnea, rnea_derivatives
-from .parameters import INERTIAS, LITERALS, TABLE, kinematics_check
+from . import (aba, aba_derivatives, checked, crba, free_velocity, joints, kinematics, rnea,
+               rnea_derivatives)
+from .parameters import INERTIAS, LITERALS, OWN, TABLE, kinematics_check
 from .generated import ALGORITHMS, DERIVATIVES, Generated
 
 __all__ = ["generate", "Generated", "ALGORITHMS", "DERIVATIVES", "source", "default_directory",
@@ -211,6 +217,9 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
                                     aba.aba(jnt, nq, nv, params=INERTIAS))),
         "rnea_derivatives": lambda: rnea_derivatives.rnea_derivatives(jnt, nq, nv),
         "aba_derivatives": lambda: aba_derivatives.aba_derivatives(jnt, nq, nv),
+        "free_velocity": lambda: "\n\n".join(
+            free_velocity.free_velocity(jnt, model.dof["parent"], nq, nv, params=p)
+            for p in (OWN, TABLE)),
     }
     parts = [_HEADER.format(version=VERSION, name=model.name, nq=nq, nv=nv,
                             njoints=model.njoints)]
@@ -225,7 +234,7 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
         parts.insert(1, _PI_RULES)
     parts += [_BATCH_PI.format(name=a) for a in ("rnea", "aba") if a in algorithms]
     parts.append(checked.checks(jnt, nq, nv, [a for a in ALGORITHMS + DERIVATIVES
-                                              if a in algorithms]))
+                                              if a in algorithms and a in checked.CHECKED]))
     return "\n".join(parts)
 
 

@@ -26,6 +26,12 @@ _SQUARE = " and ".join(f"{{{a}}}.shape[0] == {{{{nv}}}} and {{{a}}}.shape[1] == 
                        for a in "xyz")
 
 
+# the algorithms with a checked entry point (the simulator's free_velocity has none: the
+# rollout loop calls it on inputs it has checked)
+CHECKED = ("forward_kinematics", "joint_jacobians", "rnea", "crba", "aba", "rnea_derivatives",
+           "aba_derivatives")
+
+
 def checks(jnt, nq: int, nv: int, algorithms) -> str:
     nj = jnt.shape[0]
     lines = ["@jit", "def check_q(q, tol):",

@@ -24,8 +24,41 @@ def crba(jnt, nq: int, nv: int, params: Literals = LITERALS) -> str:
     ``parameters.INERTIAS`` of ``crba_pi(pi, q, M)``, the bodies' inertias read from pi."""
     T = Tracer()
     qn = read(T, "q", nq)
+    related = trace(T, jnt, qn, params, lambda r, c, x: T.line(f"M[{r}, {c}] = {lit(x)}"))
+    # Only the upper triangle's structural nonzeros are stored in straight-line code: numba's
+    # compile time grows steeply with the number of array stores in one function (Talos: 89 s
+    # with all 1444 entries written out). The zeros and the mirror image are two loops over
+    # constant index tables.
+    zeros = [(r, c) for r in range(nv) for c in range(nv)
+             if (r, c) not in related and (c, r) not in related]
+    mirror = [(r, c) for r in range(nv) for c in range(r + 1, nv) if (r, c) in related]
+    tables = [f"CRBA_ZERO = np.array({[list(z) for z in zeros] or [[0, 0]]}, dtype=np.int64)"
+              f"[:{len(zeros)}]",
+              f"CRBA_UPPER = np.array({[list(z) for z in mirror] or [[0, 0]]}, dtype=np.int64)"
+              f"[:{len(mirror)}]"]
+    tail = ["    for k in range(CRBA_ZERO.shape[0]):",
+            "        M[CRBA_ZERO[k, 0], CRBA_ZERO[k, 1]] = 0.0",
+            "    for k in range(CRBA_UPPER.shape[0]):",
+            "        M[CRBA_UPPER[k, 1], CRBA_UPPER[k, 0]] = M[CRBA_UPPER[k, 0], CRBA_UPPER[k, 1]]"]
+    if params.suffix:  # its own tables: each variant can be generated alone
+        tables = [t.replace("CRBA_", f"CRBA{params.suffix.upper()}_", 1) for t in tables]
+        tail = [t.replace("CRBA_", f"CRBA{params.suffix.upper()}_") for t in tail]
+    head = f"def crba{params.suffix}({params.arguments(False)}q, M):"
+    return "\n".join(tables + ["", "", "@jit", head,
+                      '    """The joint-space inertia matrix M(q) (nv, nv), both triangles."""']
+                     + T.lines + tail) + "\n"
+
+
+def trace(T: Tracer, jnt, qn, params: Literals, emit, keep: dict | None = None) -> set:
+    """CRBA traced into ``T`` (the module docstring's recursion, in joint 1's frame), q given
+    as traced values: ``emit(row, col, value)`` receives each structural entry of M's upper
+    triangle (row <= col) as soon as it is known. Returns the set of related (ancestor,
+    descendant) dof pairs. ``keep`` receives what generators that go on from M need
+    (codegen/free_velocity.py): "world", "axes" (kinematics.world_placements'), "local"
+    (every joint's liMi) and "J" (the subspace columns in that frame)."""
     n = jnt.shape[0]
-    world, _ = world_placements(T, jnt, qn, frame="first")
+    local = [] if keep is not None else None
+    world, axes = world_placements(T, jnt, qn, frame="first", local=local)
     Jc = [None] * n
     Yc = [None] * n
     for i in range(1, n):
@@ -55,29 +88,10 @@ def crba(jnt, nq: int, nv: int, params: Literals = LITERALS) -> str:
                     x = T.dot(colj, f)
                     if j == i and e == d:
                         x = T.sop([(1.0, x), (1.0, params.armature(T, jr, i, d))])
-                    T.line(f"M[{jv + e}, {iv + d}] = {lit(x)}")
+                    emit(jv + e, iv + d, x)
             j = int(jnt[j]["parent"])
         if par:
             Yc[par] = [T.sop([(1.0, x), (1.0, y)]) for x, y in zip(Yc[par], Yc[i])]
-    # Only the upper triangle's structural nonzeros are stored in straight-line code: numba's
-    # compile time grows steeply with the number of array stores in one function (Talos: 89 s
-    # with all 1444 entries written out). The zeros and the mirror image are two loops over
-    # constant index tables.
-    zeros = [(r, c) for r in range(nv) for c in range(nv)
-             if (r, c) not in related and (c, r) not in related]
-    mirror = [(r, c) for r in range(nv) for c in range(r + 1, nv) if (r, c) in related]
-    tables = [f"CRBA_ZERO = np.array({[list(z) for z in zeros] or [[0, 0]]}, dtype=np.int64)"
-              f"[:{len(zeros)}]",
-              f"CRBA_UPPER = np.array({[list(z) for z in mirror] or [[0, 0]]}, dtype=np.int64)"
-              f"[:{len(mirror)}]"]
-    tail = ["    for k in range(CRBA_ZERO.shape[0]):",
-            "        M[CRBA_ZERO[k, 0], CRBA_ZERO[k, 1]] = 0.0",
-            "    for k in range(CRBA_UPPER.shape[0]):",
-            "        M[CRBA_UPPER[k, 1], CRBA_UPPER[k, 0]] = M[CRBA_UPPER[k, 0], CRBA_UPPER[k, 1]]"]
-    if params.suffix:  # its own tables: each variant can be generated alone
-        tables = [t.replace("CRBA_", f"CRBA{params.suffix.upper()}_", 1) for t in tables]
-        tail = [t.replace("CRBA_", f"CRBA{params.suffix.upper()}_") for t in tail]
-    head = f"def crba{params.suffix}({params.arguments(False)}q, M):"
-    return "\n".join(tables + ["", "", "@jit", head,
-                      '    """The joint-space inertia matrix M(q) (nv, nv), both triangles."""']
-                     + T.lines + tail) + "\n"
+    if keep is not None:
+        keep.update(world=world, axes=axes, local=local, J=Jc)
+    return related

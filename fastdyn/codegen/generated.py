@@ -11,7 +11,7 @@ from .._checks import QUAT_TOL
 from .._fastcall import Kernel
 from ..model import Data, Model
 
-ALGORITHMS = ("forward_kinematics", "joint_jacobians", "rnea", "crba", "aba")
+ALGORITHMS = ("forward_kinematics", "joint_jacobians", "rnea", "crba", "aba", "free_velocity")
 # opt-in (``generate(model, algorithms=ALGORITHMS + DERIVATIVES)``): long code, long compiles
 DERIVATIVES = ("rnea_derivatives", "aba_derivatives")
 
@@ -56,7 +56,8 @@ class Generated:
         return generate, (self._model, self.algorithms, self._directory)
 
     def __repr__(self) -> str:
-        have = [a for a in ALGORITHMS + DERIVATIVES if hasattr(self.kernels, a)]
+        have = [a for a in ALGORITHMS + DERIVATIVES
+                if hasattr(self.kernels, a) or hasattr(self.kernels, a + "_own")]
         return f"<fastdyn generated kernels {have} at {self.path}>"
 
     # -- checked calls: the type tests are written out in each method because a helper call

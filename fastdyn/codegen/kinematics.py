@@ -31,7 +31,9 @@ def world_placements(T: Tracer, jnt, qn, frame: str = "world", local: list | Non
     for i in range(1, n):
         par = int(jnt[i]["parent"])
         if frame == "first" and roots == [1] and i == 1:
-            axes, _ = joints.placement(T, jnt[1], qn)
+            axes, p1 = joints.placement(T, jnt[1], qn)
+            if local is not None:
+                local.append((axes, p1))
             out.append((eye, [0.0, 0.0, 0.0]))
             continue
         R, p = joints.placement(T, jnt[i], qn)

@@ -12,6 +12,7 @@ through these. ``INERTIAS`` reads only the bodies' 10 inertial parameters, from 
 argument (njoints - 1, 10), body i in row i - 1 (fastdyn.sample_parameters' layout): gravity
 is an argument and rotor inertias literals, as for ``LITERALS``; a batch over inertias then
 streams 80 bytes a body (kernels/algorithms/batch_inertias.py says why that matters).
+``OWN`` keeps the literals but reads gravity from ``prm`` (the simulator's steps).
 Each provider also names its functions (``suffix``) and their leading arguments.
 """
 
@@ -87,7 +88,22 @@ class Inertias(Literals):
         return spatial.pi_to_world(T, self.pi(T, jr, i), R, p)
 
 
+class Own(Literals):
+    """The model's inertias and rotor inertias as literals, gravity read from ``prm``'s
+    universe row: the simulator's steps of the model itself, which take the same arguments
+    as the ``TABLE`` variant (one callback type for both: fastdyn/_generated_rollout.py)."""
+
+    suffix = "_own"
+
+    def arguments(self, gravity: bool) -> str:
+        return "prm, "
+
+    def gravity(self, T: Tracer) -> list:
+        return TABLE.gravity(T)
+
+
 LITERALS, TABLE, INERTIAS = Literals(), Table(), Inertias()
+OWN = Own()
 
 
 def kinematics_check(prm_model) -> str:

@@ -23,7 +23,26 @@ def rnea(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS)
     ``rnea_pi(gravity, pi, q, v, a, tau)``, the bodies' inertias read from ``pi``."""
     T = Tracer()
     qn, vn, an = read(T, "q", nq), read(T, "v", nv), read(T, "a", nv)
-    g = params.gravity(T)
+    trace(T, jnt, qn, vn, an, params.gravity(T), params,
+          lambda k, x: T.line(f"tau[{k}] = {lit(x)}"), fext)
+    assert not (fext and params.table), "no generated rnea_prm or rnea_pi with fext"
+    head = ("def rnea_fext(gravity, q, v, a, fext, tau):",
+            '    """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i."""') if fext else (
+        "def rnea_prm(prm, q, v, a, tau):",
+        '    """tau = M(q) a + C(q, v) v + g(q), the robot\'s dynamic parameters from prm."""'
+    ) if params is TABLE else (
+        f"def rnea{params.suffix}({params.arguments(True)}q, v, a, tau):",
+        '    """tau = M(q) a + C(q, v) v + g(q) (no external forces)'
+        + ('; body i\'s inertia pi[i - 1]."""' if params.table else '."""'))
+    return "\n".join(["@jit", *head] + T.lines) + "\n"
+
+
+def trace(T: Tracer, jnt, qn, vn, an, g, params: Literals, emit, fext: bool = False,
+          local: list | None = None) -> None:
+    """RNEA traced into ``T`` (the module docstring's passes), q, v, a and gravity given as
+    traced values: ``emit(k, value)`` receives tau[k] as soon as it is known. ``local``:
+    every joint's liMi already traced (codegen/crba.py's ``keep``), so that a generator
+    that runs CRBA first does not write the joints' sines and cosines twice."""
     n = jnt.shape[0]
     vel = [[0.0] * 6] + [None] * (n - 1)
     acc = [[T.sop([(-1.0, x)]) for x in g] + [0.0] * 3] + [None] * (n - 1)
@@ -33,7 +52,7 @@ def rnea(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS)
         jr = jnt[i]
         par = int(jr["parent"])
         iv, nvi = int(jr["idx_v"]), int(jr["nv"])
-        R, p = joints.placement(T, jr, qn)
+        R, p = joints.placement(T, jr, qn) if local is None else local[i - 1]
         cols[i] = joints.subspace(jr)
         vj = joints.combine(T, cols[i], vn[iv:iv + nvi])
         vel[i] = T.add(spatial.act_inv(T, R, p, vel[par]), vj) if par else vj
@@ -56,17 +75,7 @@ def rnea(jnt, nq: int, nv: int, fext: bool = False, params: Literals = LITERALS)
         for d, col in enumerate(S):
             tau = T.sop([(c, x) for c, x in zip(col, frc[i])]
                         + [(1.0, params.armature(T, jr, i, d), an[iv + d])])
-            T.line(f"tau[{iv + d}] = {lit(tau)}")
+            emit(iv + d, tau)
         par = int(jr["parent"])
         if par:
             frc[par] = T.add(frc[par], spatial.act_force(T, R, p, frc[i]))
-    assert not (fext and params.table), "no generated rnea_prm or rnea_pi with fext"
-    head = ("def rnea_fext(gravity, q, v, a, fext, tau):",
-            '    """tau = M(q) a + C(q, v) v + g(q) - sum_i J_i^T fext_i."""') if fext else (
-        "def rnea_prm(prm, q, v, a, tau):",
-        '    """tau = M(q) a + C(q, v) v + g(q), the robot\'s dynamic parameters from prm."""'
-    ) if params is TABLE else (
-        f"def rnea{params.suffix}({params.arguments(True)}q, v, a, tau):",
-        '    """tau = M(q) a + C(q, v) v + g(q) (no external forces)'
-        + ('; body i\'s inertia pi[i - 1]."""' if params.table else '."""'))
-    return "\n".join(["@jit", *head] + T.lines) + "\n"

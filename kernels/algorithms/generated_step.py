@@ -7,10 +7,15 @@ Algorithms", sec. 7.3) replaced by the model's generated ``aba_prm(prm, q, v, ta
   v+  = v + dt ABA(q, v, tau),   q+ = q (+) dt v+       (simulate.euler_step)
 ``aba`` arrives as a first-class function (a pointer of that fixed signature:
 fastdyn/_generated_rollout.py), so one compiled rollout loop serves every model's kernels.
-Every other step goes to time_step unchanged: steps with constraint rows, external forces
-(the generated table kernel takes none) and Runge-Kutta. A step whose generated ddq is not
-finite (a singular articulated inertia, an overflow) is retaken by time_step, whose generic
-ABA names the failure as the generic rollout would.
+A step that may have constraint rows (contacts, limits, dry friction, damping) starts with
+the model's generated ``free_velocity(prm, q, v, tau, dt, ws, U, D, vf)`` instead
+(fastdyn/codegen/free_velocity.py: M_d = M + dt diag(damping) = U D U^T, the free velocity
+vf = v + dt M_d^-1 (tau - h - damping v), and the placements and world Jacobian columns the
+rows read), then goes on as time_step does (time_step.constrained_step). Every other step
+goes to time_step unchanged: steps with external forces (the generated kernels take none)
+and Runge-Kutta. A step whose generated ddq is not finite (a singular articulated inertia, an
+overflow), or whose generated factorization meets a pivot that is not positive, is retaken
+by time_step, whose generic kernels name the failure as the generic rollout would.
 """
 
 from math import nan
@@ -19,7 +24,7 @@ from .._jit import jit
 from ..configuration.dispatch import integrate
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, RK4
 from .guard import _finite
-from .time_step import _clamp, _ended, rhs_offset, time_step
+from .time_step import _clamp, _ended, buffers, constrained_step, rhs_offset, time_step
 
 
 @jit
@@ -30,13 +35,29 @@ def no_aba(prm, q, v, tau, ddq):
 
 
 @jit
-def generated_time_step(generated, aba, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws,
-                        fbuf, ibuf, warm, qn, vn, cf, stats):
+def no_free_velocity(prm, q, v, tau, dt, ws, U, D, vf):
+    """The stand-in ``free_velocity`` of rollouts without a generated one: 0, which sends
+    every step to time_step."""
+    return 0
+
+
+@jit
+def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext,
+                        ws, fbuf, ibuf, warm, qn, vn, cf, stats):
     """time_step's (q, v) -> (qn, vn), arguments and return code as its, with ``aba`` the
-    generated forward dynamics in the contact-free Euler step (the module docstring) when
-    ``generated``; time_step itself otherwise (the rollout loop calls this one function either
-    way, so a generic step takes the one call path it took before this route existed)."""
-    if generated and opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
+    generated forward dynamics in the contact-free Euler step and ``fv`` the generated free
+    velocity of the other steps (the module docstring) when ``generated``; time_step itself
+    otherwise (the rollout loop calls this one function either way, so a generic step takes
+    the one call path it took before this route existed)."""
+    if generated and opt[O_FREE] <= 0.0 and fext.shape[0] == 0:
+        nv = v.shape[0]
+        _clamp(jnt, prm, tau)
+        _, Uf, D, _, vf, _, _, _, _, _, _, _, _, _, _, _, _, _ = \
+            buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
+        if fv(prm, q, v, tau, opt[O_DT], ws, Uf, D, vf) < 0:
+            return constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, ibuf, warm,
+                                    qn, vn, cf, stats)
+    elif generated and opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
         nv = v.shape[0]
         ddq = fbuf[:nv]  # M's storage, unused by a step without constraint rows
         _clamp(jnt, prm, tau)

@@ -13,9 +13,10 @@ RSTATS[r, k] the rows, sweeps and residual of the contact solve; RF[r, k, j] the
 placement (R row-major, then p: 12 numbers) of frame FRAMES[j] at the state k, by a forward
 kinematics pass of its own (the step recomputes its kinematics from q: recording changes no
 state).
-Steps go through generated_step.py: with ``generated`` true, ``aba`` is the model's generated
-forward dynamics (a function pointer: fastdyn/_generated_rollout.py); otherwise it is
-generated_step.no_aba, never called, and every step is time_step.py's.
+Steps go through generated_step.py: with ``generated`` true, ``aba`` and ``fv`` are the model's
+generated forward dynamics and free velocity (function pointers: fastdyn/_generated_rollout.py);
+otherwise they are generated_step.no_aba and no_free_velocity, never called, and every step is
+time_step.py's.
 """
 
 from numba import int64, prange
@@ -39,7 +40,7 @@ def _frames(jnt, prm, frm, FRAMES, q, ws, out):
 @jit
 def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
                   WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                  STATUS, frm, FRAMES, RF, generated, aba):
+                  STATUS, frm, FRAMES, RF, generated, aba, fv):
     lo, hi = chunk(Q.shape[0], nt, t)
     dt = opt[O_DT]
     qn, vn, tc, cf, st = QN[t], VN[t], TC[t], CF[t], ST[t]
@@ -54,7 +55,7 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
             _frames(jnt, prm, frm, FRAMES, q, ws3[t], RF[r, 0])
         for k in range(k0, k1):
             policy(r, k, k * dt, q, v, args, tc)
-            code = generated_time_step(generated, aba, jnt, prm, dof, sph, hsp, opt, q, v, tc,
+            code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tc,
                                        fx[0 if fx.shape[0] == 1 else k], ws3[t], FBUF[t],
                                        IBUF[t], warm, qn, vn, cf, st)
             if code != OK:
@@ -88,9 +89,9 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
 @jit(parallel=True)
 def rollout_batch(jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT, WARM,
                   FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, frm,
-                  FRAMES, RF, generated, aba):
+                  FRAMES, RF, generated, aba, fv):
     nt = ws3.shape[0]
     for t in prange(nt):
         rollout_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
                       WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                      STATUS, frm, FRAMES, RF, generated, aba)
+                      STATUS, frm, FRAMES, RF, generated, aba, fv)

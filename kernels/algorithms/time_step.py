@@ -158,6 +158,20 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     bad = free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
     if bad >= 0:
         return SINGULAR * 1_000_000 + bad
+    return constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, ibuf, warm, qn, vn,
+                            cf, stats)
+
+
+@jit
+def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, ibuf, warm, qn, vn, cf,
+                     stats):
+    """time_step after ``free_velocity``: from v_free and M_d = U D U^T in fbuf (``buffers``)
+    and the placements and world Jacobian columns of CRBA in ws, the rows, their percussions,
+    v+ and q+. Returns OK or DIVERGED."""
+    nv = v.shape[0]
+    dt = opt[O_DT]
+    M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
+        buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
     for k in range(nv):
         vn[k] = vf[k]
     o = compliance_offset(nv, mu.shape[0])
