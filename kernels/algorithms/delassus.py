@@ -29,10 +29,8 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G):
         for k in range(nv):
             z[k] = J[r, k]
         solve_upper(dof, U, z)
-    for k in range(nv):  # one square root and division per dof, not per row and dof
-        w = 1.0 / sqrt(D[k])
-        for r in range(m):
-            Z[r, k] *= w
+        for k in range(nv):
+            z[k] /= sqrt(D[k])
     for r in range(m):
         for s in range(r, m):
             acc = 0.0
