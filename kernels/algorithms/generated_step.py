@@ -52,11 +52,12 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, 
     if generated and opt[O_FREE] <= 0.0 and fext.shape[0] == 0:
         nv = v.shape[0]
         _clamp(jnt, prm, tau)
-        _, Uf, D, _, vf, _, _, _, _, _, _, _, _, _, _, _, _, _ = \
+        M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
             buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
         if fv(prm, q, v, tau, opt[O_DT], ws, Uf, D, vf) < 0:
-            return constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, ibuf, warm,
-                                    qn, vn, cf, stats)
+            return constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
+                                    cf, stats, Uf, D, vf, rhs, J, Z, G, c, lam, lo, hi, mu,
+                                    point, slot, pair)
     elif generated and opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
         nv = v.shape[0]
         ddq = fbuf[:nv]  # M's storage, unused by a step without constraint rows
