@@ -5,7 +5,9 @@ Each rollout r starts from (Q[r], V[r]) with robot PRM[r] (or PRM[0] for all) an
 k0..k1-1, so that a long batch can be launched in slices (the object API checks Ctrl-C
 between them); Q, V and the warm starts WARM[r] carry the state from one slice to the next.
 Rollouts run in contiguous chunks, one per thread, each thread with its own workspace and
-buffers: a row of the batch is bit-for-bit the serial rollout. A rollout that fails stops
+buffers (QN, VN, TC, CF, ST, FBUF, IBUF: (nt, s, ...), thread t's at [t, 0], the rows
+between keeping threads off each other's cache lines: fastdyn/scene.py's _per_thread): a row
+of the batch is bit-for-bit the serial rollout. A rollout that fails stops
 alone: STATUS[r] = (code, step), code as time_step's; -1 while it runs.
 Recorded (when the array has room, i.e. its step axis is not empty): RQ[r, k + 1], RV[r, k + 1]
 the state after step k, RTAU[r, k] the applied torque, RCF[r, k] the contact forces and points,
@@ -43,7 +45,8 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
                   STATUS, frm, FRAMES, RF, generated, aba, fv):
     lo, hi = chunk(Q.shape[0], nt, t)
     dt = opt[O_DT]
-    qn, vn, tc, cf, st = QN[t], VN[t], TC[t], CF[t], ST[t]
+    qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
+    fbuf, ibuf = FBUF[t, 0], IBUF[t, 0]
     nq, nv = qn.shape[0], vn.shape[0]
     for r in range(lo, hi):
         if STATUS[r, 0] >= 0:
@@ -56,8 +59,8 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
         for k in range(k0, k1):
             policy(r, k, k * dt, q, v, args, tc)
             code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tc,
-                                       fx[0 if fx.shape[0] == 1 else k], ws3[t], FBUF[t],
-                                       IBUF[t], warm, qn, vn, cf, st)
+                                       fx[0 if fx.shape[0] == 1 else k], ws3[t], fbuf,
+                                       ibuf, warm, qn, vn, cf, st)
             if code != OK:
                 STATUS[r, 0] = code
                 STATUS[r, 1] = k
