@@ -359,6 +359,20 @@ def test_gains_on_a_free_base_pull_it_along_the_configuration_difference(ball):
     assert np.abs(out.tau[-1]).max() > 0.1
 
 
+@pytest.mark.parametrize("shape, dtype", [((3,), np.float64), ((19,), np.float64),
+                                          ((4, 6), np.float64), ((132,), np.int64),
+                                          ((5000,), np.float64)])
+def test_each_threads_buffers_sit_on_cache_lines_of_their_own(shape, dtype):
+    """The rollout's per-thread rows are at least two 64-byte lines apart, so no line holds
+    two threads' rows (they are written every step)."""
+    from fastdyn.scene import _per_thread
+    X = _per_thread(2, shape, dtype)
+    assert X[0, 0].shape == shape and X.dtype == dtype and X[1, 0].flags.c_contiguous
+    gap = X[1, 0].__array_interface__["data"][0] - (X[0, 0].__array_interface__["data"][0]
+                                                     + X[0, 0].nbytes)
+    assert gap >= 128
+
+
 def test_scalar_gains_mean_the_same_gain_on_every_dof():
     arm = fd.models.load("ur5")
     scene = fd.Scene(arm, dt=DT, ground=False)

@@ -41,7 +41,7 @@ def no_free_velocity(prm, q, v, tau, dt, ws, U, D, vf):
     return 0
 
 
-@jit
+@jit(inline="always")  # into the rollout loop: a call passes some twenty arrays
 def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext,
                         ws, fbuf, ibuf, warm, qn, vn, cf, stats):
     """time_step's (q, v) -> (qn, vn), arguments and return code as its, with ``aba`` the

@@ -45,8 +45,9 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
                   STATUS, frm, FRAMES, RF, generated, aba, fv):
     lo, hi = chunk(Q.shape[0], nt, t)
     dt = opt[O_DT]
+    # this thread's rows, each made once (a view costs its reference counts: not per step)
     qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
-    fbuf, ibuf = FBUF[t, 0], IBUF[t, 0]
+    ws, fbuf, ibuf = ws3[t], FBUF[t, 0], IBUF[t, 0]
     nq, nv = qn.shape[0], vn.shape[0]
     for r in range(lo, hi):
         if STATUS[r, 0] >= 0:
@@ -54,13 +55,14 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
         prm = PRM[robot(PRM, r)]
         q, v, warm = Q[r], V[r], WARM[r]
         fx = FEXT[robot(FEXT, r)]
+        f0 = fx[0]
         if RF.shape[1] > 0 and k0 == 0:
-            _frames(jnt, prm, frm, FRAMES, q, ws3[t], RF[r, 0])
+            _frames(jnt, prm, frm, FRAMES, q, ws, RF[r, 0])
         for k in range(k0, k1):
             policy(r, k, k * dt, q, v, args, tc)
             code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tc,
-                                       fx[0 if fx.shape[0] == 1 else k], ws3[t], fbuf,
-                                       ibuf, warm, qn, vn, cf, st)
+                                       f0 if fx.shape[0] == 1 else fx[k], ws, fbuf, ibuf,
+                                       warm, qn, vn, cf, st)
             if code != OK:
                 STATUS[r, 0] = code
                 STATUS[r, 1] = k
@@ -86,7 +88,7 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
                 for j in range(3):
                     RSTATS[r, k, j] = st[j]
             if RF.shape[1] > 0:
-                _frames(jnt, prm, frm, FRAMES, qn, ws3[t], RF[r, k + 1])
+                _frames(jnt, prm, frm, FRAMES, qn, ws, RF[r, k + 1])
 
 
 @jit(parallel=True)

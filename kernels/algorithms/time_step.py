@@ -145,15 +145,17 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     OK, SINGULAR * 1_000_000 + dof, or DIVERGED."""
     nv = v.shape[0]
     dt = opt[O_DT]
-    M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
-        buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
-    if opt[O_FREE] > 0.0:
+    if opt[O_FREE] > 0.0:  # two views, not buffers' eighteen (each one is reference-counted)
+        o = rhs_offset(nv)
         if opt[O_INTEGRATOR] == RK4:
             _clamp(jnt, prm, tau)
             stages = fbuf[fbuf.shape[0] - 8 * nv:]
             bad = rk4_step(jnt, prm, opt[O_DT], q, v, tau, fext, ws, stages, qn, vn)
-            return _ended(bad, jnt, rhs, cf, stats, qn, vn)
-        return _free_step(jnt, prm, opt, q, v, tau, fext, ws, vf, rhs, qn, vn, cf, stats)
+            return _ended(bad, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
+        return _free_step(jnt, prm, opt, q, v, tau, fext, ws, fbuf[o - 2 * nv:o - nv],
+                          fbuf[o:o + nv], qn, vn, cf, stats)
+    M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
+        buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
     _clamp(jnt, prm, tau)
     bad = free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
     if bad >= 0:
