@@ -27,28 +27,25 @@ def pd_feedforward(r, k, t, q, v, args, tau):
     tangent vector. args = (jnt, KP (1|N, nv), KD (1|N, nv), QREF (1|N, 1|T, nq),
     VREF (1|N, 1|T, nv), TFF (1|N, 1|T, nv)); zero gains give an open-loop torque table."""
     jnt, KP, KD, QREF, VREF, TFF = args
-    kp = KP[pick(KP.shape[0], r)]
-    kd = KD[pick(KD.shape[0], r)]
-    qr = QREF[pick(QREF.shape[0], r)]
-    vr = VREF[pick(VREF.shape[0], r)]
-    tf = TFF[pick(TFF.shape[0], r)]
-    qref = qr[pick(qr.shape[0], k)]
-    vref = vr[pick(vr.shape[0], k)]
-    tff = tf[pick(tf.shape[0], k)]
+    # rows by index, not as views: a view is reference-counted, and this runs every step
+    a, b = pick(KP.shape[0], r), pick(KD.shape[0], r)
+    vr, vk = pick(VREF.shape[0], r), pick(VREF.shape[1], k)
+    fr, fk = pick(TFF.shape[0], r), pick(TFF.shape[1], k)
+    qref = QREF[pick(QREF.shape[0], r), pick(QREF.shape[1], k)]
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
-        if _nonzero(kp, jr.idx_v, jr.nv):
+        if _nonzero(KP, a, jr.idx_v, jr.nv):
             difference_joint(jr, q, qref, tau)
         else:  # no position gain on this joint (a free base, an open-loop table): no log
             for j in range(jr.idx_v, jr.idx_v + jr.nv):
                 tau[j] = 0.0
     for j in range(tau.shape[0]):
-        tau[j] = tff[j] + kp[j] * tau[j] + kd[j] * (vref[j] - v[j])
+        tau[j] = TFF[fr, fk, j] + KP[a, j] * tau[j] + KD[b, j] * (VREF[vr, vk, j] - v[j])
 
 
 @jit
-def _nonzero(x, start, n):
+def _nonzero(X, row, start, n):
     for j in range(start, start + n):
-        if x[j] != 0.0:
+        if X[row, j] != 0.0:
             return True
     return False
