@@ -24,7 +24,7 @@ from .._jit import jit
 from ..configuration.dispatch import integrate
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, RK4
 from .guard import _finite
-from .time_step import _clamp, _ended, buffers, constrained_step, rhs_offset, time_step
+from .time_step import _clamp, _ended, constrained_step, rhs_offset, time_step
 
 
 @jit
@@ -43,8 +43,9 @@ def no_free_velocity(prm, q, v, tau, dt, ws, U, D, vf):
 
 @jit(inline="always")  # into the rollout loop: a call passes some twenty arrays
 def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext,
-                        ws, fbuf, ibuf, warm, qn, vn, cf, stats):
-    """time_step's (q, v) -> (qn, vn), arguments and return code as its, with ``aba`` the
+                        ws, fbuf, ibuf, warm, qn, vn, cf, stats, views):
+    """time_step's (q, v) -> (qn, vn), arguments and return code as its (``views``: the
+    rollout thread's ``buffers`` of fbuf and ibuf, made once, not per step), with ``aba`` the
     generated forward dynamics in the contact-free Euler step and ``fv`` the generated free
     velocity of the other steps (the module docstring) when ``generated``; time_step itself
     otherwise (the rollout loop calls this one function either way, so a generic step takes
@@ -52,8 +53,7 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, 
     if generated and opt[O_FREE] <= 0.0 and fext.shape[0] == 0:
         nv = v.shape[0]
         _clamp(jnt, prm, tau)
-        M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
-            buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
+        M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = views
         if fv(prm, q, v, tau, opt[O_DT], ws, Uf, D, vf) < 0:
             return constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
                                     cf, stats, Uf, D, vf, rhs, J, Z, G, c, lam, lo, hi, mu,

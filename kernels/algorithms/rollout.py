@@ -29,7 +29,7 @@ from .batch import chunk, robot
 from .frames import frame_placement
 from .forward_kinematics import forward_kinematics
 from .generated_step import generated_time_step
-from .time_step import OK
+from .time_step import OK, buffers
 
 
 @jit
@@ -48,6 +48,7 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
     # this thread's rows, each made once (a view costs its reference counts: not per step)
     qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
     ws, fbuf, ibuf = ws3[t], FBUF[t, 0], IBUF[t, 0]
+    views = buffers(fbuf, ibuf, VN.shape[2], sph.shape[0] * hsp.shape[0])
     nq, nv = qn.shape[0], vn.shape[0]
     for r in range(lo, hi):
         if STATUS[r, 0] >= 0:
@@ -62,7 +63,7 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
             policy(r, k, k * dt, q, v, args, tc)
             code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tc,
                                        f0 if fx.shape[0] == 1 else fx[k], ws, fbuf, ibuf,
-                                       warm, qn, vn, cf, st)
+                                       warm, qn, vn, cf, st, views)
             if code != OK:
                 STATUS[r, 0] = code
                 STATUS[r, 1] = k
