@@ -11,9 +11,10 @@ A step that may have constraint rows (contacts, limits, dry friction, damping) s
 the model's generated ``free_velocity(prm, q, v, tau, dt, ws, U, D, vf)`` instead
 (fastdyn/codegen/free_velocity.py: M_d = M + dt diag(damping) = U D U^T, the free velocity
 vf = v + dt M_d^-1 (tau - h - damping v), and the placements and world Jacobian columns the
-rows read), then goes on as time_step does (time_step.constrained_step). Every other step
-goes to time_step unchanged: steps with external forces (the generated kernels take none)
-and Runge-Kutta. A step whose generated ddq is not finite (a singular articulated inertia, an
+rows read), then goes on as time_step does (time_step.constrained_step); a step with rows on
+the generic kernels (no generated ones, or external forces, which they do not take) is
+time_step's own sequence on the rollout thread's views of its buffers. Contact-free steps
+the generated ABA does not take (external forces, Runge-Kutta) go to time_step unchanged. A step whose generated ddq is not finite (a singular articulated inertia, an
 overflow), or whose generated factorization meets a pivot that is not positive, is retaken
 by time_step, whose generic kernels name the failure as the generic rollout would.
 """
@@ -24,7 +25,8 @@ from .._jit import jit
 from ..configuration.dispatch import integrate
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, RK4
 from .guard import _finite
-from .time_step import _clamp, _ended, constrained_step, rhs_offset, time_step
+from .time_step import (SINGULAR, _clamp, _ended, constrained_step, free_velocity, rhs_offset,
+                        time_step)
 
 
 @jit
@@ -47,18 +49,22 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, 
     """time_step's (q, v) -> (qn, vn), arguments and return code as its (``views``: the
     rollout thread's ``buffers`` of fbuf and ibuf, made once, not per step), with ``aba`` the
     generated forward dynamics in the contact-free Euler step and ``fv`` the generated free
-    velocity of the other steps (the module docstring) when ``generated``; time_step itself
-    otherwise (the rollout loop calls this one function either way, so a generic step takes
-    the one call path it took before this route existed)."""
-    if generated and opt[O_FREE] <= 0.0 and fext.shape[0] == 0:
-        nv = v.shape[0]
-        _clamp(jnt, prm, tau)
+    velocity of the other steps (the module docstring) when ``generated``. A step with rows
+    on the generic kernels is time_step's own sequence (_clamp, free_velocity,
+    constrained_step: the same bits) on those views; a contact-free one is time_step."""
+    if opt[O_FREE] <= 0.0:
         M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = views
-        if fv(prm, q, v, tau, opt[O_DT], ws, Uf, D, vf) < 0:
-            return constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
-                                    cf, stats, Uf, D, vf, rhs, J, Z, G, c, lam, lo, hi, mu,
-                                    point, slot, pair)
-    elif generated and opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
+        _clamp(jnt, prm, tau)
+        if not (generated and fext.shape[0] == 0
+                and fv(prm, q, v, tau, opt[O_DT], ws, Uf, D, vf) < 0):
+            bad = free_velocity(jnt, prm, dof, q, v, tau, fext, opt[O_DT], ws, M, Uf, D, h,
+                                zero, rhs, vf)
+            if bad >= 0:
+                return SINGULAR * 1_000_000 + bad
+        return constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn, cf,
+                                stats, Uf, D, vf, rhs, J, Z, G, c, lam, lo, hi, mu, point,
+                                slot, pair)
+    if generated and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
         nv = v.shape[0]
         ddq = fbuf[:nv]  # M's storage, unused by a step without constraint rows
         _clamp(jnt, prm, tau)
