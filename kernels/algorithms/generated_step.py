@@ -11,12 +11,14 @@ A step that may have constraint rows (contacts, limits, dry friction, damping) s
 the model's generated ``free_velocity(prm, q, v, tau, dt, ws, U, D, vf)`` instead
 (fastdyn/codegen/free_velocity.py: M_d = M + dt diag(damping) = U D U^T, the free velocity
 vf = v + dt M_d^-1 (tau - h - damping v), and the placements and world Jacobian columns the
-rows read), then goes on as time_step does (time_step.constrained_step); a step with rows on
+rows read), then goes on as time_step does (time_step.constrained_step). A step with rows on
 the generic kernels (no generated ones, or external forces, which they do not take) is
-time_step's own sequence on the rollout thread's views of its buffers. Contact-free steps
-the generated ABA does not take (external forces, Runge-Kutta) go to time_step unchanged. A step whose generated ddq is not finite (a singular articulated inertia, an
-overflow), or whose generated factorization meets a pivot that is not positive, is retaken
-by time_step, whose generic kernels name the failure as the generic rollout would.
+time_step's own sequence on the rollout thread's views of its buffers; so is one whose
+generated factorization meets a pivot that is not positive, retaken there, whose generic
+factorization names the dof as the generic rollout would. Contact-free steps the generated
+ABA does not take (external forces, Runge-Kutta) go to time_step unchanged; one whose
+generated ddq is not finite (a singular articulated inertia, an overflow) is retaken by
+time_step, whose generic ABA names the failure.
 """
 
 from math import nan
@@ -39,7 +41,7 @@ def no_aba(prm, q, v, tau, ddq):
 @jit
 def no_free_velocity(prm, q, v, tau, dt, ws, U, D, vf):
     """The stand-in ``free_velocity`` of rollouts without a generated one: 0, which sends
-    every step to time_step."""
+    every step with rows to the generic free velocity (time_step.free_velocity)."""
     return 0
 
 

@@ -18,7 +18,7 @@ state).
 Steps go through generated_step.py: with ``generated`` true, ``aba`` and ``fv`` are the model's
 generated forward dynamics and free velocity (function pointers: fastdyn/_generated_rollout.py);
 otherwise they are generated_step.no_aba and no_free_velocity, never called, and every step is
-time_step.py's.
+time_step.py's (a step with rows its sequence inlined on the thread's views: the same bits).
 """
 
 from numba import int64, prange
