@@ -73,20 +73,20 @@ def callbacks(model: Model, generated, PRM: np.ndarray, ws: np.ndarray,
     if free and not hasattr(kernels, "aba_prm"):
         raise ValueError("these generated kernels have no ABA: fastdyn.codegen.generate(model, "
                          "algorithms=(..., 'aba')) for rollouts")
-    check = getattr(kernels, "same_kinematics", None)
-    if check is not None:
-        same = np.array([check(PRM[s]) for s in range(PRM.shape[0])])
-        if not same.all():
-            _kinematics_differ(model, PRM, np.where(same, -1, 0))
-            raise ValueError(f"robot {int(np.argmin(same))} of prm has other kinematic "
-                             f"parameters than these generated kernels hold: use generated=None "
-                             f"for it")
-    own = PRM.shape[0] == 1 and np.array_equal(PRM[0], model.prm)
     aba, fv = generic(PRM, ws)
+    use = kernels.aba_prm if free else getattr(kernels, "free_velocity_prm", None)
+    if use is None:
+        return aba, fv  # no generated kernel for this scene: nothing baked in is used
+    same = np.array([kernels.same_kinematics(PRM[s]) for s in range(PRM.shape[0])])
+    if not same.all():
+        _kinematics_differ(model, PRM, np.where(same, -1, 0))
+        raise ValueError(f"robot {int(np.argmin(same))} of prm has other kinematic parameters "
+                         f"than these generated kernels hold: use generated=None for it")
+    own = PRM.shape[0] == 1 and np.array_equal(PRM[0], model.prm)
     if free:
         aba = _policy.callback(kernels.aba_own if own and hasattr(kernels, "aba_own")
                                else kernels.aba_prm, signature(PRM))
-    elif hasattr(kernels, "free_velocity_prm"):
+    else:
         fv = _policy.callback(kernels.free_velocity_own if own else kernels.free_velocity_prm,
                               fv_signature(PRM, ws))
     return aba, fv

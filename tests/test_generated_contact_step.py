@@ -161,3 +161,15 @@ def test_a_batch_of_robots_takes_the_table_kernel(quadruped):
     close(b.q, a.q, 1e-9)
     close(b.v, a.v, 1e-7)
     assert np.abs(a.q[0, -1] - a.q[1, -1]).max() > 1e-6  # the robots differ
+
+
+def test_a_robot_with_other_placements_is_refused(quadruped):
+    """Kernels generated with free_velocity alone still hold the placements as literals: a
+    prm robot with another one is refused by name, never stepped with the baked-in ones."""
+    scene, q, kp, kd, gen = quadruped
+    m = scene.model
+    PRM = np.array(fd.parameter_batch(m, gravity=np.array([[0.0, 0.0, -9.81]])))
+    L.named(PRM)["p"][0, 3, 2] += 0.05
+    with pytest.raises(ValueError, match=f"robot 0 has another 'p' for joint "
+                                         f"'{m.joint_names[3]}'.*generated=None"):
+        scene.rollout(q, np.zeros(m.nv), 5, prm=PRM, kp=kp, kd=kd, generated=gen)

@@ -227,7 +227,7 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
     parts += [_BATCH[a] for a in ("rnea", "aba") + DERIVATIVES if a in algorithms]
     if "aba" in algorithms:
         parts.append(_OWN.format(g0=P_GRAVITY, g1=P_GRAVITY + 3))
-    if {"rnea", "aba", "crba"} & set(algorithms):
+    if {"rnea", "aba", "crba", "free_velocity"} & set(algorithms):  # the prm kernels' guard
         parts.append(kinematics_check(model.prm) + "\n")
     parts += [_BATCH_PRM.format(name=a) for a in ("rnea", "aba") if a in algorithms]
     if {"rnea", "aba"} & set(algorithms):

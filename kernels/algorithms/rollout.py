@@ -48,8 +48,8 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
     # this thread's rows, each made once (a view costs its reference counts: not per step)
     qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
     ws, fbuf, ibuf = ws3[t], FBUF[t, 0], IBUF[t, 0]
-    views = buffers(fbuf, ibuf, VN.shape[2], sph.shape[0] * hsp.shape[0])
     nq, nv = qn.shape[0], vn.shape[0]
+    views = buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
     for r in range(lo, hi):
         if STATUS[r, 0] >= 0:
             continue
