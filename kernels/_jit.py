@@ -6,7 +6,14 @@
   (see "Read-only caches" below).
 - ``error_model="numpy"``: division by zero gives inf/nan instead of raising inside a kernel
   (no Python exception machinery in the hot loop); the object API checks inputs and outputs.
-- ``fastmath=False``: results must match Pinocchio to 1e-12; reassociation would break that.
+- ``fastmath={"contract"}``: LLVM may fuse a multiply and an add into one fused multiply-add
+  (one rounding instead of two, IEEE 754's fusedMultiplyAdd); nothing else of fast-math:
+  no reassociation, no assumptions about NaN, inf or signed zeros, so results still match
+  Pinocchio to 1e-12 and NaN still reaches the checks. Measured on this project's 2-core
+  machine (AMD EPYC, AVX2 + FMA): generic RNEA / ABA / RNEA derivatives 3-8 % faster,
+  generated ABA 5-11 % (UR5 to Talos). Bits differ from a build without FMA in the last
+  place; the same kernel gives the same bits on a machine, which is what the tests that
+  compare bits (batch rows against single calls, rollouts across thread counts) rely on.
 - ``boundscheck=False``: inputs are validated once at the Python boundary.
 
 Cache validity: a cached function is reused only if the whole kernels/ source tree is unchanged
@@ -245,7 +252,7 @@ class _FunctionCache(caching.FunctionCache):
                                                f._source_stamp)
 
 
-_OPTIONS = dict(error_model="numpy", fastmath=False, boundscheck=False, nogil=True)
+_OPTIONS = dict(error_model="numpy", fastmath={"contract"}, boundscheck=False, nogil=True)
 
 
 _KERNELS = []  # every function jit() compiled, for clear_cache
