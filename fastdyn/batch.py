@@ -32,7 +32,7 @@ from .kernels import layout
 from .kernels.algorithms import batch as _batch
 from .kernels.algorithms import batch_inertias as _batch_pi
 from .kernels.algorithms.parameter_check import pi_violation
-from .kernels.layout import workspace
+from .kernels.layout import per_thread, workspace
 from .kinematics import EMPTY
 from .model import Model
 
@@ -304,7 +304,7 @@ def simulate(model: Model, Q0, V0, TORQUES, dt: float,
     QS = np.empty((n, steps + 1, model.nq))
     VS = np.empty((n, steps + 1, model.nv))
     ws3 = _workspaces(model)
-    scratch = np.empty((ws3.shape[0], model.nv))
+    scratch = per_thread(ws3.shape[0], (model.nv,))
     bad = np.empty(n, dtype=np.int64)
     launch(_batch.simulate_batch, _batch.simulate_chunk, model.jnt, PRM, Q0, V0,
            TORQUES, float(dt), NO_FORCES, ws3, QS, VS, scratch, bad)

@@ -25,6 +25,7 @@ from ._parallel import launch
 from .batch import _configurations, _explain_row, _generated_for, _robots, _rows, _workspaces
 from .derivatives import compute_aba_derivatives, compute_rnea_derivatives
 from .kernels.algorithms import batch_derivatives as _bd
+from .kernels.layout import per_thread
 from .model import Model
 
 __all__ = ["rnea_derivatives", "aba_derivatives", "step_derivatives"]
@@ -157,8 +158,8 @@ def aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None, out=None,
     nt = ws3.shape[0]
     bad = np.empty(n, dtype=np.int64)
     launch(_bd.aba_derivatives_batch, _bd.aba_derivatives_chunk, model.jnt, PRM, model.dof, Q, V,
-           TAU, F, ws3, np.empty((n, nv)), DQ, DV, MINV, np.empty((nt, nv, nv)),
-           np.empty((nt, nv, nv)), np.empty((nt, nv)), bad)
+           TAU, F, ws3, np.empty((n, nv)), DQ, DV, MINV, per_thread(nt, (nv, nv)),
+           per_thread(nt, (nv, nv)), per_thread(nt, (nv,)), bad)
     _explain_row(model, bad, _row_call(compute_aba_derivatives), Q, V, TAU, _rows_of(F, n),
                  PRM=PRM)
     return DQ, DV, MINV

@@ -27,6 +27,7 @@ from .batch import _configurations, _explain_row, _robots, _rows, _workspaces
 from .batch_derivatives import _outputs
 from .frames import LOCAL, reference_code
 from .kernels.algorithms import batch_kinematics_derivatives as _bk
+from .kernels.layout import per_thread
 from .kinematics import NO_FORCES
 from .kinematics_derivatives import (compute_centroidal_dynamics_derivatives,
                                      compute_forward_kinematics_derivatives)
@@ -57,13 +58,13 @@ def _motion(model: Model, Q, V, A, kind: str, target, reference, prm, out,
     nt = ws3.shape[0]
     if acceleration:
         DVDQ, DADQ, DADV, DADA = _outputs(out, ((n, 6, nv),) * 4)
-        DVDV = np.empty((nt, 6, nv))
+        DVDV = per_thread(nt, (6, nv)).reshape(-1, 6, nv)  # thread t's at t * rows
     else:
         DVDQ, DVDV = _outputs(out, ((n, 6, nv),) * 2)
         DADQ = DADV = DADA = np.empty((n, 6, 0))
     bad = np.empty(n, dtype=np.int64)
     launch(_bk.motion_derivatives_batch, _bk.motion_derivatives_chunk, model.jnt, PRM, model.frm,
-           Q, V, A, i, kind == "frame", ref, ws3, np.empty((nt, model.nframes, 12)), DVDQ, DVDV,
+           Q, V, A, i, kind == "frame", ref, ws3, per_thread(nt, (model.nframes, 12)), DVDQ, DVDV,
            DADQ, DADV, DADA, NO_FORCES, QUAT_TOL, bad)
     _explain_row(model, bad, compute_forward_kinematics_derivatives, Q, V, A, PRM=PRM)
     return (DVDQ, DADQ, DADV, DADA) if acceleration else (DVDQ, DVDV)
@@ -111,6 +112,6 @@ def centroidal_dynamics_derivatives(model: Model, Q, V, A, prm=None, out=None
     nt = ws3.shape[0]
     bad = np.empty(n, dtype=np.int64)
     launch(_bk.centroidal_derivatives_batch, _bk.centroidal_derivatives_chunk, model.jnt, PRM,
-           Q, V, A, ws3, *out, np.empty((nt, 6)), np.empty((nt, 6)), NO_FORCES, QUAT_TOL, bad)
+           Q, V, A, ws3, *out, per_thread(nt, (6,)), per_thread(nt, (6,)), NO_FORCES, QUAT_TOL, bad)
     _explain_row(model, bad, compute_centroidal_dynamics_derivatives, Q, V, A, PRM=PRM)
     return out

@@ -27,7 +27,7 @@ from . import _checks
 from ._parallel import launch
 from .kernels.algorithms import ik as _ik
 from .kernels.configuration.dispatch import neutral as _neutral
-from .kernels.layout import workspace
+from .kernels.layout import per_thread, workspace
 from .kinematics import forward_kinematics
 from .model import Data, Model
 
@@ -189,7 +189,7 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
     from .batch import _robots
     PRM = _robots(model, prm, n)
     launch(_ik.solve_batch, _ik.solve_chunk, model.jnt, PRM, model.frm, f, mode, tg, Q0,
-           lower, upper, tol, max_iter, seed, ws3, np.zeros((nt, model.nframes, 12)),
-           np.zeros((nt, 6, model.nv)), Q, conv, iters, res)
+           lower, upper, tol, max_iter, seed, ws3, per_thread(nt, (model.nframes, 12)),
+           per_thread(nt, (6, model.nv)), Q, conv, iters, res)
     _finite_answer(Q, res, tg)
     return IKBatchResult(Q, conv, iters, res)

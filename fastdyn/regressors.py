@@ -27,6 +27,7 @@ from .jacobians import _buffer
 from .kernels.algorithms import batch as _batch
 from .kernels.algorithms import guard as _guard
 from .kernels.algorithms import regressor as _reg
+from .kernels.layout import per_thread
 from .kinematics import NO_FORCES, forward_kinematics
 from .mimic import MimicModel
 from .model import Data, Model
@@ -130,6 +131,6 @@ def batch_joint_torque_regressor(model: Model, Q, V, A, prm=None) -> np.ndarray:
     bad = np.empty(Q.shape[0], dtype=np.int64)
     PRM = _robots(model, prm, Q.shape[0])
     launch(_batch.regressor_batch, _batch.regressor_chunk, model.jnt, PRM, Q, V, A,
-           NO_FORCES, ws3, YS, np.empty((ws3.shape[0], model.nv)), bad)
+           NO_FORCES, ws3, YS, per_thread(ws3.shape[0], (model.nv,)), bad)
     _explain_row(model, bad, compute_joint_torque_regressor, Q, V, A, PRM=PRM)
     return YS

@@ -576,9 +576,10 @@ class Scene:
         FRAMES = np.zeros(0, np.int64) if frames is None else frames
         RF = np.full((n, steps + 1, len(FRAMES), 12), np.nan) if frames is not None else \
             np.zeros((n, 0, 0, 12))
-        bufs = (L.workspace(model.jnt, nt), _per_thread(nt, (nf,)),
-                _per_thread(nt, (ni,), np.int64), _per_thread(nt, (nq,)), _per_thread(nt, (nv,)),
-                _per_thread(nt, (nv,)), _per_thread(nt, (npair, 6)), _per_thread(nt, (3,)))
+        each = L.per_thread
+        bufs = (L.workspace(model.jnt, nt), each(nt, (nf,)), each(nt, (ni,), np.int64),
+                each(nt, (nq,)), each(nt, (nv,)), each(nt, (nv,)), each(nt, (npair, 6)),
+                each(nt, (3,)))
         ws3, FBUF, IBUF, QN, VN, TC, CF, ST = bufs
         policy = _policy.compiled(policy, args, Q[0], V[0], TC[0, 0])  # the loop is then cached
         aba, fv = _generated_rollout.generic(PRM, ws3[0]) if generated is None else \
@@ -638,16 +639,6 @@ class Scene:
             else None,
             steps_per_second=n * steps / wall if wall > 0 else 0.0,
             constraint_tau=FBUF[0, 0, _ts.rhs_offset(nv):_ts.rhs_offset(nv) + nv].copy())
-
-
-def _per_thread(nt: int, shape: tuple, dtype=np.float64) -> np.ndarray:
-    """Zeros of shape (nt, s) + shape: thread t works in [t, 0], and the s - 1 rows after it
-    keep the next thread's row off its cache lines. Rows of a few floats written every step
-    (the next state, the torque, the solver's stats) shared lines between the two threads
-    of a rollout: each write took the line from the other core, and rollouts ran up to 2x
-    slower on machines whose two cores do not share a cache."""
-    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    return np.zeros((nt, 1 + -(-128 // max(nbytes, 1))) + tuple(shape), dtype)
 
 
 def _inverse_weight(model: Model, joint: int) -> float:

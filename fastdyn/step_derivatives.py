@@ -95,11 +95,12 @@ def step_buffers(scene, threads: int | None = None) -> tuple[np.ndarray, ...]:
     one per thread (a leading axis) when ``threads`` is given."""
     model = scene.model
     _, _, nf, ni = scene._sizes()
-    lead = () if threads is None else (threads,)
     nd = _sd.derivative_size(model.nv, len(scene.spheres) * len(scene.halfspaces),
                              model.njoints)
-    return (L.workspace(model.jnt, threads), np.zeros(lead + (nf,)),
-            np.zeros(lead + (ni,), np.int64), np.zeros(lead + (nd,)))
+    if threads is None:
+        return L.workspace(model.jnt), np.zeros(nf), np.zeros(ni, np.int64), np.zeros(nd)
+    return (L.workspace(model.jnt, threads), L.per_thread(threads, (nf,)),
+            L.per_thread(threads, (ni,), np.int64), L.per_thread(threads, (nd,)))
 
 
 def explain(scene, code: int, where: str = "the step") -> None:

@@ -359,18 +359,43 @@ def test_gains_on_a_free_base_pull_it_along_the_configuration_difference(ball):
     assert np.abs(out.tau[-1]).max() > 0.1
 
 
+def _guards(X):
+    """(bytes of X's buffer before X's first byte, after its last byte)."""
+    base = X.base if X.base is not None else X
+    start = X.__array_interface__["data"][0]
+    origin = base.__array_interface__["data"][0]
+    return start - origin, origin + base.nbytes - (start + X.nbytes)
+
+
 @pytest.mark.parametrize("shape, dtype", [((3,), np.float64), ((19,), np.float64),
                                           ((4, 6), np.float64), ((132,), np.int64),
                                           ((5000,), np.float64)])
 def test_each_threads_buffers_sit_on_cache_lines_of_their_own(shape, dtype):
     """The rollout's per-thread rows are at least two 64-byte lines apart, so no line holds
-    two threads' rows (they are written every step)."""
-    from fastdyn.scene import _per_thread
-    X = _per_thread(2, shape, dtype)
+    two threads' rows (they are written every step), and the whole buffer starts on a line
+    with 128 unwritten bytes each side, so no line holds a row and whatever the allocator
+    put next to it."""
+    from fastdyn.kernels.layout import per_thread
+    X = per_thread(2, shape, dtype)
     assert X[0, 0].shape == shape and X.dtype == dtype and X[1, 0].flags.c_contiguous
+    assert not X.any()
     gap = X[1, 0].__array_interface__["data"][0] - (X[0, 0].__array_interface__["data"][0]
                                                      + X[0, 0].nbytes)
     assert gap >= 128
+    assert X.__array_interface__["data"][0] % 64 == 0
+    assert min(_guards(X)) >= 128
+
+
+@pytest.mark.parametrize("joints", [2, 13, 34])
+def test_each_threads_workspace_starts_on_a_cache_line_with_guards(joints):
+    """ws3[t] is a whole number of lines from a line-aligned start, so the threads' workspaces
+    share no line with each other nor with the allocator's neighbours."""
+    from fastdyn.kernels.layout import NW, workspace
+    ws3 = workspace(joints, 2)
+    assert ws3.shape == (2, joints, NW) and ws3.flags.c_contiguous
+    assert ws3.__array_interface__["data"][0] % 64 == 0 and ws3[1].nbytes % 64 == 0
+    assert min(_guards(ws3)) >= 128
+    assert np.array_equal(ws3[0], workspace(joints)) and np.array_equal(ws3[1], ws3[0])
 
 
 def test_scalar_gains_mean_the_same_gain_on_every_dof():

@@ -134,7 +134,7 @@ def simulate_chunk(t, nt, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scra
     lo, hi = chunk(Q0.shape[0], nt, t)
     for r in range(lo, hi):
         bad[r] = simulate(jnt, PRM[robot(PRM, r)], Q0[r], V0[r], TORQUES[r], dt, fext, ws3[t],
-                          QS[r], VS[r], scratch[t])
+                          QS[r], VS[r], scratch[t, 0])
 
 
 @jit(parallel=True)
@@ -151,7 +151,7 @@ def regressor_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, YS, scratch, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         bad[r] = joint_torque_regressor(jnt, PRM[robot(PRM, r)], Q[r], V[r], A[r], fext, ws3[t],
-                                        YS[r], scratch[t])
+                                        YS[r], scratch[t, 0])
 
 
 @jit(parallel=True)

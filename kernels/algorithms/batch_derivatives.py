@@ -61,12 +61,13 @@ def rnea_derivatives_batch(jnt, PRM, Q, V, A, FEXT, ws3, DQ, DV, MM, empty, bad)
 @jit
 def aba_derivatives_chunk(t, nt, jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV, MINV, MS,
                           US, DS, bad):
-    """MS, US (nt, nv, nv), DS (nt, nv): each thread's M and factorization (scratch)."""
+    """MS, US (nt, s, nv, nv), DS (nt, s, nv): thread t's M and factorization (scratch) at
+    [t, 0] (fastdyn.kernels.layout.per_thread)."""
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         bad[r] = aba_derivatives(jnt, PRM[robot(PRM, r)], dof, Q[r, ::1], V[r, ::1],
                                  TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], DDQ[r], DQ[r],
-                                 DV[r], MS[t], US[t], DS[t], MINV[r])
+                                 DV[r], MS[t, 0], US[t, 0], DS[t, 0], MINV[r])
         if bad[r] < 0 and max(_finite(DDQ[r]), _diagonal(DQ[r]), _diagonal(DV[r]),
                               _diagonal(MINV[r])) >= 0:
             bad[r] = 0
@@ -89,8 +90,8 @@ def step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT,
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         code = step_derivatives(jnt, PRM[robot(PRM, r)], dof, sph, hsp, opt, Q[r, ::1],
-                                V[r, ::1], TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], FBUF[t],
-                                IBUF[t], DBUF[t], QN[r], VN[r], AA[r], BB[r])
+                                V[r, ::1], TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], FBUF[t, 0],
+                                IBUF[t, 0], DBUF[t, 0], QN[r], VN[r], AA[r], BB[r])
         bad[r] = -1 if code == 0 else code
 
 
@@ -98,7 +99,7 @@ def step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT,
 def step_derivatives_batch(jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, FBUF, IBUF, DBUF,
                            QN, VN, AA, BB, bad):
     """QN[r], VN[r], AA[r], BB[r] = step_derivatives(Q[r], V[r], TAU[r]) with thread t's
-    buffers FBUF[t], IBUF[t], DBUF[t]; bad[r] = -1, or the kernel's code (CODE multiples)."""
+    buffers FBUF[t, 0], IBUF[t, 0], DBUF[t, 0] (layout.per_thread); bad[r] = -1, or the kernel's code (CODE multiples)."""
     nt = ws3.shape[0]
     for t in prange(nt):
         step_derivatives_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3,

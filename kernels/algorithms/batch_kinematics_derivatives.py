@@ -28,7 +28,9 @@ from .kinematics_derivatives import frame_motion_derivatives, joint_motion_deriv
 @jit
 def motion_derivatives_chunk(t, nt, jnt, PRM, frm, Q, V, A, target, is_frame, reference, ws3,
                              OMF, DVDQ, DVDV, DADQ, DADV, DADA, no_forces, tol, bad):
-    """OMF (nt, nframes, 12): each thread's frame placements (the frame getter writes one)."""
+    """OMF (nt, s, nframes, 12): thread t's frame placements at [t, 0] (the frame getter
+    writes one; fastdyn.kernels.layout.per_thread). DVDV: the results (N, 6, nv), or, when
+    DADQ holds results, every thread's scratch (nt * s, 6, nv), thread t's at t * s."""
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         ws = ws3[t]
@@ -37,9 +39,9 @@ def motion_derivatives_chunk(t, nt, jnt, PRM, frm, Q, V, A, target, is_frame, re
         bad[r] = -1 if code == 0 else code
         if code != 0:
             continue
-        k = r if DADQ.shape[2] == 0 else t  # DVDV: a result, or thread t's scratch
+        k = r if DADQ.shape[2] == 0 else t * (DVDV.shape[0] // nt)
         if is_frame:
-            frame_motion_derivatives(jnt, frm, ws, target, reference, OMF[t], DVDQ[r], DVDV[k],
+            frame_motion_derivatives(jnt, frm, ws, target, reference, OMF[t, 0], DVDQ[r], DVDV[k],
                                      DADQ[r], DADV[r], DADA[r])
         else:
             joint_motion_derivatives(jnt, ws, target, reference, DVDQ[r], DVDV[k], DADQ[r],
@@ -62,13 +64,14 @@ def motion_derivatives_batch(jnt, PRM, frm, Q, V, A, target, is_frame, reference
 @jit
 def centroidal_derivatives_chunk(t, nt, jnt, PRM, Q, V, A, ws3, DHDQ, DHDOTDQ, DHDOTDV, AG, HG,
                                  DHG, no_forces, tol, bad):
-    """HG, DHG (nt, 6): each thread's h_g and dh_g/dt (scratch)."""
+    """HG, DHG (nt, s, 6): thread t's h_g and dh_g/dt (scratch) at [t, 0]
+    (fastdyn.kernels.layout.per_thread)."""
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         ws = ws3[t]
         code = centroidal_dynamics_derivatives_checked(
             jnt, PRM[robot(PRM, r)], Q[r, ::1], V[r, ::1], A[r, ::1], ws, DHDQ[r], DHDOTDQ[r],
-            DHDOTDV[r], AG[r], HG[t], DHG[t], no_forces, tol)
+            DHDOTDV[r], AG[r], HG[t, 0], DHG[t, 0], no_forces, tol)
         if code == 0 and not ws[0, OYC] > 0.0:  # no mass: the single call refuses it
             code = 1
         bad[r] = -1 if code == 0 else code
