@@ -557,7 +557,8 @@ class Scene:
         rows, nwarm, nf, ni = self._sizes()
         npair = len(self.spheres) * len(self.halfspaces)
         nt = numba.get_num_threads()
-        Q, V = Q0.copy(), V0.copy()
+        Q, V = L.isolated(Q0.shape), L.isolated(V0.shape)  # rows both threads write
+        Q[...], V[...] = Q0, V0
         WARM = np.zeros((n, nwarm)) if warm is None else warm
 
         def rec(name, shape):
