@@ -99,8 +99,9 @@ def symbolic_placement(T, jr, qn):
     """For fastdyn.codegen (common.py says how): M_0 exp(t [u]x)."""
     iq = int(jr["idx_q"])
     if int(jr["type"]) <= REVOLUTE:
-        c = T.assign(f"cos({qn[iq]})", "c")
-        s = T.assign(f"sin({qn[iq]})", "s")
+        sc = T.assign(f"sincos({qn[iq]})", "sc")  # spatial/sincos.py: no library call
+        s = T.assign(f"{sc}[0]", "s")
+        c = T.assign(f"{sc}[1]", "c")
     else:
         c, s = qn[iq], qn[iq + 1]
     R0, p0 = placement0(jr)
