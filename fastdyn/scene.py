@@ -543,13 +543,16 @@ class Scene:
         n, nq, nv = Q0.shape[0], model.nq, model.nv
         PRM = _robots(model, prm, n)
         if policy is None:
-            policy, args = controllers.pd_feedforward, self._controller(
-                n, steps, Q0, torques, kp, kd, q_ref, v_ref)
+            args = self._controller(n, steps, Q0, torques, kp, kd, q_ref, v_ref)
+            # no gain anywhere: the torque table as it is (the same torques, no loop over gains)
+            policy = controllers.open_loop if not (args[1].any() or args[2].any()) else \
+                controllers.pd_feedforward
         else:
             args = policy_args
         FEXT = self._forces(n, steps, fext)
         opt = self.opt.copy()
         opt[L.O_FREE] = float(self._free(PRM))
+        opt[L.O_NO_CLAMP] = float(not _effort_limited(model, PRM))
         if opt[L.O_INTEGRATOR] == L.RK4 and not opt[L.O_FREE]:
             raise ValueError("integrator='rk4' is for contact-free dynamics: this scene has "
                              "contact pairs, joint limits (Scene(limits=False) ignores them), "
@@ -640,6 +643,16 @@ class Scene:
             else None,
             steps_per_second=n * steps / wall if wall > 0 else 0.0,
             constraint_tau=FBUF[0, 0, _ts.rhs_offset(nv):_ts.rhs_offset(nv) + nv].copy())
+
+
+def _effort_limited(model: Model, PRM: np.ndarray) -> bool:
+    """Whether any dof of any robot in PRM has a finite effort limit (else the step's clamp
+    is skipped: time_step._clamp_step)."""
+    for i in range(1, model.njoints):
+        k = L.P_EFFORT_MAX
+        if np.isfinite(PRM[:, i, k:k + int(model.jnt[i]["nv"])]).any():
+            return True
+    return False
 
 
 def _inverse_weight(model: Model, joint: int) -> float:

@@ -163,9 +163,7 @@ def isolated(shape: tuple, dtype=np.float64) -> np.ndarray:
     nobody writes on each side: a buffer whose parts threads write every step shares no cache
     line with whatever the allocator placed next to it. Threads' rows inside it are the
     caller's to keep apart (a per-thread workspace row is a whole number of lines: NW * 8 =
-    66 * 64 bytes). Without the guards, rollouts on two threads ran at one thread's speed in
-    about half the processes on the 2-core machine, depending on which heap block the
-    allocator picked next to the workspace (an array another thread writes every step)."""
+    66 * 64 bytes; ``per_thread`` pads small rows)."""
     dtype = np.dtype(dtype)
     count = int(np.prod(shape))
     pad = (GUARD + LINE) // dtype.itemsize
@@ -235,7 +233,8 @@ O_FREE = 8  # 1 (set per launch): no row can arise, the free velocity comes from
 O_INTEGRATOR = 9  # EULER (semi-implicit) or RK4 (only where O_FREE)
 O_SOLVER = 10  # the contact solver: PGS (pgs.py) or ADMM (admm.py)
 O_IMPRATIO = 11  # soft contacts: friction rows' R = the normal's / impratio (MuJoCo's), > 0
-NO = 12
+O_NO_CLAMP = 12  # 1 (set per launch): no dof has a finite effort limit, tau is not clamped
+NO = 13
 EULER, RK4 = 0, 1
 PGS, ADMM = 0, 1
 # Kinds of constraint rows in a step.

@@ -171,6 +171,35 @@ def test_effort_limits_clamp_the_commanded_torque():
     assert np.all(out.tau == 2.0)
 
 
+def test_limits_clamp_only_the_limited_dofs_and_tables_pass_unchanged():
+    """UR5 with an effort limit on two joints (the others unlimited) under an open-loop table
+    of large torques: the applied torque is the table on unlimited dofs, bit for bit, and
+    the clamp on the limited ones; with no limit anywhere (the step then skips the clamp)
+    it is the table everywhere, and the rollout equals the same rollout under a PD with
+    zero gains passed as a user policy."""
+    from fastdyn.kernels import layout as L
+    from fastdyn.kernels.algorithms import controllers
+    arm = fd.models.load("ur5")
+    prm = np.array(arm.prm)
+    prm[1:, L.P_EFFORT_MAX:L.P_EFFORT_MAX + 6] = np.inf
+    free = arm.with_parameters(prm)
+    limited = free.with_limits(free.joint_names[2], effort=3.0).with_limits(
+        free.joint_names[5], effort=0.5)
+    rng = np.random.default_rng(7)
+    T = 20
+    table = rng.uniform(-50, 50, (T, 6))
+    q0 = fd.neutral(arm) + 0.1
+    for model, cap in ((free, np.full(6, np.inf)), (limited, np.array([np.inf, 3.0, np.inf,
+                                                                       np.inf, 0.5, np.inf]))):
+        scene = fd.Scene(model, dt=DT, ground=False, limits=False)
+        out = scene.rollout(q0, np.zeros(6), T, torques=table, record=("tau", "q"))
+        assert np.array_equal(out.tau, np.clip(table, -cap, cap))
+        args = scene._controller(1, T, q0[None], table, None, None, None, None)
+        mine = scene.rollout(q0, np.zeros(6), T, policy=controllers.pd_feedforward,
+                             policy_args=args, record=("tau", "q"))
+        assert np.array_equal(mine.tau, out.tau) and np.array_equal(mine.q, out.q)
+
+
 def standing_quadruped():
     """(model, q, foot frame ids, (kp, kd)): fastdyn simulate's standing pose and gains, for
     the tests and benches that build their own scenes (the MuJoCo twin, bench/)."""

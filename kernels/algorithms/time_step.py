@@ -22,7 +22,8 @@ or one classical Runge-Kutta step (rk4.py) when the scene asks for it.
 from .._jit import jit
 from ..configuration.dispatch import integrate
 from ..layout import (ADMM, H_N, H_T1, H_T2, O_DT, O_FREE, O_INTEGRATOR, O_ITERATIONS,
-                      O_REGULARIZATION, O_SOLVER, O_TOL, P_DAMPING, P_EFFORT_MAX, RK4)
+                      O_NO_CLAMP, O_REGULARIZATION, O_SOLVER, O_TOL, P_DAMPING, P_EFFORT_MAX,
+                      RK4)
 from .active_set import active_set_start
 from .admm import admm, work_size
 from .cholesky import cholesky, solve
@@ -148,7 +149,7 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     if opt[O_FREE] > 0.0:  # two views, not buffers' eighteen (each one is reference-counted)
         o = rhs_offset(nv)
         if opt[O_INTEGRATOR] == RK4:
-            _clamp(jnt, prm, tau)
+            _clamp_step(jnt, prm, opt, tau)
             stages = fbuf[fbuf.shape[0] - 8 * nv:]
             bad = rk4_step(jnt, prm, opt[O_DT], q, v, tau, fext, ws, stages, qn, vn)
             return _ended(bad, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
@@ -156,7 +157,7 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
                           fbuf[o:o + nv], qn, vn, cf, stats)
     M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
         buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
-    _clamp(jnt, prm, tau)
+    _clamp_step(jnt, prm, opt, tau)
     bad = free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
     if bad >= 0:
         return SINGULAR * 1_000_000 + bad
@@ -276,7 +277,16 @@ def _pgs(G, c, mu, nc, lo, hi, m, lam, opt, work):
 
 
 @jit
+def _clamp_step(jnt, prm, opt, tau):
+    """_clamp, unless opt[O_NO_CLAMP] says no dof has a finite effort limit (a rollout
+    checks its robots once, not every step)."""
+    if not opt[O_NO_CLAMP] > 0.0:
+        _clamp(jnt, prm, tau)
+
+
+@jit
 def _clamp(jnt, prm, tau):
+    """tau = clip(tau, -effort_max, effort_max) dof by dof."""
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
         for d in range(jr.nv):
@@ -288,7 +298,7 @@ def _clamp(jnt, prm, tau):
 def _free_step(jnt, prm, opt, q, v, tau, fext, ws, ddq, rhs, qn, vn, cf, stats):
     """The step when no constraint row can arise (no contact pairs, no limits, no dry
     friction, no damping: the object API's O_FREE): v+ = v + dt ABA(q, v, tau), O(n)."""
-    _clamp(jnt, prm, tau)
+    _clamp_step(jnt, prm, opt, tau)
     bad = euler_step(jnt, prm, q, v, tau, opt[O_DT], fext, ws, ddq, qn, vn)
     return _ended(bad, jnt, rhs, cf, stats, qn, vn)
 
