@@ -10,7 +10,8 @@ so the loop, compiled once per type of ``args``, loads from the disk cache in la
 """
 
 from .._jit import jit
-from ..configuration.dispatch import difference_joint
+from ..configuration.dispatch import difference_joint, lie_group
+from ..joints.codes import VECTOR
 
 
 @jit
@@ -34,13 +35,20 @@ def pd_feedforward(r, k, t, q, v, args, tau):
     qref = QREF[pick(QREF.shape[0], r), pick(QREF.shape[1], k)]
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
-        if _nonzero(KP, a, jr.idx_v, jr.nv):
+        iq, iv = jr.idx_q, jr.idx_v
+        if lie_group(jr.type) == VECTOR:  # the error is qref - q: one pass, no stored error
+            for d in range(jr.nv):
+                j = iv + d
+                e = qref[iq + d] - q[iq + d]
+                tau[j] = TFF[fr, fk, j] + KP[a, j] * e + KD[b, j] * (VREF[vr, vk, j] - v[j])
+            continue
+        if _nonzero(KP, a, iv, jr.nv):  # else no position gain (a free base): no log
             difference_joint(jr, q, qref, tau)
-        else:  # no position gain on this joint (a free base, an open-loop table): no log
-            for j in range(jr.idx_v, jr.idx_v + jr.nv):
+        else:
+            for j in range(iv, iv + jr.nv):
                 tau[j] = 0.0
-    for j in range(tau.shape[0]):
-        tau[j] = TFF[fr, fk, j] + KP[a, j] * tau[j] + KD[b, j] * (VREF[vr, vk, j] - v[j])
+        for j in range(iv, iv + jr.nv):
+            tau[j] = TFF[fr, fk, j] + KP[a, j] * tau[j] + KD[b, j] * (VREF[vr, vk, j] - v[j])
 
 
 @jit
