@@ -1,18 +1,17 @@
 """A model's generated forward dynamics handed to the compiled rollout loop.
 
 ``Scene.rollout(..., generated=gen)`` steps with ``gen.kernels.aba_prm(prm, q, v, tau, ddq)``
-(fastdyn.codegen: the model's ABA unrolled, placements and axes as literals, inertias,
-armature and gravity read from prm) in place of the generic ABA
-(kernels/algorithms/generated_step.py); rollouts of the model itself (no ``prm=`` batch) take
-``gen.kernels.aba_own``, the same arguments on the kernel with the inertias as literals too
-(measured on Solo12: 743 ns against aba_prm's 821 ns a call). The kernel reaches the loop as a C callback of that
-fixed signature (fastdyn/_policy.py's pattern): numba types it by the signature, not by the
-function, so the rollout loop is compiled once and cached on disk for every model and for
-the generic rollouts too (which pass ``no_aba``, never called). Each model's callback is
-compiled once and cached beside its generated module: measured (2 cores, load ~2.5, core
-kernels cached) 3.8 s for UR5, 5.5 s Panda, 9.7 s Solo12, 44 s Talos in the first process,
-0.01-0.07 s in the next ones. The call is not inlined: a few nanoseconds against a step of
-a few hundred nanoseconds or more.
+(fastdyn.codegen: the model's ABA unrolled, placements and axes as literals, inertias, armature
+and gravity read from prm) in place of the generic ABA (kernels/algorithms/generated_step.py);
+rollouts of the model itself (no ``prm=`` batch) take ``gen.kernels.aba_own``, the same
+arguments on the kernel with the inertias as literals too (measured on Solo12: 743 ns against
+aba_prm's 821 ns a call). The kernel reaches the loop as a C callback of that fixed signature
+(fastdyn/_policy.py's pattern): numba types it by the signature, not by the function, so the
+rollout loop is compiled once and cached on disk for every model and for the generic rollouts
+too (which pass ``no_aba``, never called). Each model's callback is compiled once and cached
+beside its generated module: measured (2 cores, load ~2.5, core kernels cached) 3.8 s for UR5,
+5.5 s Panda, 9.7 s Solo12, 44 s Talos in the first process, 0.01-0.07 s in the next ones. The
+call is not inlined: a few nanoseconds against a step of a few hundred nanoseconds or more.
 
 Steps that may have constraint rows (contacts, limits, dry friction, damping) take
 ``gen.kernels.free_velocity_own`` / ``free_velocity_prm`` likewise (fastdyn/codegen/

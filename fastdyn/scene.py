@@ -648,11 +648,9 @@ class Scene:
 def _effort_limited(model: Model, PRM: np.ndarray) -> bool:
     """Whether any dof of any robot in PRM has a finite effort limit (else the step's clamp
     is skipped: time_step._clamp_step)."""
-    for i in range(1, model.njoints):
-        k = L.P_EFFORT_MAX
-        if np.isfinite(PRM[:, i, k:k + int(model.jnt[i]["nv"])]).any():
-            return True
-    return False
+    dofs = np.arange(L.MAX_NV) < model.jnt["nv"][1:, None]  # (njoints - 1, 6): real dofs
+    limits = PRM[:, 1:, L.P_EFFORT_MAX:L.P_EFFORT_MAX + L.MAX_NV]
+    return bool(np.isfinite(limits[:, dofs]).any())
 
 
 def _inverse_weight(model: Model, joint: int) -> float:

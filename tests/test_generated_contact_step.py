@@ -26,7 +26,8 @@ _made = {}
 def two_roots():
     """A tree whose joint 1 is not the universe's only child (world axes at joint 1)."""
     b = fd.ModelBuilder("two_roots")
-    for name, axis, at in (("a", "revolute_x", (0.1, 0.2, 0.3)), ("b", "revolute_y", (0.5, -0.2, 0.1))):
+    for name, axis, at in (("a", "revolute_x", (0.1, 0.2, 0.3)),
+                           ("b", "revolute_y", (0.5, -0.2, 0.1))):
         j = b.add_joint(name, axis, 0, (np.eye(3), np.array(at)))
         b.add_body(j, 1.3, (0.1, 0.05, -0.02), np.diag([0.02, 0.03, 0.04]))
         k = b.add_joint(name + "2", "revolute_z", j, (np.eye(3), np.array([0.0, 0.3, 0.0])))

@@ -99,7 +99,8 @@ def step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT,
 def step_derivatives_batch(jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, FBUF, IBUF, DBUF,
                            QN, VN, AA, BB, bad):
     """QN[r], VN[r], AA[r], BB[r] = step_derivatives(Q[r], V[r], TAU[r]) with thread t's
-    buffers FBUF[t, 0], IBUF[t, 0], DBUF[t, 0] (layout.per_thread); bad[r] = -1, or the kernel's code (CODE multiples)."""
+    buffers FBUF[t, 0], IBUF[t, 0], DBUF[t, 0] (layout.per_thread); bad[r] = -1, or the
+    kernel's code (CODE multiples)."""
     nt = ws3.shape[0]
     for t in prange(nt):
         step_derivatives_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3,

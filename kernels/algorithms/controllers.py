@@ -36,6 +36,9 @@ def pd_feedforward(r, k, t, q, v, args, tau):
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
         iq, iv = jr.idx_q, jr.idx_v
+        # the torque law is written twice on purpose: for vector-space joints the error
+        # stays in a register (storing it in tau and reading it back measured 100 against
+        # 80 ns a call on the quadruped)
         if lie_group(jr.type) == VECTOR:  # the error is qref - q: one pass, no stored error
             for d in range(jr.nv):
                 j = iv + d

@@ -252,8 +252,9 @@ def solve(jnt, prm, frm, f, mode, target, q0, lower, upper, tol, max_iter, seed,
 def solve_chunk(t, nt, jnt, PRM, frm, f, mode, targets, Q0, lower, upper, tol, max_iter, seed, ws3,
                 oMf3, J3, Q, converged, iterations, residual):
     """solve() for chunk t of nt of the rows of targets (N, 12) and Q0 (N, nq), serially,
-    with ws3[t], oMf3[t, 0], J3[t, 0] (fastdyn.kernels.layout.per_thread; row r seeded with seed + r, so results do not depend on the
-    thread count) and robot PRM[r] of a batch (Np, njoints, NP), or PRM[0] for every row.
+    with ws3[t], oMf3[t, 0], J3[t, 0] (fastdyn.kernels.layout.per_thread; row r seeded with
+    seed + r, so results do not depend on the thread count) and robot PRM[r] of a batch
+    (Np, njoints, NP), or PRM[0] for every row.
     ``solve_chunk(0, 1, ...)`` is the whole batch on one thread."""
     lo, hi = chunk(targets.shape[0], nt, t)
     for r in range(lo, hi):

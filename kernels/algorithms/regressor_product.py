@@ -16,9 +16,9 @@ T nv regressor rows. Per sample this kernel returns
 the torques themselves at every ``every``-th step, without holding all N T nv torques at once.
 
 Order of the arithmetic (why results are bit-identical wherever a sample is computed): every
-product is accumulated as ((0 + y_0 pi_0) + y_1 pi_1) + ..., over p = 0..P-1 in order, each
-term one fused multiply-add (the jit policy allows contraction, never reassociation: the sum's
-order is the source's), skipping the p whose regressor column is zero along the whole trajectory for
+product is accumulated as ((0 + y_0 pi_0) + y_1 pi_1) + ..., over p = 0..P-1 in order, each term
+one fused multiply-add (the jit policy allows contraction, never reassociation: the sum's order
+is the source's), skipping the p whose regressor column is zero along the whole trajectory for
 that joint (``live``, fixed by the trajectory alone). Vectorization runs across steps, never
 along the sum. So a sample's torques depend on its parameters and the trajectory only, not on
 which thread, block or process computes it, nor on how many samples it is computed with.
