@@ -14,10 +14,12 @@ in Minv's storage (U above the diagonal, W = U D below it, 1 / D on it). With b 
 right-hand sides, both sweeps pull, so each row is stored once:
   z_j = 1/D_j (b_j - sum_{k below j} W[j, k] z_k)   (j = nv-1 .. 0;  b = -X for -M^-1 X)
   x_k = z_k - sum_{j above k} U[j, k] x_j          (k = 0 .. nv-1).
-The tree's sparsity is known at generation time: a row is only touched on the columns it can
-be nonzero in (tracked through the sweeps), each contiguous run of them one short loop.
-M^-1 is the same solve on the identity, kept to its upper triangle (row j of U^-1 is nonzero
-on j's subtree only) and mirrored, symmetric to the bit as the generic inverse_sparse.
+For ddq/dq and ddq/dv each step is a whole row (fq, fv: flat views of the C-contiguous
+arrays, so each row is a constant offset and its loop vectorizes), a row and its parent on a
+chain sharing one loop. M^-1 is the same solve on the identity, kept to its upper triangle
+(row j of U^-1 is nonzero on j's subtree only; each row touched only on the columns it can be
+nonzero in, tracked through the sweeps) and mirrored, symmetric to the bit as the generic
+inverse_sparse.
 A non-positive pivot is not tested for (the kernel is unchecked: inf/nan come out, as for the
 generated aba; the checked call names it).
 """
@@ -27,7 +29,7 @@ from __future__ import annotations
 from . import aba
 from .kinematics import read
 from .parameters import LITERALS
-from .rnea_derivatives import index_table, related, trace, zero_loop
+from .rnea_derivatives import index_table, trace, zero_loop
 from .tracer import Tracer, lit
 
 
@@ -89,48 +91,118 @@ def _segments(parts):
     return out
 
 
-def _pull(lines, row, arrays, own, others, scale=None):
-    """Lines for X[row, c] = scale * (base + sum_n coef_n X[src_n, c]) over the columns that
-    own (the row's columns that may be nonzero: its base, else 0) or any source holds;
-    ``others`` is [(coef text, src row, its columns)]; ``scale`` None means 1 and
-    ``"identity"`` a base of 1 at c = row, nothing else."""
+def _coef(x, sign: str = "") -> str:
+    """A factor's text: its variable (with ``sign``) or its literal value."""
+    if isinstance(x, str):
+        return f"{sign}{x}"
+    return lit(-x if sign else x)
+
+
+def _chains(rows, joined) -> list[list[int]]:
+    """``rows`` (in sweep order) cut into runs of at most two: a row joins the previous one
+    when ``joined(previous, row)``."""
+    out = []
+    for r in rows:
+        if out and len(out[-1]) < 2 and joined(out[-1][-1], r):
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
+
+
+def solve_rows(lines: list, lam, U, W, dinv, flats, nv: int) -> None:
+    """Lines that apply -M^-1 to whole rows of the (nv, nv) arrays, each seen through a flat
+    C-order view (``flats``: the views' names), every entry a row may not reach already 0.
+    Both sweeps pull (one store per row): with W = U D,
+      z_j = -1/D_j (b_j + sum_{k below j} W[j, k] z_k)   (j = nv-1 .. 0),
+      x_k = z_k - sum_{j above k} U[j, k] x_j            (k = 0 .. nv-1).
+    Why whole rows through flat views: every access is then a constant offset plus c, so
+    LLVM proves the rows apart and vectorizes each row's loop (a 2-D index carries the
+    run-time row stride, and the loops stayed scalar). Why pairs of rows, a row and its
+    parent on a chain, in one loop with both arrays: the rows they pull from are loaded
+    once for both, and loads, not arithmetic, bound these loops."""
+    n = nv
+    below = [[k for k in range(j + 1, nv) if j in ancestors(lam, k)] for j in range(nv)]
+
+    def up(j, p):  # p = j's parent, j its only child: p pulls from j and what j pulls from
+        return lam[j] == p and set(below[p]) == {j} | set(below[j])
+
+    for blk in _chains(range(nv - 1, -1, -1), up):
+        src = [k for k in below[blk[0]] if not W[blk[0], k] == 0.0 or any(
+            not W[j, k] == 0.0 for j in blk[1:])]
+        if not src and len(blk) == 1:
+            lines += [f"    for c in range({n}):"] + [
+                f"        {X}[{blk[0] * n} + c] = -{dinv[blk[0]]} * {X}[{blk[0] * n} + c]"
+                for X in flats]
+            continue
+        lines.append(f"    for c in range({n}):")
+        for X in flats:
+            for j in blk:
+                terms = [f"{X}[{j * n} + c]"] + [f"{_coef(W[j, k])} * {X}[{k * n} + c]"
+                                                 for k in src if not W[j, k] == 0.0]
+                lines.append(f"        s{j} = " + " + ".join(terms))
+            done = []
+            for j in blk:
+                inner = " + ".join([f"s{j}"] + [f"{_coef(W[j, p])} * x{p}" for p in done
+                                                if not W[j, p] == 0.0])
+                lines.append(f"        x{j} = -{dinv[j]} * ({inner})")
+                lines.append(f"        {X}[{j * n} + c] = x{j}")
+                done.append(j)
+    for blk in _chains(range(nv), lambda k, c: lam[c] == k):
+        above = [j for j in ancestors(lam, blk[0])
+                 if any(not U[j, k] == 0.0 for k in blk)]
+        if not above and len(blk) == 1:
+            continue
+        lines.append(f"    for c in range({n}):")
+        for X in flats:
+            for k in blk:
+                terms = [f"{X}[{k * n} + c]"] + [f"{_coef(U[j, k], '-')} * {X}[{j * n} + c]"
+                                                 for j in above if not U[j, k] == 0.0]
+                lines.append(f"        s{k} = " + " + ".join(terms))
+            done = []
+            for k in blk:
+                inner = " + ".join([f"s{k}"] + [f"{_coef(U[j, k], '-')} * x{j}" for j in done
+                                                if not U[j, k] == 0.0])
+                lines.append(f"        x{k} = {inner}")
+                lines.append(f"        {X}[{k * n} + c] = x{k}")
+                done.append(k)
+
+
+def _pull(lines, row, G, n, own, others, scale=None):
+    """Lines for G[row, c] = scale * (base + sum_i coef_i G[src_i, c]) (G flat, rows of n)
+    over the columns that own (the row's columns that may be nonzero: its base, else 0) or
+    any source holds; ``others`` is [(coef text, src row, its columns)]; ``scale`` None
+    means 1."""
     for a, b, who in _segments([own] + [cols for _, _, cols in others]):
         lines.append(f"    for c in range({a}, {b}):")
-        for X in arrays:
-            terms = [f"{others[w - 1][0]} * {X}[{others[w - 1][1]}, c]" for w in who if w]
-            if 0 in who:
-                terms.insert(0, f"{X}[{row}, c]")
-            expr = " + ".join(terms)
-            if scale is not None:
-                expr = f"{scale} * ({expr})"
-            lines.append(f"        {X}[{row}, c] = {expr}")
+        terms = [f"{others[w - 1][0]} * {G}[{others[w - 1][1] * n} + c]" for w in who if w]
+        if 0 in who:
+            terms.insert(0, f"{G}[{row * n} + c]")
+        expr = " + ".join(terms)
+        if scale is not None:
+            expr = f"{scale} * ({expr})"
+        lines.append(f"        {G}[{row * n} + c] = {expr}")
 
 
-def solve(lines: list, lam, U, W, dinv, arrays, nz, upper: bool = False) -> None:
-    """Lines that apply -M^-1 (``upper``: M^-1 to the identity, its upper triangle) to the
-    arrays in place; nz[r] is the set of columns row r may be nonzero in (updated).
-    Both sweeps pull (one store per row): with W = U D and z = D^-1 U^-1 b,
-      z_j = 1/D_j (b_j - sum_{k below j} W[j, k] z_k)   (j = nv-1 .. 0; b = -X for -M^-1),
-      x_k = z_k - sum_{j above k} U[j, k] x_j          (k = 0 .. nv-1)."""
-    nv = len(lam)
+def inverse_upper(lines: list, lam, U, W, dinv, G: str, nv: int, nz: list) -> None:
+    """Lines that write M^-1's upper triangle into the flat view ``G``: the two sweeps of
+    ``solve_rows`` on the identity, each row only on the columns it can be nonzero in (nz[r],
+    empty sets on entry, the columns row r reached on exit: row j of U^-1 lives on j's
+    subtree), each contiguous run of them one short loop (here runs beat whole rows:
+    measured on Talos)."""
+    n = nv
     below = [[k for k in range(j + 1, nv) if j in ancestors(lam, k)] for j in range(nv)]
-    for j in range(nv - 1, -1, -1):
-        if upper:  # b = e_j: z_j[j] = 1 / D_j, and only descendants beyond (k > j)
-            lines.append(f"    {arrays[0]}[{j}, {j}] = {dinv[j]}")
-            others = [(lit(-W[j, k]) if not isinstance(W[j, k], str) else f"-{W[j, k]}", k,
-                       nz[k]) for k in below[j] if not W[j, k] == 0.0]
-            _pull(lines, j, arrays, set(), others, dinv[j])
-            nz[j].add(j)
-        else:
-            others = [(lit(W[j, k]), k, nz[k]) for k in below[j] if not W[j, k] == 0.0]
-            _pull(lines, j, arrays, nz[j], others, f"-{dinv[j]}")
+    for j in range(nv - 1, -1, -1):  # b = e_j: z_j[j] = 1 / D_j, and descendants beyond
+        lines.append(f"    {G}[{j * n + j}] = {dinv[j]}")
+        others = [(_coef(W[j, k], "-"), k, nz[k]) for k in below[j] if not W[j, k] == 0.0]
+        _pull(lines, j, G, n, set(), others, dinv[j])
+        nz[j].add(j)
         for _, _, cols in others:
             nz[j] |= cols
     for k in range(nv):
-        others = [(lit(-U[j, k]) if not isinstance(U[j, k], str) else f"-{U[j, k]}", j,
-                   {c for c in nz[j] if not upper or c >= k}) for j in ancestors(lam, k)
-                  if not U[j, k] == 0.0]
-        _pull(lines, k, arrays, nz[k], others)
+        others = [(_coef(U[j, k], "-"), j, {c for c in nz[j] if c >= k})
+                  for j in ancestors(lam, k) if not U[j, k] == 0.0]
+        _pull(lines, k, G, n, nz[k], others)
         for _, _, cols in others:
             nz[k] |= cols
 
@@ -158,10 +230,12 @@ def aba_derivatives(jnt, nq: int, nv: int) -> str:
             T.line(f"F[{k}, {j}] = {W[j, k]}")
     for k, x in enumerate(dinv):
         T.line(f"F[{k}, {k}] = {x}")
-    rel = related(jnt)
     first = (["@jit", "def abad_dynamics(gravity, q, v, tau, ddq, dq, dv, F):",
               '    """ddq = ABA(q, v, tau); dtau/dq, dtau/dv at (q, v, ddq) into dq, dv; M = U D '
-              'U^T into F: U above the diagonal, U D below (transposed), 1 / D on it."""']
+              'U^T into F: U above the diagonal, U D below (transposed), 1 / D on it."""',
+              # the solve reads whole rows: the entries the recursion does not write are 0
+              f"    for r in range({nv}):", f"        for c in range({nv}):",
+              "            dq[r, c] = 0.0", "            dv[r, c] = 0.0"]
              + T.lines)
     un, wn, lines = {}, {}, []
     for (j, k), u in sorted(U.items()):
@@ -173,12 +247,12 @@ def aba_derivatives(jnt, nq: int, nv: int) -> str:
             lines.append(f"    w{j}_{k} = Minv[{k}, {j}]")
     lines += [f"    d{k} = Minv[{k}, {k}]" for k in range(nv)]
     dn = [f"d{k}" for k in range(nv)]
-    nz = [{c for c in range(nv) if (r, c) in rel} for r in range(nv)]
-    solve(lines, lam, un, wn, dn, ("dq", "dv"), nz)
-    rest = [(r, c) for r in range(nv) for c in range(nv) if c not in nz[r]]
-    lines += zero_loop("ABAD_REST", ("dq", "dv"))
+    # flat views: numba's reshape of a C-contiguous array; any other array is refused
+    lines += [f"    fq = dq.reshape({nv * nv})", f"    fv = dv.reshape({nv * nv})",
+              f"    fi = Minv.reshape({nv * nv})"]
+    solve_rows(lines, lam, un, wn, dn, ("fq", "fv"), nv)
     nz = [set() for _ in range(nv)]
-    solve(lines, lam, un, wn, dn, ("Minv",), nz, upper=True)
+    inverse_upper(lines, lam, un, wn, dn, "fi", nv, nz)
     inv_rest = [(r, c) for r in range(nv) for c in range(r, nv) if c not in nz[r]]
     lines += zero_loop("ABAD_INV_REST", ("Minv",))
     lines += [f"    for r in range({nv}):", f"        for c in range(r + 1, {nv}):",
@@ -191,6 +265,5 @@ def aba_derivatives(jnt, nq: int, nv: int) -> str:
             'external forces."""',
             "    abad_dynamics(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)",
             "    abad_solve(ddq_dq, ddq_dv, Minv)"]
-    return "\n".join([index_table("ABAD_REST", rest),
-                      index_table("ABAD_INV_REST", inv_rest), "", ""]
+    return "\n".join([index_table("ABAD_INV_REST", inv_rest), "", ""]
                      + first + ["", ""] + third + ["", ""] + main) + "\n"
