@@ -33,8 +33,8 @@ caller's job):
 Derivatives, opt-in (``generate(model, algorithms=ALGORITHMS + DERIVATIVES)``, or only the
 ones you need: their code is long and compiles in seconds for UR5 to about a minute for
 Solo12 and about 10 minutes for Talos), no external forces, q perturbed along tangent vectors
-as Pinocchio's. ABA's pays on every model of the bench (2-3x the generic kernel on UR5, Panda
-and Solo12, 1.7x on Talos); RNEA's up to Solo12's size (on Talos it runs at the generic
+as Pinocchio's. ABA's pays on every model of the bench (1.8-3x the generic kernel on UR5,
+Panda and Solo12, 1.8x on Talos); RNEA's up to Solo12's size (on Talos it runs at the generic
 kernel's speed: bench/RESULTS.md):
 - ``rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M)``: tau = RNEA(q, v, a) and
   the three (nv, nv) matrices, both triangles (codegen/rnea_derivatives.py);
