@@ -128,44 +128,32 @@ def solve_rows(lines: list, lam, U, W, dinv, flats, nv: int) -> None:
         return lam[j] == p and set(below[p]) == {j} | set(below[j])
 
     for blk in _chains(range(nv - 1, -1, -1), up):
-        src = [k for k in below[blk[0]] if not W[blk[0], k] == 0.0 or any(
-            not W[j, k] == 0.0 for j in blk[1:])]
-        if not src and len(blk) == 1:
-            lines += [f"    for c in range({n}):"] + [
-                f"        {X}[{blk[0] * n} + c] = -{dinv[blk[0]]} * {X}[{blk[0] * n} + c]"
-                for X in flats]
-            continue
-        lines.append(f"    for c in range({n}):")
-        for X in flats:
-            for j in blk:
-                terms = [f"{X}[{j * n} + c]"] + [f"{_coef(W[j, k])} * {X}[{k * n} + c]"
-                                                 for k in src if not W[j, k] == 0.0]
-                lines.append(f"        s{j} = " + " + ".join(terms))
-            done = []
-            for j in blk:
-                inner = " + ".join([f"s{j}"] + [f"{_coef(W[j, p])} * x{p}" for p in done
-                                                if not W[j, p] == 0.0])
-                lines.append(f"        x{j} = -{dinv[j]} * ({inner})")
-                lines.append(f"        {X}[{j * n} + c] = x{j}")
-                done.append(j)
+        src = below[blk[0]]
+        _block(lines, flats, n, blk, {j: [(W[j, k], "", k) for k in src] for j in blk},
+               lambda j, p: (W[j, p], ""), {j: f"-{dinv[j]}" for j in blk})
     for blk in _chains(range(nv), lambda k, c: lam[c] == k):
-        above = [j for j in ancestors(lam, blk[0])
-                 if any(not U[j, k] == 0.0 for k in blk)]
-        if not above and len(blk) == 1:
-            continue
-        lines.append(f"    for c in range({n}):")
-        for X in flats:
-            for k in blk:
-                terms = [f"{X}[{k * n} + c]"] + [f"{_coef(U[j, k], '-')} * {X}[{j * n} + c]"
-                                                 for j in above if not U[j, k] == 0.0]
-                lines.append(f"        s{k} = " + " + ".join(terms))
-            done = []
-            for k in blk:
-                inner = " + ".join([f"s{k}"] + [f"{_coef(U[j, k], '-')} * x{j}" for j in done
-                                                if not U[j, k] == 0.0])
-                lines.append(f"        x{k} = {inner}")
-                lines.append(f"        {X}[{k * n} + c] = x{k}")
-                done.append(k)
+        above = ancestors(lam, blk[0])
+        if above or len(blk) > 1:
+            _block(lines, flats, n, blk, {k: [(U[j, k], "-", j) for j in above] for k in blk},
+                   lambda k, p: (U[p, k], "-"), {})
+
+
+def _block(lines, flats, n, blk, pulls, link, scale) -> None:
+    """One loop over the columns computing the rows of ``blk`` in order, in each flat array X:
+    x_j = scale_j (X[j] + sum coef X[src] over pulls[j] + sum link(j, p) x_p over the block's
+    earlier rows p), coefficients given as (value, sign); zero ones are left out."""
+    lines.append(f"    for c in range({n}):")
+    for X in flats:
+        for j in blk:
+            terms = [f"{X}[{j * n} + c]"] + [f"{_coef(u, sign)} * {X}[{k * n} + c]"
+                                             for u, sign, k in pulls[j] if not u == 0.0]
+            lines.append(f"        s{j} = " + " + ".join(terms))
+        for i, j in enumerate(blk):
+            inner = " + ".join([f"s{j}"] + [f"{_coef(*link(j, p))} * x{p}" for p in blk[:i]
+                                            if not link(j, p)[0] == 0.0])
+            lines.append(f"        x{j} = {scale[j]} * ({inner})" if j in scale
+                         else f"        x{j} = {inner}")
+            lines.append(f"        {X}[{j * n} + c] = x{j}")
 
 
 def _pull(lines, row, G, n, own, others, scale=None):
