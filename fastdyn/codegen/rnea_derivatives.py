@@ -63,22 +63,6 @@ def variation(T: Tracer, Y, nu) -> list:
             T.sop([(2.0, wx, I4), (-2.0, wy, I3), (-2.0, vz, hz), (2.0, vh)])]
 
 
-def related(jnt) -> set[tuple[int, int]]:
-    """(r, c) of every dof pair on one root path (either order): the entries that may be
-    nonzero in M and the derivative matrices."""
-    out = set()
-    for i in range(1, jnt.shape[0]):
-        j = i
-        while j > 0:
-            for e in range(int(jnt[j]["nv"])):
-                for d in range(int(jnt[i]["nv"])):
-                    r, c = int(jnt[j]["idx_v"]) + e, int(jnt[i]["idx_v"]) + d
-                    out.add((r, c))
-                    out.add((c, r))
-            j = int(jnt[j]["parent"])
-    return out
-
-
 def _six(T: Tracer, *vectors):
     return [T.sop([(1.0, x[k]) for x in vectors]) for k in range(6)]
 
