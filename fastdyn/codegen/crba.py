@@ -24,29 +24,24 @@ def crba(jnt, nq: int, nv: int, params: Literals = LITERALS) -> str:
     ``parameters.INERTIAS`` of ``crba_pi(pi, q, M)``, the bodies' inertias read from pi."""
     T = Tracer()
     qn = read(T, "q", nq)
-    related = trace(T, jnt, qn, params, lambda r, c, x: T.line(f"M[{r}, {c}] = {lit(x)}"))
-    # Only the upper triangle's structural nonzeros are stored in straight-line code: numba's
-    # compile time grows steeply with the number of array stores in one function (Talos: 89 s
-    # with all 1444 entries written out). The zeros and the mirror image are two loops over
-    # constant index tables.
-    zeros = [(r, c) for r in range(nv) for c in range(nv)
-             if (r, c) not in related and (c, r) not in related]
-    mirror = [(r, c) for r in range(nv) for c in range(r + 1, nv) if (r, c) in related]
-    tables = [f"CRBA_ZERO = np.array({[list(z) for z in zeros] or [[0, 0]]}, dtype=np.int64)"
-              f"[:{len(zeros)}]",
-              f"CRBA_UPPER = np.array({[list(z) for z in mirror] or [[0, 0]]}, dtype=np.int64)"
-              f"[:{len(mirror)}]"]
-    tail = ["    for k in range(CRBA_ZERO.shape[0]):",
-            "        M[CRBA_ZERO[k, 0], CRBA_ZERO[k, 1]] = 0.0",
-            "    for k in range(CRBA_UPPER.shape[0]):",
-            "        M[CRBA_UPPER[k, 1], CRBA_UPPER[k, 0]] = M[CRBA_UPPER[k, 0], CRBA_UPPER[k, 1]]"]
-    if params.suffix:  # its own tables: each variant can be generated alone
-        tables = [t.replace("CRBA_", f"CRBA{params.suffix.upper()}_", 1) for t in tables]
-        tail = [t.replace("CRBA_", f"CRBA{params.suffix.upper()}_") for t in tail]
+
+    def emit(r, c, x):  # both triangles from the value in hand
+        T.line(f"M[{r}, {c}] = {lit(x)}")
+        if r != c:
+            T.line(f"M[{c}, {r}] = {lit(x)}")
+
+    trace(T, jnt, qn, params, emit)
+    # Entries between dofs on different branches are zero: one contiguous clear first, then
+    # each structural entry stored into both triangles. Against a loop over a constant table of
+    # the zeros and another for the mirror image: Talos 1.27 -> 1.06 us, Solo12 0.255 ->
+    # 0.227 us, Panda and UR5 within 2 %; numba's compile time grows with the stores
+    # (Talos: 8 -> 12 s; 89 s with all 1444 entries written out, zeros included).
+    clear = [f"    for r in range({nv}):", f"        for c in range({nv}):",
+             "            M[r, c] = 0.0"]
     head = f"def crba{params.suffix}({params.arguments(False)}q, M):"
-    return "\n".join(tables + ["", "", "@jit", head,
+    return "\n".join(["@jit", head,
                       '    """The joint-space inertia matrix M(q) (nv, nv), both triangles."""']
-                     + T.lines + tail) + "\n"
+                     + clear + T.lines) + "\n"
 
 
 def trace(T: Tracer, jnt, qn, params: Literals, emit, keep: dict | None = None) -> set:
