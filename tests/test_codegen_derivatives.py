@@ -49,7 +49,23 @@ def generated(request):
         m, pm = get_pair(request.param)
         pm = pin.Model(pm)  # the shared twin stays as it was
     m, pm = _with_armature(m, pm, rng)
-    return m, pm, codegen.generate(m, algorithms=codegen.DERIVATIVES)
+    with pytest.MonkeyPatch.context() as mp:
+        if request.param == "tree":  # the pair loops of big models; UR5 keeps straight lines
+            mp.setattr(codegen.rnea_derivatives, "LOOP_PAIRS", 1)
+            assert _looped(m)
+        return m, pm, codegen.generate(m, algorithms=codegen.DERIVATIVES)
+
+
+def _looped(m) -> bool:
+    """Whether m's generated derivatives write their ancestor pairs as loops over a table."""
+    return "stack_matrix(24," in codegen.source(m, codegen.DERIVATIVES)
+
+
+def test_pairs_are_looped_from_the_threshold_on():
+    """codegen/rnea_derivatives.LOOP_PAIRS: UR5 (10 such pairs) straight-line, Panda (27)
+    looped."""
+    assert not _looped(get_pair("ur5")[0])
+    assert _looped(get_pair("panda")[0])
 
 
 def _sym(upper):

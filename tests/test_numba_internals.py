@@ -14,7 +14,9 @@ somewhere deep in a kernel call. What relies on what:
 - fastdyn/_policy.py: ``ccallback.CFunc(py_func, signature, locals, options)`` with ``_cache``
   and ``compile()``, a dispatcher's ``targetoptions``, ``caching.NullCache``;
 - fastdyn/_startup.py: ``registry.cpu_target.typing_context.refresh()`` (guarded: only slower);
-- fastdyn/_parallel.py: ``numba.np.ufunc.omppool.openmp_vendor`` (guarded: assumes GNU).
+- fastdyn/_parallel.py: ``numba.np.ufunc.omppool.openmp_vendor`` (guarded: assumes GNU);
+- kernels/stack.py: ``numba.np.arrayobj.make_array`` / ``populate_array`` and
+  ``cgutils.alloca_once`` (a scratch matrix in a kernel's stack frame).
 """
 
 import re
@@ -126,3 +128,43 @@ def test_registry_refresh_exists():
 
     cpu_target.typing_context.refresh()
     cpu_target.target_context.refresh()
+
+
+def test_stack_matrix_is_a_private_scratch_matrix_of_each_call():
+    """kernels/stack.py: the shape and strides asked for, writable and readable in full, the
+    same frame on every call (a million calls in a loop do not grow the stack), two in one
+    kernel distinct, and sizes that are not literals refused at compile time."""
+    from fastdyn.kernels._jit import jit
+    from fastdyn.kernels.stack import stack_matrix
+
+    @jit
+    def fill(x, out):
+        A = stack_matrix(3, 5)
+        B = stack_matrix(3, 5)
+        for r in range(3):
+            for c in range(5):
+                A[r, c] = x[0] * (5 * r + c)
+                B[r, c] = -1.0
+        s = 0.0
+        for r in range(3):
+            for c in range(5):
+                s += A[r, c] + B[r, c]
+        out[0] = s
+        out[1] = A.shape[0] * 10 + A.shape[1]
+        out[2] = A.strides[0] * 100 + A.strides[1]
+
+    @jit
+    def many(x, out, n):
+        for _ in range(n):
+            fill(x, out)
+
+    out = np.zeros(3)
+    many(np.array([2.0]), out, 1_000_000)
+    assert out.tolist() == [2.0 * sum(range(15)) - 15.0, 35.0, 4008.0]
+
+    @jit
+    def not_literal(n, out):
+        out[0] = stack_matrix(n, 2).shape[0]
+
+    with pytest.raises(numba.core.errors.TypingError):
+        not_literal(3, out)

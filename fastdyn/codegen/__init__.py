@@ -108,6 +108,7 @@ from numba import prange
 
 from fastdyn.kernels._jit import jit
 from fastdyn.kernels.spatial.sincos import sincos
+from fastdyn.kernels.stack import stack_matrix
 
 '''
 

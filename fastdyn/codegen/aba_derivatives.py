@@ -29,7 +29,7 @@ from __future__ import annotations
 from . import aba
 from .kinematics import read
 from .parameters import LITERALS
-from .rnea_derivatives import index_table, trace, zero_loop
+from .rnea_derivatives import index_table, trace, traced, zero_loop
 from .tracer import Tracer, lit
 
 
@@ -203,12 +203,15 @@ def aba_derivatives(jnt, nq: int, nv: int) -> str:
     one function: ``abad_dynamics`` (the generated ABA, then the RNEA derivatives at ddq
     reusing ABA's placements, J, v and inertias, into ddq_dq, ddq_dv, and M's factors into
     Minv) and ``abad_solve`` (the solves, Minv last)."""
-    T = Tracer()
-    qn, vn, tn = read(T, "q", nq), read(T, "v", nv), read(T, "tau", nv)
-    g = LITERALS.gravity(T)
-    kept: dict = {}
-    a = aba.trace(T, jnt, qn, vn, tn, g, keep=kept)
-    M = trace(T, jnt, qn, vn, a, g, "dq", "dv", shared=kept)
+    def tracing(T, table, looped):
+        qn, vn, tn = read(T, "q", nq), read(T, "v", nv), read(T, "tau", nv)
+        g = LITERALS.gravity(T)
+        kept: dict = {}
+        a = aba.trace(T, jnt, qn, vn, tn, g, keep=kept)
+        return trace(T, jnt, qn, vn, a, g, "dq", "dv", shared=kept, table=table,
+                     looped=looped)
+
+    T, M, looped = traced(jnt, nv, tracing)  # M's entries stay traced: factor reads them
     lam = dof_parents(jnt, nv)
     U, W, dinv = factor(T, lam, M)
     for (j, k), u in sorted(U.items()):
@@ -222,6 +225,7 @@ def aba_derivatives(jnt, nq: int, nv: int) -> str:
               '    """ddq = ABA(q, v, tau); dtau/dq, dtau/dv at (q, v, ddq) into dq, dv; M = U D '
               'U^T into F: U above the diagonal, U D below (transposed), 1 / D on it."""',
               # the solve reads whole rows: the entries the recursion does not write are 0
+              ] + ([f"    W = stack_matrix(24, {nv})"] if looped else []) + [
               f"    for r in range({nv}):", f"        for c in range({nv}):",
               "            dq[r, c] = 0.0", "            dv[r, c] = 0.0"]
              + T.lines)

@@ -30,6 +30,12 @@ a_0 = -g, Y_i the body inertia:
 Entries between dofs on different branches are structurally zero: a clear of the whole arrays
 before the recursion leaves them so (straight-line stores are what make numba's compile time
 grow, codegen/crba.py).
+Big models (LOOP_PAIRS) write the pairs of a dof with its ancestors as loops instead: the
+forward pass stores every ancestor dof's J, dA/dq, dV/dq and dA/dv into a (24, nv) table in
+the kernel's stack frame (kernels/stack.py: no allocation, no workspace argument), and each
+column's pairs become one loop per run of consecutive ancestor dofs reading it. The dofs of a
+joint whose J folded to constants (joint 1 in its own frame: a free-flyer's are the
+identity's) keep their straight lines.
 Only joints with a constant S are generated (codegen/joints.py), so no dS/dq terms arise.
 """
 
@@ -38,7 +44,7 @@ from __future__ import annotations
 from . import joints, spatial
 from .kinematics import read, world_placements
 from .parameters import LITERALS, Literals
-from .tracer import Tracer, lit
+from .tracer import Tracer, is_zero, lit
 
 
 def variation(T: Tracer, Y, nu) -> list:
@@ -68,12 +74,19 @@ def _six(T: Tracer, *vectors):
 
 
 def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = None,
-          params: Literals = LITERALS, shared: dict | None = None) -> dict:
+          params: Literals = LITERALS, shared: dict | None = None,
+          table: str | None = None, loop_m: str | None = None, looped: list | None = None
+          ) -> dict:
     """The recursion (module docstring) traced into ``T``: writes ``dq[r, c] = ...`` and
     ``dv[r, c] = ...`` for every related pair (arrays named ``dq``, ``dv``), ``tau[k]`` unless
     ``tau`` is None, and returns M's entries {(r, c): value} (r <= c, related pairs).
     ``shared``: what codegen/aba.trace kept (placements, J, v, inertias in the same frame),
-    reused instead of traced again."""
+    reused instead of traced again.
+
+    ``table``: the name of a (24, nv) array; the pairs of a dof with its ancestors whose
+    columns J are not constants are then written as loops (``pair_loops``) over that table,
+    the M entries of those pairs too when ``loop_m`` names M's array (else they are returned
+    as above). ``looped`` receives the number of pairs each loop covers."""
     n = jnt.shape[0]
     if shared is None:
         world, axes = world_placements(T, jnt, qn, frame="first")
@@ -82,6 +95,9 @@ def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = Non
     gw = g if axes is None else T.mattvec(axes, g)
     a0 = [T.sop([(-1.0, x)]) for x in gw] + [0.0, 0.0, 0.0]
     zero = [0.0] * 6
+    has_child = [False] * n
+    for i in range(1, n):
+        has_child[int(jnt[i]["parent"])] = True
     J, ov, oa, Yc, dYc, hc, Fc, dVq, dAq, dAv = ([None] * n for _ in range(10))
     for i in range(1, n):
         jr = jnt[i]
@@ -106,6 +122,11 @@ def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = Non
         dAv[i] = [T.add(spatial.cross_motion(T, ov[i], c), d) for c, d in zip(J[i], dVq[i])]
         dAq[i] = [T.add(spatial.cross_motion(T, ap, c), spatial.cross_motion(T, vp, d))
                   for c, d in zip(J[i], dVq[i])]
+        if table is not None and has_child[i] and not _constant(J[i]):
+            for e in range(nvi):
+                for b, vec in enumerate((J[i][e], dAq[i][e], dVq[i][e], dAv[i][e])):
+                    for r in range(6):
+                        T.line(f"{table}[{6 * b + r}, {iv + e}] = {lit(vec[r])}")
     M = {}
     for i in range(n - 1, 0, -1):
         jr = jnt[i]
@@ -132,11 +153,21 @@ def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = Non
                     x = T.dot(ce, t1)
                     M[iv + e, k] = T.sop([(1.0, x), (1.0, arm)]) if e == d else x
             tf = T.add(tq, spatial.cross_force(T, c, Fc[i]))
+            if table is not None:
+                n_loop = pair_loops(T, jnt, J, par, k, (table, dq, dv, loop_m),
+                                    (tf, tv, t1, t2))
+                if looped is not None:
+                    looped.append(n_loop)
             j = par
             while j > 0:
+                inline = table is None or _constant(J[j])
                 jv = int(jnt[j]["idx_v"])
                 for e, ce in enumerate(J[j]):
                     r = jv + e
+                    if not inline:
+                        if loop_m is None:
+                            M[r, k] = T.dot(ce, t1)
+                        continue
                     T.line(f"{dq}[{r}, {k}] = {lit(T.dot(ce, tf))}")
                     T.line(f"{dv}[{r}, {k}] = {lit(T.dot(ce, tv))}")
                     M[r, k] = T.dot(ce, t1)
@@ -155,6 +186,51 @@ def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = Non
     return M
 
 
+def _constant(columns) -> bool:
+    """Whether every entry of a joint's columns J folded to a constant (joint 1's, in its
+    own frame): their pairs stay straight-line, where the products by 0 and 1 vanish."""
+    return not any(isinstance(x, str) for col in columns for x in col)
+
+
+def pair_loops(T: Tracer, jnt, J, par: int, k: int, arrays, tvecs) -> int:
+    """Column k's entries with every ancestor dof whose joint's J is not constant (the
+    module docstring's dtau_l/dq_k, dtau_l/dv_k, dtau_k/dq_l, dtau_k/dv_l and M_lk, M_kl when
+    the M array is named), one loop per run of consecutive such dofs, reading each ancestor
+    dof's J, dA/dq, dV/dq, dA/dv from rows 0-5, 6-11, 12-17, 18-23 of the table. arrays:
+    (table, dq, dv, M or None); tvecs: column k's (tf, tv, t1, t2). Returns the pair count."""
+    W, dq, dv, M = arrays
+    tf, tv, t1, t2 = tvecs
+    dofs = []
+    j = par
+    while j > 0:
+        if not _constant(J[j]):
+            jv = int(jnt[j]["idx_v"])
+            dofs += range(jv, jv + int(jnt[j]["nv"]))
+        j = int(jnt[j]["parent"])
+    runs: list[list[int]] = []
+    for r in sorted(dofs):
+        if runs and runs[-1][1] == r:
+            runs[-1][1] = r + 1
+        else:
+            runs.append([r, r + 1])
+
+    def dot(row: int, t) -> str:
+        return " + ".join(f"{W}[{row + c}, r]*{lit(x)}" for c, x in enumerate(t)
+                          if not is_zero(x)) or "0.0"
+
+    for a, b in runs:
+        T.line(f"for r in range({a}, {b}):")
+        T.line(f"    {dq}[r, {k}] = {dot(0, tf)}")
+        T.line(f"    {dv}[r, {k}] = {dot(0, tv)}")
+        T.line(f"    {dq}[{k}, r] = {dot(6, t1)} + {dot(12, t2)}")
+        T.line(f"    {dv}[{k}, r] = {dot(18, t1)} + {dot(0, t2)}")
+        if M is not None:
+            T.line(f"    m = {dot(0, t1)}")
+            T.line(f"    {M}[r, {k}] = m")
+            T.line(f"    {M}[{k}, r] = m")
+    return len(dofs)
+
+
 def index_table(name: str, pairs) -> str:
     """A module-level constant (k, 2) int64 table of index pairs (a placeholder row when
     empty, cut away by the slice: numba needs one shape for the literal)."""
@@ -170,13 +246,37 @@ def zero_loop(table: str, arrays) -> list[str]:
             + [f"        {a}[r, c] = 0.0" for a in arrays])
 
 
+# Ancestor pairs (those pair_loops would cover) from which a model's pairs are written as loops:
+# Talos (nv 38): 5.87 -> 5.15 us a call and a 63 s compile instead of 217 s (the straight-line
+# stores are what numba's compile time grows with); Panda 1.05 -> 0.97 us; Solo12 (12 pairs)
+# even; UR5 (10) 0.31 -> 0.48 us (with a 50 ns allocation of the table then: on a small model
+# the loops cost more than they save).
+LOOP_PAIRS = 16
+
+
+def traced(jnt, nv: int, tracing) -> tuple[Tracer, object, bool]:
+    """(tracer, result, looped) of ``tracing(T, table, looped)`` with the pair loops over a
+    table when the model has at least LOOP_PAIRS such pairs, else straight-line (traced
+    again, without the table)."""
+    counts: list[int] = []
+    T = Tracer()
+    out = tracing(T, "W", counts)
+    if sum(counts) >= LOOP_PAIRS:
+        return T, out, True
+    T = Tracer()
+    return T, tracing(T, None, None), False
+
+
 def rnea_derivatives(jnt, nq: int, nv: int) -> str:
     """The source of ``rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M)``: tau =
     RNEA(q, v, a) (no external forces) and the three (nv, nv) matrices, both triangles."""
-    T = Tracer()
-    qn, vn, an = read(T, "q", nq), read(T, "v", nv), read(T, "a", nv)
-    g = LITERALS.gravity(T)
-    M = trace(T, jnt, qn, vn, an, g, "dtau_dq", "dtau_dv", "tau")
+    def tracing(T, table, looped):
+        qn, vn, an = read(T, "q", nq), read(T, "v", nv), read(T, "a", nv)
+        g = LITERALS.gravity(T)
+        return trace(T, jnt, qn, vn, an, g, "dtau_dq", "dtau_dv", "tau", table=table,
+                     loop_m="M", looped=looped)
+
+    T, M, looped = traced(jnt, nv, tracing)
     for (r, c), x in sorted(M.items()):
         T.line(f"M[{r}, {c}] = {lit(x)}")
         if r < c:  # both triangles from the value in hand: no reload, no index table
@@ -184,7 +284,8 @@ def rnea_derivatives(jnt, nq: int, nv: int) -> str:
     # Every entry the recursion does not write is 0: one contiguous clear first costs less
     # than a loop over a table of the scattered entries (Talos, 744 entries per array: the
     # table loops, with M's mirror, took 1.35 us).
-    head = [f"    for r in range({nv}):", f"        for c in range({nv}):"] + [
+    head = [f"    W = stack_matrix(24, {nv})"] if looped else []
+    head += [f"    for r in range({nv}):", f"        for c in range({nv}):"] + [
         f"            {X}[r, c] = 0.0" for X in ("dtau_dq", "dtau_dv", "M")]
     return "\n".join(["@jit",
                       "def rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M):",
