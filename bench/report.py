@@ -572,7 +572,7 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
            "(`fastdyn.codegen.generate(model, algorithms=codegen.DERIVATIVES)`), in the same "
            "loop and as `gen.compute_*_derivatives(data, ...)`, their ratios to the same "
            "Pinocchio times (judged where present; \"-\": no generated row). Talos's generated "
-           "derivatives compile for about 10 minutes the first time (disk-cached after).", ""]
+           "derivatives compile for about 4 minutes the first time (disk-cached after).", ""]
     rows = []
     has_gen = any(k[1] in DERIV_NAMES and k[4] == "fastdyn-generated" for k in res.t)
     for algo, name in DERIV_NAMES.items():

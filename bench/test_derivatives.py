@@ -10,7 +10,7 @@ the issue's targets. ABA derivatives are taken at tau = RNEA(q, v, a) of each st
 model, algorithms=codegen.DERIVATIVES)``), in the same loop and as the checked single call
 ``gen.compute_*_derivatives(data, ...)``; generated and compiled before timing (their one-time
 cost is printed, not timed). Talos's generated derivatives take minutes to compile the first
-time (about 10 minutes on this 2-core machine); later runs load them from the disk cache."""
+time (about 4 minutes on this 2-core machine); later runs load them from the disk cache."""
 
 import time
 

@@ -32,10 +32,11 @@ caller's job):
 
 Derivatives, opt-in (``generate(model, algorithms=ALGORITHMS + DERIVATIVES)``, or only the
 ones you need: their code is long and compiles in seconds for UR5 to about a minute for
-Solo12 and about 10 minutes for Talos), no external forces, q perturbed along tangent vectors
-as Pinocchio's. ABA's pays on every model of the bench (1.8-3x the generic kernel on UR5,
-Panda and Solo12, 1.8x on Talos); RNEA's up to Solo12's size (on Talos it runs at the generic
-kernel's speed: bench/RESULTS.md):
+Solo12 and about 4 minutes for Talos), no external forces, q perturbed along tangent vectors
+as Pinocchio's. Against the generic kernels (bench/RESULTS.md, UR5 / Panda / Solo12 / Talos):
+RNEA's 3.3x / 1.6x / 1.5x / 1.2x as fast, ABA's 2.8x / 2.1x / 2.5x / 1.8x. Models with many
+dof-ancestor pairs (Panda, Talos) write those pairs as loops over a table in the kernel's stack
+frame (codegen/rnea_derivatives.py, LOOP_PAIRS):
 - ``rnea_derivatives(gravity, q, v, a, tau, dtau_dq, dtau_dv, M)``: tau = RNEA(q, v, a) and
   the three (nv, nv) matrices, both triangles (codegen/rnea_derivatives.py);
 - ``aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv)``: ddq = ABA(q, v, tau),
