@@ -62,7 +62,7 @@ def _looped(m) -> bool:
 
 
 def test_pairs_are_looped_from_the_threshold_on():
-    """codegen/rnea_derivatives.LOOP_PAIRS: UR5 (10 such pairs) straight-line, Panda (27)
+    """codegen/rnea_derivatives.LOOP_PAIRS: UR5 (6 such pairs) straight-line, Panda (20)
     looped."""
     assert not _looped(get_pair("ur5")[0])
     assert _looped(get_pair("panda")[0])

@@ -34,8 +34,9 @@ Big models (LOOP_PAIRS) write the pairs of a dof with its ancestors as loops ins
 forward pass stores every ancestor dof's J, dA/dq, dV/dq and dA/dv into a (24, nv) table in
 the kernel's stack frame (kernels/stack.py: no allocation, no workspace argument), and each
 column's pairs become one loop per run of consecutive ancestor dofs reading it. The dofs of a
-joint whose J folded to constants (joint 1 in its own frame: a free-flyer's are the
-identity's) keep their straight lines.
+joint whose J folded to constants keep their straight lines: in joint 1's frame, those of
+joint 1 (a free-flyer's are the identity's) and of its children, whose placements in that
+frame are constants.
 Only joints with a constant S are generated (codegen/joints.py), so no dS/dq terms arise.
 """
 
@@ -187,8 +188,9 @@ def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = Non
 
 
 def _constant(columns) -> bool:
-    """Whether every entry of a joint's columns J folded to a constant (joint 1's, in its
-    own frame): their pairs stay straight-line, where the products by 0 and 1 vanish."""
+    """Whether every entry of a joint's columns J folded to a constant (joint 1's and its
+    children's, in joint 1's frame): their pairs stay straight-line, where the products by 0
+    and 1 vanish."""
     return not any(isinstance(x, str) for col in columns for x in col)
 
 
@@ -246,11 +248,12 @@ def zero_loop(table: str, arrays) -> list[str]:
             + [f"        {a}[r, c] = 0.0" for a in arrays])
 
 
-# Ancestor pairs (those pair_loops would cover) from which a model's pairs are written as loops:
-# Talos (nv 38): 5.87 -> 5.15 us a call and a 63 s compile instead of 217 s (the straight-line
-# stores are what numba's compile time grows with); Panda 1.05 -> 0.97 us; Solo12 (12 pairs)
-# even; UR5 (10) 0.31 -> 0.48 us (with a 50 ns allocation of the table then: on a small model
-# the loops cost more than they save).
+# Ancestor pairs (those pair_loops would cover) from which a model's pairs are written as loops.
+# Loops against straight lines (njit loop, per-process best of alternating fresh processes):
+# Talos (95 pairs) 5.9-8.0 -> 4.9-5.2 us a call and a 63 s compile instead of 217 s (the
+# straight-line stores are what numba's compile time grows with); Panda (20) 0.91 -> 0.86 us;
+# Solo12 (4) even; UR5 (6) 0.267 -> 0.282 us: on a small model the loops cost more than they
+# save.
 LOOP_PAIRS = 16
 
 
