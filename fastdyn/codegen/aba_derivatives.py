@@ -29,7 +29,7 @@ from __future__ import annotations
 from . import aba
 from .kinematics import read
 from .parameters import LITERALS
-from .rnea_derivatives import index_table, trace, traced, zero_loop
+from .rnea_derivatives import index_table, segments, trace, traced, zero_loop
 from .tracer import Tracer, lit
 
 
@@ -72,23 +72,6 @@ def factor(T: Tracer, lam, M: dict):
     U = {(j, k): H[j, k] for k in range(nv) for j in ancestors(lam, k)}
     W = {(j, k): T.sop([(1.0, u, H[k, k])]) for (j, k), u in U.items()}
     return U, W, dinv
-
-
-def _segments(parts):
-    """Split the columns that any of ``parts`` (sets) holds by which parts hold them:
-    [(start, stop, indices of the parts)], contiguous runs."""
-    owner = {}
-    for n, cols in enumerate(parts):
-        for c in cols:
-            owner.setdefault(c, []).append(n)
-    out = []
-    for c in sorted(owner):
-        key = tuple(owner[c])
-        if out and out[-1][1] == c and out[-1][2] == key:
-            out[-1] = (out[-1][0], c + 1, key)
-        else:
-            out.append((c, c + 1, key))
-    return out
 
 
 def _coef(x, sign: str = "") -> str:
@@ -161,7 +144,7 @@ def _pull(lines, row, G, n, own, others, scale=None):
     over the columns that own (the row's columns that may be nonzero: its base, else 0) or
     any source holds; ``others`` is [(coef text, src row, its columns)]; ``scale`` None
     means 1."""
-    for a, b, who in _segments([own] + [cols for _, _, cols in others]):
+    for a, b, who in segments([own] + [cols for _, _, cols in others]):
         lines.append(f"    for c in range({a}, {b}):")
         terms = [f"{others[w - 1][0]} * {G}[{others[w - 1][1] * n} + c]" for w in who if w]
         if 0 in who:

@@ -128,6 +128,7 @@ def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = Non
                 for b, vec in enumerate((J[i][e], dAq[i][e], dVq[i][e], dAv[i][e])):
                     for r in range(6):
                         T.line(f"{table}[{6 * b + r}, {iv + e}] = {lit(vec[r])}")
+    const = [True] + [table is None or _constant(J[i]) for i in range(1, n)]
     M = {}
     for i in range(n - 1, 0, -1):
         jr = jnt[i]
@@ -155,13 +156,13 @@ def trace(T: Tracer, jnt, qn, vn, an, g, dq: str, dv: str, tau: str | None = Non
                     M[iv + e, k] = T.sop([(1.0, x), (1.0, arm)]) if e == d else x
             tf = T.add(tq, spatial.cross_force(T, c, Fc[i]))
             if table is not None:
-                n_loop = pair_loops(T, jnt, J, par, k, (table, dq, dv, loop_m),
+                n_loop = pair_loops(T, jnt, const, par, k, (table, dq, dv, loop_m),
                                     (tf, tv, t1, t2))
                 if looped is not None:
                     looped.append(n_loop)
             j = par
             while j > 0:
-                inline = table is None or _constant(J[j])
+                inline = const[j]
                 jv = int(jnt[j]["idx_v"])
                 for e, ce in enumerate(J[j]):
                     r = jv + e
@@ -194,33 +195,28 @@ def _constant(columns) -> bool:
     return not any(isinstance(x, str) for col in columns for x in col)
 
 
-def pair_loops(T: Tracer, jnt, J, par: int, k: int, arrays, tvecs) -> int:
-    """Column k's entries with every ancestor dof whose joint's J is not constant (the
-    module docstring's dtau_l/dq_k, dtau_l/dv_k, dtau_k/dq_l, dtau_k/dv_l and M_lk, M_kl when
-    the M array is named), one loop per run of consecutive such dofs, reading each ancestor
-    dof's J, dA/dq, dV/dq, dA/dv from rows 0-5, 6-11, 12-17, 18-23 of the table. arrays:
-    (table, dq, dv, M or None); tvecs: column k's (tf, tv, t1, t2). Returns the pair count."""
+def pair_loops(T: Tracer, jnt, const, par: int, k: int, arrays, tvecs) -> int:
+    """Column k's entries with every ancestor dof whose joint's J is not constant (``const``:
+    per joint; the module docstring's dtau_l/dq_k, dtau_l/dv_k, dtau_k/dq_l, dtau_k/dv_l and
+    M_lk, M_kl when the M array is named), one loop per run of consecutive such dofs, reading
+    each ancestor dof's J, dA/dq, dV/dq, dA/dv from rows 0-5, 6-11, 12-17, 18-23 of the
+    table. arrays: (table, dq, dv, M or None); tvecs: column k's (tf, tv, t1, t2). Returns
+    the pair count."""
     W, dq, dv, M = arrays
     tf, tv, t1, t2 = tvecs
-    dofs = []
+    dofs = set()
     j = par
     while j > 0:
-        if not _constant(J[j]):
+        if not const[j]:
             jv = int(jnt[j]["idx_v"])
-            dofs += range(jv, jv + int(jnt[j]["nv"]))
+            dofs.update(range(jv, jv + int(jnt[j]["nv"])))
         j = int(jnt[j]["parent"])
-    runs: list[list[int]] = []
-    for r in sorted(dofs):
-        if runs and runs[-1][1] == r:
-            runs[-1][1] = r + 1
-        else:
-            runs.append([r, r + 1])
 
     def dot(row: int, t) -> str:
         return " + ".join(f"{W}[{row + c}, r]*{lit(x)}" for c, x in enumerate(t)
                           if not is_zero(x)) or "0.0"
 
-    for a, b in runs:
+    for a, b, _ in segments([dofs]):
         T.line(f"for r in range({a}, {b}):")
         T.line(f"    {dq}[r, {k}] = {dot(0, tf)}")
         T.line(f"    {dv}[r, {k}] = {dot(0, tv)}")
@@ -231,6 +227,23 @@ def pair_loops(T: Tracer, jnt, J, par: int, k: int, arrays, tvecs) -> int:
             T.line(f"    {M}[r, {k}] = m")
             T.line(f"    {M}[{k}, r] = m")
     return len(dofs)
+
+
+def segments(parts):
+    """Split the columns that any of ``parts`` (sets) holds by which parts hold them:
+    [(start, stop, indices of the parts)], contiguous runs."""
+    owner = {}
+    for n, cols in enumerate(parts):
+        for c in cols:
+            owner.setdefault(c, []).append(n)
+    out = []
+    for c in sorted(owner):
+        key = tuple(owner[c])
+        if out and out[-1][1] == c and out[-1][2] == key:
+            out[-1] = (out[-1][0], c + 1, key)
+        else:
+            out.append((c, c + 1, key))
+    return out
 
 
 def index_table(name: str, pairs) -> str:
