@@ -92,7 +92,8 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
                              pair, point, soft)
         if upto == 2 or m == 0:
             continue
-        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G)
+        o = ts.delassus_offset(nv, npair)
+        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G, fbuf[o:o + c.shape[0] + nv])
         if upto == 3:
             continue
         sw, _ = ts.step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)

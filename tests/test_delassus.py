@@ -27,7 +27,8 @@ def quadruped():
 
 def rows_on_chains(m, rng, legs=(0, 1, 2, 3), joints=3, across=False):
     """Random contact rows on the chains of the feet (3 per leg), unit joint rows, and
-    optionally one row on two legs."""
+    optionally one row on two legs and a row of zeros between the feet's (delassus.py bounds
+    each product by the rows' shared support, which such rows do not follow)."""
     rows = []
     for leg in legs:
         leaf = 6 + 3 * leg + 2
@@ -44,6 +45,7 @@ def rows_on_chains(m, rng, legs=(0, 1, 2, 3), joints=3, across=False):
         r = np.zeros(m.nv)
         r[[7, 10]] = rng.normal(size=2)
         rows.append(r)
+        rows.insert(4, np.zeros(m.nv))
     return np.array(rows)
 
 
@@ -52,7 +54,7 @@ def assemble(m, M, J, soft):
     U, D = np.zeros((nv, nv)), np.zeros(nv)
     assert cholesky(m.dof, M.copy(), U, D) < 0
     Z, G = np.zeros((rows, nv)), np.zeros((rows, rows))
-    delassus(m.dof, U, D, J, rows, REG, soft, Z, G)
+    delassus(m.dof, U, D, J, rows, REG, soft, Z, G, np.empty(rows + nv))
     return G
 
 

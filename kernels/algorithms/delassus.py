@@ -1,10 +1,13 @@
 """The Delassus matrix G = J M^-1 J^T of a step's constraint rows, with the tree-sparse
 factorization M = U D U^T (cholesky.py), never a dense inverse.
 
-With Z = D^-1/2 U^-1 J^T, G = Z^T Z: one triangular pass per row of J (Featherstone 2008,
-sec. 6.5: the pass touches only the ancestors of a dof, so a contact's row costs its
-support), then the products of the columns of Z, which are non-zero on shared supports
-only. G is symmetric and positive semi-definite (definite when the rows are independent).
+With Z = D^-1/2 U^-1 J^T, G = Z^T Z: one triangular pass over the dofs (Featherstone 2008,
+sec. 6.5: dof k's entries pass to its ancestors only), applied to all rows at once, then the
+products of the columns of Z. Those are non-zero on shared supports only: a contact's or a
+joint's row is non-zero on one dof and its ancestors, so a product runs up to the deepest dof
+the two rows share (for two feet of a legged robot, the base's last dof), which halves a
+quadruped's products. G is symmetric and positive semi-definite (definite when the rows are
+independent).
 The compliance R = r diag(G) is added to its diagonal (the regularization of the contact
 problem, as MuJoCo's soft constraints and Pinocchio's proximal solvers regularize theirs: it
 keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed). A soft
@@ -16,29 +19,86 @@ are known.
 from math import sqrt
 
 from .._jit import jit
-from .cholesky import solve_upper
 
 
 @jit
-def delassus(dof, U, D, J, m, regularization, soft, Z, G):
-    """Z[:m] = rows of D^-1/2 U^-1 J^T, G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on
-    soft contact rows (soft[r] > 0) and regularization G_rr on the others."""
+def delassus(dof, U, D, J, m, regularization, soft, Z, G, scratch):
+    """G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on soft contact rows (soft[r] > 0) and
+    regularization G_rr on the others. Z (C-contiguous, >= m nv floats) and scratch
+    (>= m + nv,) are scratch: Z's first m nv floats end as Z^T = D^-1/2 U^-1 J^T (nv, m), dof
+    by dof, so that each step of the triangular pass updates every row's entry of one dof at
+    once (contiguous, independent), instead of one row's entries in a dependent chain."""
     nv = J.shape[1]
+    Zt = Z.reshape((Z.shape[0] * Z.shape[1],))[:nv * m].reshape((nv, m))
+    tip, isd = scratch[:m], scratch[m:m + nv]
+    for k in range(nv):  # (once per step, not per row: a square root and a division each)
+        isd[k] = 1.0 / sqrt(D[k])
     for r in range(m):
-        z = Z[r]
-        for k in range(nv):
-            z[k] = J[r, k]
-        solve_upper(dof, U, z)
-        for k in range(nv):
-            z[k] /= sqrt(D[k])
+        tip[r] = _code(dof, J, r)
+    for k in range(nv):
+        for r in range(m):
+            Zt[k, r] = J[r, k]
+    for k in range(nv - 1, -1, -1):  # U^-1: ancestors pick up their descendants
+        j = dof[k].parent
+        while j >= 0:
+            u = U[j, k]
+            for r in range(m):
+                Zt[j, r] -= u * Zt[k, r]
+            j = dof[j].parent
+        d = isd[k]
+        for r in range(m):
+            Zt[k, r] *= d
     for r in range(m):
+        a = tip[r]
+        seen, bound = -3.0, -1  # (the bound of the last s's code: a contact's rows share it)
         for s in range(r, m):
+            b = tip[s]
+            if b != seen:
+                seen, bound = b, _shared(dof, a, b)
             acc = 0.0
-            for k in range(nv):
-                acc += Z[r, k] * Z[s, k]
+            for k in range(bound + 1):
+                acc += Zt[k, r] * Zt[k, s]
             G[r, s] = acc
             G[s, r] = acc
         if soft[r] > 0.0:
             G[r, r] += soft[r]
         else:
             G[r, r] *= 1.0 + regularization
+
+
+@jit
+def _code(dof, J, r):
+    """Row r's code: t, J[r]'s last non-zero dof (-1 for a zero row), when J[r] is non-zero on
+    t and its ancestors only (a chain: a contact's or a joint's row), then so is row r of
+    U^-1 J^T (dofs are numbered parents first, and U^-1 moves entries only to ancestors);
+    -2 - t otherwise, when that row is non-zero up to t at most."""
+    nv = J.shape[1]
+    t = nv - 1
+    while t >= 0 and J[r, t] == 0.0:
+        t -= 1
+    off = 0  # non-zeros up to t, then less those on t's chain
+    for k in range(t + 1):
+        off += J[r, k] != 0.0
+    k = t
+    while k >= 0:
+        off -= J[r, k] != 0.0
+        k = dof[k].parent
+    return float(t) if off == 0 else float(-2 - t)
+
+
+@jit
+def _shared(dof, a, b):
+    """The last dof on which two rows of U^-1 J^T with codes a, b (``_code``) can both be
+    non-zero: their tips' deepest common ancestor when both are chains (the rows are non-zero
+    on their tips' ancestors only), else the lower of their last non-zero dofs."""
+    if a >= -1.0 and b >= -1.0:
+        i, j = int(a), int(b)
+        while i != j:  # (parents are numbered before their children)
+            if i > j:
+                i = dof[i].parent
+            else:
+                j = dof[j].parent
+        return i
+    i = int(a) if a >= -1.0 else -2 - int(a)
+    j = int(b) if b >= -1.0 else -2 - int(b)
+    return min(i, j)
