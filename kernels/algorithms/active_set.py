@@ -110,37 +110,37 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
 @jit
 def _solve_set(G, c, m, flag, trial, work):
     """trial's flagged rows <- the solution of G_AA x_A = -(c_A + G_AB x_B), the others
-    (trial's) fixed; False if no row is flagged or G_AA is not positive definite."""
+    (trial's) fixed; False if no row is flagged or G_AA is not positive definite. G_AA is
+    G itself when every row is flagged (a robot standing on all its contacts)."""
+    rows = work[m:2 * m]  # the flagged rows, in order (as floats)
     k = 0
     for r in range(m):
-        k += int(flag[r])
+        if flag[r] != 0.0:
+            rows[k] = r
+            k += 1
     if k == 0:
         return False
-    b = work[m:m + k]
-    x = work[m + k:m + 2 * k]
-    A = work[m + 2 * k:m + 2 * k + k * k].reshape((k, k))
-    a = 0
-    for r in range(m):
-        if flag[r] == 0.0:
-            continue
-        acc = c[r]
-        e = 0
-        for s in range(m):
-            if flag[s] == 0.0:
-                acc += G[r, s] * trial[s]
-            else:
-                A[a, e] = G[r, s]
-                e += 1
-        b[a] = -acc
-        a += 1
-    if not factor_shifted(A, k, 0.0, A):
-        return False
+    b = work[2 * m:2 * m + k]
+    A = work[2 * m + k:2 * m + k + k * k].reshape((k, k))
     for a in range(k):
-        x[a] = b[a]
-    solve_factored(A, k, x)
-    a = 0
-    for r in range(m):
-        if flag[r] != 0.0:
-            trial[r] = x[a]
-            a += 1
+        r = int(rows[a])
+        acc = c[r]
+        if k < m:
+            for s in range(m):  # (the fixed rows: parted contacts hold 0)
+                if flag[s] == 0.0 and trial[s] != 0.0:
+                    acc += G[r, s] * trial[s]
+        b[a] = -acc
+    if k == m:
+        ok = factor_shifted(G, k, 0.0, A)
+    else:
+        for a in range(k):  # (factor_shifted reads the lower triangle only)
+            r = int(rows[a])
+            for e in range(a + 1):
+                A[a, e] = G[r, int(rows[e])]
+        ok = factor_shifted(A, k, 0.0, A)
+    if not ok:
+        return False
+    solve_factored(A, k, b)
+    for a in range(k):
+        trial[int(rows[a])] = b[a]
     return True

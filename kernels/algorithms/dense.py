@@ -75,24 +75,29 @@ def factor_shifted(G, m, rho, F):
             return False
         d = sqrt(d)
         F[j, j] = d
+        inv = 1.0 / d  # (one division per column, not one per entry)
         for i in range(j + 1, m):
             acc = G[i, j]
             for k in range(j):
                 acc -= F[i, k] * F[j, k]
-            F[i, j] = acc / d
+            F[i, j] = acc * inv
     return True
 
 
 @jit
 def solve_factored(F, m, b):
     """b[:m] <- (F F^T)^-1 b[:m], F from ``factor_shifted``."""
+    # (1 / F_ii does not wait on b: the division runs ahead, and each entry's wait on the
+    # previous ones ends in a multiplication)
     for i in range(m):
+        inv = 1.0 / F[i, i]
         acc = b[i]
         for k in range(i):
             acc -= F[i, k] * b[k]
-        b[i] = acc / F[i, i]
+        b[i] = acc * inv
     for i in range(m - 1, -1, -1):
+        inv = 1.0 / F[i, i]
         acc = b[i]
         for k in range(i + 1, m):
             acc -= F[k, i] * b[k]
-        b[i] = acc / F[i, i]
+        b[i] = acc * inv
