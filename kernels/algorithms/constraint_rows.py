@@ -53,8 +53,10 @@ def row_dot(J, r, x):
 
 
 @jit
-def _contact(jnt, sph, hsp, s, e, ws, J, m):
-    """Rows m, m+1, m+2 of J for sphere s on half-space e; returns (phi, point)."""
+def _contact(jnt, sph, hsp, s, e, ws, v, vf, J, m):
+    """Rows m, m+1, m+2 of J for sphere s on half-space e; returns (phi, point, the point's
+    velocity under v, under vf), the velocities summed over the point's chain of dofs, where
+    J's rows are non-zero."""
     sp = sph[s]
     w = ws[sp.joint]
     c = sp.p
@@ -71,6 +73,7 @@ def _contact(jnt, sph, hsp, s, e, ws, J, m):
         J[m, k] = 0.0
         J[m + 1, k] = 0.0
         J[m + 2, k] = 0.0
+    u0 = u1 = u2 = f0 = f1 = f2 = 0.0
     i = sp.joint
     while i > 0:
         wi = ws[i]
@@ -83,8 +86,17 @@ def _contact(jnt, sph, hsp, s, e, ws, J, m):
             J[m, iv + d] = n0 * a0 + n1 * a1 + n2 * a2
             J[m + 1, iv + d] = h[H_T1] * a0 + h[H_T1 + 1] * a1 + h[H_T1 + 2] * a2
             J[m + 2, iv + d] = h[H_T2] * a0 + h[H_T2 + 1] * a1 + h[H_T2 + 2] * a2
+            x, y = v[iv + d], vf[iv + d]
+            u0, u1, u2 = u0 + a0 * x, u1 + a1 * x, u2 + a2 * x
+            f0, f1, f2 = f0 + a0 * y, f1 + a1 * y, f2 + a2 * y
         i = jnt[i].parent
-    return phi, p0, p1, p2
+    return phi, p0, p1, p2, u0, u1, u2, f0, f1, f2
+
+
+@jit
+def _along(h, o, x0, x1, x2):
+    """h[o:o+3] . x"""
+    return h[o] * x0 + h[o + 1] * x1 + h[o + 2] * x2
 
 
 @jit
@@ -99,10 +111,11 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
     for s in range(sph.shape[0]):
         for e in range(nh):
             m = 3 * nc
-            phi, p0, p1, p2 = _contact(jnt, sph, hsp, s, e, ws, J, m)
-            un = row_dot(J, m, vf)
-            un0 = row_dot(J, m, v)
+            phi, p0, p1, p2, u0, u1, u2, f0, f1, f2 = _contact(jnt, sph, hsp, s, e, ws, v, vf,
+                                                                J, m)
             h = hsp[e]
+            un = _along(h, H_N, f0, f1, f2)
+            un0 = _along(h, H_N, u0, u1, u2)
             factor, ratio = 0.0, 1.0
             if is_soft(h):
                 if not phi < 0.0:
@@ -110,8 +123,8 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
                 factor, b, keep = soft_targets(h, phi, un0, dt)  # keep: 1 - dt B
                 factor *= sph[s].invweight
                 ratio = max(opt[O_IMPRATIO], 1e-15)  # (an opt of one's own may hold 0)
-                c[m + 1] = row_dot(J, m + 1, vf) - keep * row_dot(J, m + 1, v)
-                c[m + 2] = row_dot(J, m + 2, vf) - keep * row_dot(J, m + 2, v)
+                c[m + 1] = _along(h, H_T1, f0, f1, f2) - keep * _along(h, H_T1, u0, u1, u2)
+                c[m + 2] = _along(h, H_T2, f0, f1, f2) - keep * _along(h, H_T2, u0, u1, u2)
             else:
                 if not phi + dt * min(un, 0.0) < margin:
                     continue
@@ -119,8 +132,8 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
                 rest = h[H_RESTITUTION]
                 if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP:
                     b = max(b, -rest * un0)  # the impact falls within this step
-                c[m + 1] = row_dot(J, m + 1, vf)
-                c[m + 2] = row_dot(J, m + 2, vf)
+                c[m + 1] = _along(h, H_T1, f0, f1, f2)
+                c[m + 2] = _along(h, H_T2, f0, f1, f2)
             c[m] = un - b
             mu[nc] = h[H_MU]
             p = s * nh + e
