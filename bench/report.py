@@ -391,9 +391,11 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
            "\"generated\": the same rollouts with `rollout(..., generated=gen)`: the "
            "model's generated ABA in every contact-free step, its generated CRBA + RNEA + "
            "factorization (codegen/free_velocity.py) in every step of the quadruped scenes "
-           "(opt-in; judged against the same target on its own line of the summary). \"soft\" (bench/test_softness.py): the quadruped "
+           "(opt-in; judged against the same target on its own line of the summary). "
+           "\"soft\" (bench/test_softness.py): the quadruped "
            "scenes with MuJoCo's soft contact model, `Scene(solref=(0.02, 1))` and its default "
-           "solimp, the contact model of the MuJoCo side (opt-in; its own summary line).", ""]
+           "solimp, the contact model of the MuJoCo side (opt-in; its own summary line); \"soft "
+           "generated\": those soft rollouts with `generated=` (its own summary line).", ""]
     rows = []
     for scene, variant, m in keys:
         f = res.get("simulator", scene, m, "fastdyn", variant)
@@ -411,6 +413,10 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
         rs = ratio(sf, j)
         sv = tally.judge("simulator, soft contacts, >= 2x mujoco.rollout", f"{scene} {m}",
                          rs, SIM_TARGET, judged and sf is not None)
+        sg = res.get("simulator", scene, m, "fastdyn-soft-generated", variant)
+        rsg = ratio(sg, j)
+        sgv = tally.judge("simulator, soft contacts, generated kernels, >= 2x mujoco.rollout",
+                          f"{scene} {m}", rsg, SIM_TARGET, judged and sg is not None)
         rows.append([scene, f"{m} (nv {dofs[m]})" if m in dofs else m, variant,
                      f"{1 / f[0]:,.0f}" if f else "n/a", f"{1 / j[0]:,.0f}" if j else "n/a",
                      f"{1 / r:.2f}x" if r else "n/a",
@@ -419,11 +425,13 @@ def simulator_section(res: Results, tally: Tally) -> list[str]:
                      ">= 2x" if judged else "-", verdict,
                      f"{1 / a[0]:,.0f} ({j[0] / a[0]:.2f}x)" if a and j else "-",
                      f"{1 / g[0]:,.0f} ({1 / rg:.2f}x)" if g and rg else "-", gv,
-                     f"{1 / sf[0]:,.0f} ({1 / rs:.2f}x)" if sf and rs else "-", sv])
+                     f"{1 / sf[0]:,.0f} ({1 / rs:.2f}x)" if sf and rs else "-", sv,
+                     f"{1 / sg[0]:,.0f} ({1 / rsg:.2f}x)" if sg and rsg else "-", sgv])
     return out + table(["scene", "model", "batch", "fastdyn steps/s", "MuJoCo steps/s",
                         "throughput vs MuJoCo (min)", "(median)", "fastdyn / step",
                         "MuJoCo / step", "target", "", "ADMM steps/s (vs MuJoCo)",
-                        "generated steps/s (vs MuJoCo)", "", "soft steps/s (vs MuJoCo)", ""],
+                        "generated steps/s (vs MuJoCo)", "", "soft steps/s (vs MuJoCo)", "",
+                        "soft generated steps/s (vs MuJoCo)", ""],
                        rows) + step_split_rows(res)
 
 
