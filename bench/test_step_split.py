@@ -93,7 +93,7 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
         if upto == 2 or m == 0:
             continue
         o = ts.delassus_offset(nv, npair)
-        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G, fbuf[o:o + c.shape[0] + nv])
+        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G, fbuf[o:o + c.shape[0]])
         if upto == 3:
             continue
         sw, _ = ts.step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)

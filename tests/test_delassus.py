@@ -54,7 +54,7 @@ def assemble(m, M, J, soft):
     U, D = np.zeros((nv, nv)), np.zeros(nv)
     assert cholesky(m.dof, M.copy(), U, D) < 0
     Z, G = np.zeros((rows, nv)), np.zeros((rows, rows))
-    delassus(m.dof, U, D, J, rows, REG, soft, Z, G, np.empty(rows + nv))
+    delassus(m.dof, U, D, J, rows, REG, soft, Z, G, np.empty(rows))
     return G
 
 

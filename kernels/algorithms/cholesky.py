@@ -99,18 +99,26 @@ def solve_pair(dof, U, D, X, Y):
 
 
 @jit
-def solve_rows(dof, U, D, X):
-    """X <- M^-1 X for X (nv, k): ``solve`` applied to whole rows of X at a time (contiguous
-    inner loops), as ``solve_pair`` does for two right-hand sides in one walk."""
-    nv = X.shape[0]
+def solve_upper_rows(dof, U, X):
+    """X <- U^-1 X for X (nv, k): ``solve_upper`` applied to whole rows of X at a time (each
+    step of the walk updates k independent, contiguous entries)."""
     k = X.shape[1]
-    for r in range(nv - 1, -1, -1):
+    for r in range(X.shape[0] - 1, -1, -1):
         j = dof[r].parent
         while j >= 0:
             u = U[j, r]
             for c in range(k):
                 X[j, c] -= u * X[r, c]
             j = dof[j].parent
+
+
+@jit
+def solve_rows(dof, U, D, X):
+    """X <- M^-1 X for X (nv, k): ``solve`` applied to whole rows of X at a time (contiguous
+    inner loops), as ``solve_pair`` does for two right-hand sides in one walk."""
+    nv = X.shape[0]
+    k = X.shape[1]
+    solve_upper_rows(dof, U, X)
     for r in range(nv):
         d = 1.0 / D[r]
         for c in range(k):

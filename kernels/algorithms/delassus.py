@@ -19,33 +19,27 @@ are known.
 from math import sqrt
 
 from .._jit import jit
+from .cholesky import solve_upper_rows
 
 
 @jit
-def delassus(dof, U, D, J, m, regularization, soft, Z, G, scratch):
+def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip):
     """G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on soft contact rows (soft[r] > 0) and
-    regularization G_rr on the others. Z (C-contiguous, >= m nv floats) and scratch
-    (>= m + nv,) are scratch: Z's first m nv floats end as Z^T = D^-1/2 U^-1 J^T (nv, m), dof
-    by dof, so that each step of the triangular pass updates every row's entry of one dof at
-    once (contiguous, independent), instead of one row's entries in a dependent chain."""
+    regularization G_rr on the others. Z (C-contiguous, >= m nv floats) and tip (>= m,) are
+    scratch: tip gets each row's ``_code``, Z's first m nv floats Z^T = D^-1/2 U^-1 J^T
+    (nv, m), dof by dof, so that each step of the triangular pass updates every row's entry
+    of one dof at once (contiguous, independent), instead of one row's entries in a
+    dependent chain."""
     nv = J.shape[1]
     Zt = Z.reshape((Z.shape[0] * Z.shape[1],))[:nv * m].reshape((nv, m))
-    tip, isd = scratch[:m], scratch[m:m + nv]
-    for k in range(nv):  # (once per step, not per row: a square root and a division each)
-        isd[k] = 1.0 / sqrt(D[k])
     for r in range(m):
         tip[r] = _code(dof, J, r)
     for k in range(nv):
         for r in range(m):
             Zt[k, r] = J[r, k]
-    for k in range(nv - 1, -1, -1):  # U^-1: ancestors pick up their descendants
-        j = dof[k].parent
-        while j >= 0:
-            u = U[j, k]
-            for r in range(m):
-                Zt[j, r] -= u * Zt[k, r]
-            j = dof[j].parent
-        d = isd[k]
+    solve_upper_rows(dof, U, Zt)
+    for k in range(nv):
+        d = 1.0 / sqrt(D[k])
         for r in range(m):
             Zt[k, r] *= d
     for r in range(m):

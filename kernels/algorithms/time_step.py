@@ -81,7 +81,7 @@ def solver_offset(nv, npair):
     """Where the contact solver's own workspace (admm.py's) starts in fbuf, after
     ``buffers``' views."""
     rows = 3 * npair + 3 * nv
-    return 2 * nv * nv + 6 * nv + 2 * rows * nv + rows * rows + 6 * rows + 4 * npair
+    return 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 6 * rows + 4 * npair
 
 
 @jit
@@ -95,13 +95,13 @@ def rhs_offset(nv):
 def compliance_offset(nv, npair):
     """Where fbuf holds soft (rows,), after ``buffers``' views: each row's compliance factor
     (constraint_rows.contact_rows, delassus.py)."""
-    return solver_offset(nv, npair) - 2 * (3 * npair + 3 * nv) - nv
+    return solver_offset(nv, npair) - 2 * (3 * npair + 3 * nv)
 
 
 @jit
 def delassus_offset(nv, npair):
-    """Where fbuf holds delassus.py's scratch (rows + nv,), after the compliance."""
-    return solver_offset(nv, npair) - 3 * npair - 3 * nv - nv
+    """Where fbuf holds delassus.py's tip (rows,), after the compliance."""
+    return solver_offset(nv, npair) - 3 * npair - 3 * nv
 
 
 @jit(inline="always")  # returns views: compiled into its caller (_jit.py)
@@ -189,7 +189,7 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
     o = compliance_offset(nv, mu.shape[0])
     soft = fbuf[o:o + c.shape[0]]
     o = delassus_offset(nv, mu.shape[0])
-    scratch = fbuf[o:o + c.shape[0] + nv]
+    tip = fbuf[o:o + c.shape[0]]
     nc, m = step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair,
                       point, soft)
     for p in range(cf.shape[0]):
@@ -199,7 +199,7 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
     for k in range(nv):
         rhs[k] = 0.0
     if m > 0:
-        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], soft, Z, G, scratch)
+        delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], soft, Z, G, tip)
         sweeps, residual = step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)
         for s in range(warm.shape[0]):
             warm[s] = 0.0
