@@ -56,7 +56,7 @@ from .._jit import jit
 from ..layout import (H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, LOCAL_WORLD_ALIGNED, O_BOUNCE,
                       O_DT, O_ERP, O_IMPRATIO, O_TOL, OM, P_Q_LOWER, P_Q_UPPER)
 from .cholesky import solve_rows
-from .constraint_rows import REST_GAP, row_dot
+from .constraint_rows import REST_GAP, _along, _contact
 from .gauss import gauss_solve
 from .kinematics_derivatives import kinematics_derivatives, motion_derivatives
 from .pgs import _u
@@ -178,16 +178,17 @@ def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, ki
         if kind[n] != EQUAL:
             continue
         s, e = pair[i] // nh, pair[i] % nh
-        x0, x1, x2 = _centre(sph, s, ws)
         h = hsp[e]
-        phi = h[H_N] * x0 + h[H_N + 1] * x1 + h[H_N + 2] * x2 - h[H_OFFSET] - sph[s].radius
+        # the step's own gap and sums (rewriting J's rows n..n+2 as they are), so that the
+        # targets are classified as constraint_rows.contact_rows classified them, to the bit
+        phi, _, _, _, u0, u1, u2, f0, f1, f2 = _contact(jnt, sph, hsp, s, e, ws, v, vf, J, n)
         if is_soft(h):
             K, B = stiffness_damping(h, dt)
             kb[n] = dt * K * (impedance(h, phi) + impedance_slope(h, phi) * phi)
             er[n] = er[n + 1] = er[n + 2] = -(1.0 - dt * B)
             continue
         b = -phi / dt if phi > 0.0 else -erp * phi / dt
-        un, un0 = row_dot(J, n, vf), row_dot(J, n, v)
+        un, un0 = _along(h, H_N, f0, f1, f2), _along(h, H_N, u0, u1, u2)
         rest = h[H_RESTITUTION]
         if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP and -rest * un0 > b:
             er[n] = rest

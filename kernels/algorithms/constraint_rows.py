@@ -44,15 +44,6 @@ def _target(phi, dt, erp):
 
 
 @jit
-def row_dot(J, r, x):
-    """J[r] . x"""
-    acc = 0.0
-    for k in range(x.shape[0]):
-        acc += J[r, k] * x[k]
-    return acc
-
-
-@jit
 def _contact(jnt, sph, hsp, s, e, ws, v, vf, J, m):
     """Rows m, m+1, m+2 of J for sphere s on half-space e; returns (phi, point, the point's
     velocity under v, under vf), the velocities summed over the point's chain of dofs, where
