@@ -79,3 +79,16 @@ def test_delassus_is_J_Minv_JT(quadruped, across):
         G = assemble(m, M, J, soft)
         close(G, want)
         assert np.array_equal(G, G.T)
+
+
+def test_a_row_across_two_roots_ending_at_dof_1():
+    """Two one-dof branches hanging from the world (dofs 0 and 1, no common ancestor) and a
+    row on both: its code, -3, was the initial "no code seen yet" of delassus's cache of
+    bounds, which then skipped its products. With U = I and D = 1, G = J J^T."""
+    dof = np.array([(1, -1), (2, -1)], dtype=np.dtype([("joint", "<i8"), ("parent", "<i8")],
+                                                       align=True))
+    J = np.array([[1.0, 2.0], [0.0, 3.0], [4.0, 0.0]])
+    rows = J.shape[0]
+    Z, G = np.zeros((rows, 2)), np.zeros((rows, rows))
+    delassus(dof, np.eye(2), np.ones(2), J, rows, 0.0, np.zeros(rows), Z, G, np.empty(rows))
+    assert np.array_equal(G, J @ J.T)

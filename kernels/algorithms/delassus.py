@@ -16,7 +16,7 @@ computes it). The velocity change M^-1 J^T lambda takes one full solve after the
 are known.
 """
 
-from math import sqrt
+from math import nan, sqrt
 
 from .._jit import jit
 from .cholesky import solve_upper_rows
@@ -44,7 +44,7 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip):
             Zt[k, r] *= d
     for r in range(m):
         a = tip[r]
-        seen, bound = -3.0, -1  # (the bound of the last s's code: a contact's rows share it)
+        seen, bound = nan, -1  # (the bound of the last s's code: a contact's rows share it)
         for s in range(r, m):
             b = tip[s]
             if b != seen:
