@@ -98,23 +98,51 @@ def private_dir(path: str, setting: str) -> str:
     else:
         os.chmod(path, 0o700)  # the umask may have taken the owner's own bits away
     st = os.lstat(path)
-    problems = []
     if stat.S_ISLNK(st.st_mode):
-        problems.append(f"it is a symbolic link (to {os.readlink(path)})")
-    elif not stat.S_ISDIR(st.st_mode):
-        problems.append("it is not a directory")
-    elif hasattr(os, "getuid"):  # POSIX
-        if st.st_uid != os.getuid():
+        _refuse(path, [f"it is a symbolic link (to {os.readlink(path)})"], setting)
+    _refuse(path, _foreign(st, owners=(os.getuid(),) if hasattr(os, "getuid") else ()), setting)
+    return path
+
+
+def trusted_dir(path: str, setting: str) -> str:
+    """Check a directory that code is imported from, named by the user (``setting``); return it.
+
+    Unlike ``private_dir``'s temp directory, the user chose this one, so a symbolic link is
+    followed and the directory may be root's (a cache filled at image-build time). What is
+    checked is what decides who runs code here: the directory and its ``__pycache__`` (where
+    Python's ``.pyc`` files and numba's index pickles go) must be directories owned by us or by
+    root, and not writable by group or others; otherwise ``UnsafeCacheDirError`` names the
+    directory, what is wrong and ``setting``."""
+    owners = (os.getuid(), 0) if hasattr(os, "getuid") else ()
+    for d in (path, os.path.join(path, "__pycache__")):
+        try:
+            st = os.stat(d)
+        except FileNotFoundError:
+            continue  # __pycache__ not made yet: Python makes it inside the checked directory
+        _refuse(d, _foreign(st, owners), setting)
+    return path
+
+
+def _foreign(st: os.stat_result, owners: tuple) -> list[str]:
+    """What lets someone other than ``owners`` put files in the directory ``st`` describes."""
+    if not stat.S_ISDIR(st.st_mode):
+        return ["it is not a directory"]
+    problems = []
+    if owners:  # POSIX
+        if st.st_uid not in owners:
             problems.append(f"it is owned by uid {st.st_uid}, not by you (uid {os.getuid()})")
         if st.st_mode & 0o022:
             problems.append(f"its mode {stat.S_IMODE(st.st_mode):04o} lets group or others "
                             f"write to it")
+    return problems
+
+
+def _refuse(path: str, problems: list[str], setting: str) -> None:
     if problems:
         raise UnsafeCacheDirError(
             f"refusing the cache directory {path}: {'; '.join(problems)}. Code cached there runs "
-            f"in this process, so it must be yours alone: remove it (it is recreated with mode "
-            f"0700), or set {setting} to a private directory")
-    return path
+            f"in this process, so it must be yours alone: remove it (it is recreated writable by "
+            f"you alone), or set {setting} to a private directory")
 
 
 class _TempDirLocator(caching.UserProvidedCacheLocator):
