@@ -13,7 +13,7 @@ code.
 
 import gc as _gc
 
-from . import _source_tree, _startup
+from . import _compile_notice, _source_tree, _startup  # noqa: F401 (_compile_notice: listens)
 
 _source_tree.link_kernels()  # a source checkout's kernels/ (an installed one has its own)
 

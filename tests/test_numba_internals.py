@@ -15,6 +15,9 @@ somewhere deep in a kernel call. What relies on what:
   and ``compile()``, a dispatcher's ``targetoptions``, ``caching.NullCache``;
 - fastdyn/_startup.py: ``registry.cpu_target.typing_context.refresh()`` (guarded: only slower);
 - fastdyn/_parallel.py: ``numba.np.ufunc.omppool.openmp_vendor`` (guarded: assumes GNU);
+- fastdyn/_compile_notice.py: ``numba.core.event``'s ``Listener`` and ``register``, and the
+  ``"numba:compile"`` event around each compilation (not a cache load), its ``data["dispatcher"]``
+  with ``py_func``;
 - kernels/stack.py: ``numba.np.arrayobj.make_array`` / ``populate_array`` and
   ``cgutils.alloca_once`` (a scratch matrix in a kernel's stack frame).
 """
@@ -168,3 +171,31 @@ def test_stack_matrix_is_a_private_scratch_matrix_of_each_call():
 
     with pytest.raises(numba.core.errors.TypingError):
         not_literal(3, out)
+
+
+def test_compile_events_carry_the_dispatcher():
+    """fastdyn/_compile_notice.py: a "numba:compile" start and end around a compilation, the
+    dispatcher in the event's data; none for a call that compiles nothing."""
+    from numba.core import event
+
+    seen = []
+
+    class Recorder(event.Listener):
+        def on_start(self, ev):
+            seen.append(("start", ev.data["dispatcher"].py_func.__name__))
+
+        def on_end(self, ev):
+            seen.append(("end", ev.data["dispatcher"].py_func.__name__))
+
+    @numba.njit
+    def fresh(x):
+        return x + 1.0
+
+    recorder = Recorder()
+    event.register("numba:compile", recorder)
+    try:
+        fresh(1.0)
+        fresh(2.0)  # compiled already: no event
+    finally:
+        event.unregister("numba:compile", recorder)
+    assert seen == [("start", "fresh"), ("end", "fresh")]

@@ -1,0 +1,71 @@
+"""A first call that compiles for long says so, once, on stderr (fastdyn/_compile_notice.py).
+
+Each probe is a fresh interpreter with its own empty numba cache, so what it compiles is known.
+The threshold is lowered (AFTER) so that a kernel of a few seconds counts as long: what is
+tested is that the message appears, once, naming the call and the kernel, not how long a
+compilation takes."""
+
+import os
+import subprocess
+import sys
+
+PROBE = """\
+import logging, sys
+import numba, numpy as np
+import fastdyn as fd
+from fastdyn import _compile_notice as cn
+from fastdyn.kernels.spatial.sincos import sincos
+cn.AFTER = 600.0
+m = fd.samples.double_pendulum(); d = m.create_data()   # its checks compile: not announced
+cn.AFTER = {after}
+if {silence}:
+    logging.getLogger("fastdyn.compile").setLevel(logging.ERROR)
+
+@numba.njit
+def users_own(x):        # a user's kernel: theirs to time, never announced
+    return np.sqrt(np.sum(x * x)) + sincos(x[0])[0]
+
+users_own(np.ones(3))
+print("---", file=sys.stderr)
+fd.integrate(m, np.zeros(2), np.ones(2))
+fd.difference(m, np.zeros(2), np.ones(2))
+print("announced", cn.NOTICE.announced)
+"""
+
+
+def _probe(tmp_path, after=0.0, silence=False):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("FASTDYN_NO_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", PROBE.format(after=after, silence=silence)],
+                         capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    before, after_marker = out.stderr.split("---\n")
+    return before, after_marker, out.stdout
+
+
+def test_a_long_first_compile_is_announced_once_naming_the_call(tmp_path):
+    """integrate then difference, each compiling its kernels: one WARNING line for each call,
+    naming the user's call and a kernel; the user's own @njit function before them is not
+    announced."""
+    before, after, stdout = _probe(tmp_path)
+    assert "fastdyn:" not in before, before
+    lines = [s for s in after.splitlines() if s.startswith("fastdyn:")]
+    assert len(lines) == 2, after
+    assert "the first call of fastdyn.configuration.integrate compiles fastdyn.kernels." \
+        in lines[0]
+    assert "the first call of fastdyn.configuration.difference compiles fastdyn.kernels." \
+        in lines[1]
+    assert "cached on disk" in lines[0] and "fastdyn compile" in lines[0]
+    assert "users_own" not in stdout and "fastdyn.kernels." in stdout
+    # A second process loads the machine code from the cache: nothing compiles, nothing said.
+    before, after, stdout = _probe(tmp_path)
+    assert "fastdyn:" not in after and "announced []" in stdout, after
+
+
+def test_the_notice_is_silenced_through_logging_and_waits_its_threshold(tmp_path):
+    before, after, stdout = _probe(tmp_path, silence=True)
+    assert "fastdyn:" not in after, after
+    assert "fastdyn.kernels." in stdout  # it still happened, only unsaid
+    (tmp_path / "cache").rename(tmp_path / "old")  # compile again, under a threshold never met
+    before, after, stdout = _probe(tmp_path, after=600.0)
+    assert "fastdyn:" not in after and "announced []" in stdout, after
