@@ -8,8 +8,8 @@ from typing import Sequence
 import numpy as np
 
 from . import _checks
+from ._invariants import is_rotation
 from .kernels import layout
-from .kernels.algorithms.parameter_check import ROTATION_ATOL, ROTATION_RTOL
 from .kernels.joints import codes
 from .model import Model
 
@@ -281,7 +281,8 @@ class ModelBuilder:
             self._mimic[prefix + jn] = (prefix + mj, mul, off)
 
     def build(self) -> Model:
-        """The Model of the joints, bodies and frames added so far, checked (Model.check)."""
+        """The Model of the joints, bodies and frames added so far, checked (Model.check: the
+        one check of a model's invariants, fastdyn/_invariants.py)."""
         jnt = np.array(self._rows, dtype=layout.JOINT_DTYPE)
         prm = np.array(self._prm)
         g = np.asarray(self.gravity, dtype=np.float64)
@@ -318,73 +319,3 @@ def _per(val, n: int, default: float, what: str, field: str) -> np.ndarray:
     if np.any(np.isnan(a)):
         raise ValueError(f"{what}: {field} contains NaN")
     return a
-
-
-def is_rotation(R: np.ndarray) -> np.ndarray:
-    """Whether each R (..., 3, 3) is a rotation: R R^T = I and det R = +1. The tolerance, 1e-9
-    plus 1e-5 relative (np.allclose's), forgives rounding of parsed rpy angles and matrices
-    written to 6 decimals, not a reflection. Every placement the builder takes, the model
-    check and the batch check use this one rule (the compiled one, parameter_check's rule 18,
-    reads the same tolerances), so a model's own table passes as a batch."""
-    R = np.asarray(R, dtype=np.float64)
-    RRt = np.einsum("...ab,...cb->...ac", R, R)
-    return np.isclose(RRt, np.eye(3), rtol=ROTATION_RTOL, atol=ROTATION_ATOL).all(
-        axis=(-2, -1)) & (np.linalg.det(R) > 0.0)
-
-
-def check_arrays(jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray, joint_names,
-                 frame_names) -> None:
-    """The invariants the kernels rely on; raises ValueError naming the joint or frame. The
-    topology and the frames are checked here, the parameters by
-    ``fastdyn.parameters.check_table``, which also checks every batch of robots."""
-    # (imported here: fastdyn.parameters imports this module for its inertia helpers)
-    from .parameters import check_table
-
-    _check_topology(jnt, joint_names)
-    check_table(jnt, prm, joint_names)
-    _check_frames(frm, jnt.shape[0], frame_names)
-
-
-def _check_topology(jnt: np.ndarray, joint_names) -> None:
-    n = jnt.shape[0]
-    if n < 1 or jnt[0]["type"] != codes.UNIVERSE or jnt[0]["parent"] != -1:
-        raise ValueError("joint 0 must be the universe (type 0, parent -1)")
-    u = jnt[0]
-    if u["nq"] != 0 or u["nv"] != 0 or u["idx_q"] != 0 or u["idx_v"] != 0:
-        raise ValueError(f"joint 0 (the universe) must have nq = nv = idx_q = idx_v = 0, got "
-                         f"{int(u['nq'])}, {int(u['nv'])}, {int(u['idx_q'])}, {int(u['idx_v'])}")
-    if len(joint_names) != n or len(set(joint_names)) != n:
-        raise ValueError("joint names must be unique, one per joint")
-    q = v = 0
-    for i in range(1, n):
-        r = jnt[i]
-        name = joint_names[i]
-        t = int(r["type"])
-        if not 0 <= r["parent"] < i:
-            raise ValueError(f"joint {name!r}: parent {r['parent']} must be below its index {i}")
-        if not 1 <= t < codes.NTYPES:
-            raise ValueError(f"joint {name!r}: unknown type code {t}")
-        if r["nq"] != codes.NQ[t] or r["nv"] != codes.NV[t] or r["idx_q"] != q or r["idx_v"] != v:
-            raise ValueError(f"joint {name!r}: idx_q/nq/idx_v/nv inconsistent with its type")
-        q += int(r["nq"])
-        v += int(r["nv"])
-
-
-def _check_frames(frm: np.ndarray, njoints: int, frame_names) -> None:
-    nf = frm.shape[0]
-    if len(frame_names) != nf:
-        raise ValueError("one frame name per frame")
-
-    def fail(bad: np.ndarray, what: str):
-        raise ValueError(f"frame {frame_names[int(np.argmax(bad))]!r}: {what}")
-
-    pj, pf = frm["parent_joint"], frm["parent_frame"]
-    bad = (pj < 0) | (pj >= njoints) | (pf < 0) | (pf >= nf)
-    if bad.any():
-        fail(bad, "parent joint or frame out of range")
-    bad = ~(np.isfinite(frm["R"]).all(axis=(1, 2)) & np.isfinite(frm["p"]).all(axis=1))
-    if bad.any():
-        fail(bad, "non-finite placement")
-    bad = ~is_rotation(frm["R"])
-    if bad.any():
-        fail(bad, "placement rotation is not a rotation matrix (orthonormal, determinant +1)")

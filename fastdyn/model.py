@@ -6,6 +6,7 @@ import uuid
 
 import numpy as np
 
+from ._invariants import check_model
 from .kernels import layout
 from .kernels.joints import codes
 
@@ -41,11 +42,12 @@ class Model:
         self.params = layout.named(self.prm)  # the same memory, by field name
         self._gravity = self.prm[0, layout.P_GRAVITY:layout.P_GRAVITY + 3]
         self.frm = _frozen(frm, layout.FRAME_DTYPE)
-        self.dof = _frozen(_dof_table(self.jnt), layout.DOF_DTYPE)
         self.joint_names = tuple(joint_names)
         self.frame_names = tuple(frame_names)
         self.name = name
         self.mimic = dict(mimic or {})  # joint name -> (mimicked joint, multiplier, offset)
+        self.check()  # before anything is derived from the arrays (a parent index of 99)
+        self.dof = _frozen(_dof_table(self.jnt), layout.DOF_DTYPE)
         # Identifies this model's joints, and so the shapes of its Data. Random (uuid4), not a
         # per-process counter: a counter restarts in every worker process, where a pickled
         # Data of one robot then matched another robot's model and the kernels wrote past its
@@ -60,7 +62,6 @@ class Model:
         self._frame_index = {}
         for i, n in enumerate(self.frame_names):
             self._frame_index.setdefault(n, i)  # first wins, as Pinocchio's getFrameId
-        self.check()
 
     @classmethod
     def from_urdf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
@@ -203,12 +204,13 @@ class Model:
 
     # --- checks, data, pickling ------------------------------------------------------------
     def check(self) -> None:
-        """Raise ValueError if the arrays break an invariant the kernels rely on: the topology
-        and frames (``fastdyn.builder.check_arrays``) and the parameters, by the rules every
-        batch of robots is checked by (``fastdyn.parameters.check_table``)."""
-        from .builder import check_arrays  # (the builder imports this module)
-
-        check_arrays(self.jnt, self.prm, self.frm, self.joint_names, self.frame_names)
+        """Raise ValueError naming the joint or frame and the field if the arrays break an
+        invariant the kernels rely on: the topology (parents before children, type, sizes and
+        q/v indices), the parameters (the rules every batch of robots is checked by, and
+        lower <= upper limits), the frames and the mimic relations. The one check every
+        path that makes a Model runs (fastdyn/_invariants.py)."""
+        check_model(self.jnt, self.prm, self.frm, self.joint_names, self.frame_names,
+                    self.mimic)
 
     def create_data(self) -> "Data":
         """A new preallocated workspace for this model: one per thread."""
