@@ -93,6 +93,40 @@ def test_bias_and_coriolis(floating):
     close(coriolis_matrix(m, d, q, v, BODY_FIXED), coriolis_matrix(m, d, q, v, "body_fixed"))
 
 
+def _pinocchio_T(pm, q, rep):
+    """T = diag(^B X_F, I) from Pinocchio's placement of the free-flyer, not fastdyn's."""
+    pd = pm.createData()
+    pin.forwardKinematics(pm, pd, q)
+    oMb = pd.oMi[1]
+    T = np.eye(pm.nv)
+    if rep == MIXED:
+        T[:3, :3] = T[3:6, 3:6] = oMb.rotation.T
+    elif rep == INERTIAL:
+        T[:6, :6] = oMb.inverse().action
+    return T
+
+
+def test_bias_takes_external_forces_as_pinocchio(floating):
+    """h_R with LOCAL forces fext on every joint: the body-fixed one is Pinocchio's
+    rnea(q, v, 0, fext), and in every representation h_R(fext) - h_R(0) = -T^T sum J^T fext
+    = T^T (rnea(q, v, 0, fext) - rnea(q, v, 0)), T from Pinocchio's base placement."""
+    m, pm = floating
+    d, pd = m.create_data(), pm.createData()
+    rng = np.random.default_rng(7)
+    q, v, _ = random_state(pm, rng)
+    fext = rng.normal(size=(m.njoints, 6)) * 3
+    forces = [pin.Force(f) for f in fext]
+    zero = np.zeros(m.nv)
+    h_f = pin.rnea(pm, pd, q, v, zero, forces).copy()
+    h_0 = pin.rnea(pm, pd, q, v, zero).copy()
+    close(bias(m, d, q, v, BODY_FIXED, fext), h_f)
+    for rep in REPS:
+        T = _pinocchio_T(pm, q, rep)
+        vr = np.linalg.solve(T, v)
+        change = bias(m, d, q, vr, rep, fext).copy() - bias(m, d, q, vr, rep).copy()
+        close(change, T.T @ (h_f - h_0))
+
+
 def test_equations_of_motion_agree(floating):
     """ABA's body-fixed acceleration equals T v_R' + T' v_R with v_R' from the EoM in R."""
     m, pm = floating
