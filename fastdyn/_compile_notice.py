@@ -31,9 +31,9 @@ log = logging.getLogger("fastdyn.compile")
 
 AFTER = 2.0  # seconds of silence before a compilation is announced
 
-# Measured first compilations with empty caches on the project's reference machine (2 cores,
-# bench/RESULTS.md), whole bursts: the figure quoted as "about". Kernels not listed get the
-# general range. The compile-time bench (bench/test_cold.py) is where these come from.
+# Measured first compilations with empty caches on the project's reference machine (2 cores),
+# per kernel: the figure quoted as "about". Kernels not listed get the general range; none is
+# listed until a cold-start benchmark measures them.
 EXPECTED: dict[str, float] = {}
 
 
