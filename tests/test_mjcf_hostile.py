@@ -137,6 +137,56 @@ CASES = {
                           '</body>'), ["plane geom belongs to a body that does not move"], 2),
     "mocap_with_joint": (W('<body mocap="true"><joint/><geom size=".1"/></body>'),
                          ["mocap body"], 2),
+    # numbers at the edge of a double: what is computed from them (volumes, masses, moments,
+    # placements) is checked where it is computed, naming the attribute
+    "sphere_1e308": (W('<body><joint/><geom size="1e308"/></body>'),
+                     ['<geom size="1e308">', "the sphere's mass", "overflows a double"], 2),
+    "sphere_1e-308_alone": (W('<body name="dust"><joint/><geom size="1e-308"/></body>'),
+                            ["body 'dust' moves but has mass 0", "mjMINVAL"], 2),
+    "density_1e308": (W('<body><joint/><geom size=".1" density="1e308"/></body>'),
+                      ['<geom size=".1"> and <geom density="1e308">', "beyond 1e+150"], 2),
+    "capsule_1e308": (W('<body><joint/><geom type="capsule" size=".1 1e308"/></body>'),
+                      ['<geom size=".1 1e308">', "the capsule's mass", "overflows"], 2),
+    "fromto_1e308": (W('<body><joint/><geom type="capsule" size=".1" '
+                       'fromto="-1e308 0 0 1e308 0 0"/></body>'),
+                     ['<geom fromto="-1e308 0 0 1e308 0 0">', "the capsule's mass"], 2),
+    "geom_pos_1e308": (W('<body><joint/><geom size=".1" pos="1e308 0 0"/></body>'),
+                       ['<geom pos="1e308 0 0">', "centre of this geom", "beyond 1e+150"], 2),
+    "geom_mass_on_huge_box": (W('<body><joint/><geom type="box" size="1e300 1 1" mass="1"/>'
+                                '</body>'), ['<geom size="1e300 1 1">', "moment of inertia",
+                                             "overflows"], 2),
+    "inertia_1e308": (W('<body><joint/><inertial pos="0 0 0" mass="1" '
+                        'diaginertia="1e308 1e308 1e308"/></body>'),
+                      ['<inertial diaginertia="1e308 1e308 1e308">', "beyond 1e+150"], 2),
+    "fullinertia_1e308": (W('<body><joint/><inertial pos="0 0 0" mass="1" '
+                            'fullinertia="1e308 1e308 1e308 1e308 0 0"/></body>'),
+                          ['<inertial fullinertia="1e308 1e308 1e308 1e308 0 0">'], 2),
+    "inertial_mass_1e308": (W('<body><joint/><inertial pos="0 0 0" mass="1e308" '
+                              'diaginertia="1 1 1"/></body>'),
+                            ['<inertial mass="1e308">', "the mass [kg]"], 2),
+    "inertial_pos_1e308": (W('<body><joint/><inertial pos="1e308 0 0" mass="1" '
+                             'diaginertia="1 1 1"/></body>'),
+                           ['<inertial pos="1e308 0 0">', "centre of mass"], 2),
+    "frames_overflow": (W('<frame pos="1e308 0 0"><body pos="1e308 0 0"><joint/>'
+                          '<geom size=".1"/></body></frame>'),
+                        ['<body pos="1e308 0 0">', "with the frames around it",
+                         "overflows a double"], 2),
+    "joint_pos_1e308": (W('<body><joint pos="1e308 0 0"/><geom size=".1"/></body>'),
+                        ['<joint pos="1e308 0 0">', "centre of mass from this joint"], 2),
+    "slide_ref_overflow": (W('<body><joint type="slide" axis="1 0 0" pos="-1e308 0 0" '
+                             'ref="1.7e308"/><geom size=".1"/></body>'),
+                           ['<joint pos="-1e308 0 0"> and <joint ref="1.7e308">',
+                            "position in its parent"], 2),
+    "welded_far_away": (W('<body name="arm"><joint/><geom size=".1"/><body pos="1e308 0 0">'
+                          '<geom size=".1"/></body></body>'),
+                        ["body 'arm' moves", "welded to it"], 2),
+    "settotalmass_scales_beyond": (W('<body><joint/><inertial pos="0 0 0" mass="1e-200" '
+                                     'diaginertia="1 1 1"/></body>',
+                                     '<compiler settotalmass="1e10"/>'),
+                                   ['<compiler settotalmass="1e10">', "scaled to the total"],
+                                   1),
+    "boundmass_1e308": (W(B, '<compiler boundmass="1e308"/>'),
+                        ['<compiler boundmass="1e308">', "beyond 1e+150"], 1),
     # unsupported
     "composite": (W('<body><joint/><geom size=".1"/><composite type="grid" count="2 2 1"/>'
                     '</body>'), ["<composite> is not supported"], 2),
@@ -300,3 +350,129 @@ def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path):
         load_mjcf(main)
     assert err.value.source.endswith("more.xml")
     assert time.perf_counter() - t < 10.0
+
+
+# --- numbers at the edge of a double ----------------------------------------------------------
+
+def test_numbers_at_the_edge_that_make_a_robot_give_its_exact_model():
+    """Where the mathematics is finite the model is, however near the edge the numbers are:
+    directions normalized by their largest entry, moments ordered as (m r) r, a geom too small
+    for a double's volume weighing nothing."""
+    import numpy as np
+
+    m = load_mjcf(W('<body quat="1e308 1e308 0 0"><joint/><geom size=".1"/></body>'
+                    '<body zaxis="0 1e308 1e308"><joint/><geom size=".1"/></body>'
+                    '<body xyaxes="1e308 0 0 1e308 1e308 0"><joint/><geom size=".1"/></body>'))
+    half = np.sqrt(0.5)
+    assert np.allclose(m.params["R"][1], [[1, 0, 0], [0, 0, -1], [0, 1, 0]], atol=1e-15)
+    assert np.allclose(m.params["R"][2][:, 2], [0, half, half], atol=1e-15)  # z onto zaxis
+    assert np.allclose(m.params["R"][3], np.eye(3), atol=1e-15)
+    plain = load_mjcf(W(B))
+    dusty = load_mjcf(W('<body name="b"><joint/><geom size=".1"/><geom size="1e-308" '
+                        'pos="0 0 1"/><geom type="capsule" size="1e-200 1e-300"/></body>'))
+    assert np.array_equal(dusty.params["pi"], plain.params["pi"])
+    # a capsule 1e200 m across of 1e-300 kg beside a 1 kg sphere: r^2 alone overflows, m r^2
+    # does not (1.21 m r^2 about a cross axis, 0.46 m r^2 about its own)
+    cap = load_mjcf(W('<body><joint/><geom size=".1"/><geom type="capsule" mass="1e-300" '
+                      'size="1e200 1e200"/></body>'))
+    assert np.allclose(np.diag(cap.inertia[1]), [1.21e100, 1.21e100, 0.46e100], rtol=1e-12)
+
+
+EDGES = ("0", "-0", "1e-308", "-1e-308", "5e-324", "1e308", "-1e308",
+         "1.7976931348623157e308", "inf", "nan", "-1", "-2.5", "1e400", "1e-400")
+
+# A robot that reads every numeric attribute the loader computes with; {name} slots hold
+# their valid values below, which the fuzz replaces by edge values.
+FUZZ_DOC = """<mujoco>
+<compiler angle="radian" boundmass="{boundmass}" boundinertia="{boundinertia}"
+  settotalmass="{settotalmass}"/>
+<option gravity="{gravity}"/>
+<worldbody>
+<body name="base" pos="{base_pos}" quat="{base_quat}">
+  <joint name="j1" pos="{j1_pos}" axis="{j1_axis}" ref="{j1_ref}" range="{j1_range}"
+    armature="{armature}" damping="{damping}" frictionloss="{frictionloss}"
+    actuatorfrcrange="{frc}"/>
+  <geom type="sphere" size="{sphere}" pos="{sphere_pos}" density="{density}"/>
+  <frame pos="{frame_pos}" euler="{frame_euler}">
+    <body name="arm" pos="{arm_pos}" xyaxes="{arm_xyaxes}">
+      <joint name="j2" type="slide" axis="{j2_axis}" ref="{j2_ref}"/>
+      <geom type="capsule" size="{capsule}" fromto="{fromto}" mass="{capsule_mass}"/>
+      <geom type="box" size="{box}" pos="{box_pos}" axisangle="{box_axisangle}"/>
+      <site name="tip" pos="{site_pos}" zaxis="{site_zaxis}"/>
+      <body name="hand" pos="{hand_pos}">
+        <geom type="ellipsoid" size="{ellipsoid}"/>
+        <geom type="cylinder" size="{cylinder}" mass="{cylinder_mass}"/>
+      </body>
+    </body>
+  </frame>
+  <body name="tool" pos="{tool_pos}">
+    <joint name="j3" type="ball"/>
+    <inertial pos="{inertial_pos}" mass="{inertial_mass}" {inertia}/>
+  </body>
+</body>
+</worldbody></mujoco>"""
+FUZZ_VALUES = {
+    "boundmass": "0", "boundinertia": "0", "settotalmass": "-1", "gravity": "0 0 -9.81",
+    "base_pos": "0 0 1", "base_quat": "1 0 0 0", "j1_pos": "0 0 0.1", "j1_axis": "0 1 0",
+    "j1_ref": "0.1", "j1_range": "-1 1", "armature": "0.01", "damping": "0.1",
+    "frictionloss": "0.2", "frc": "-5 5", "sphere": "0.1", "sphere_pos": "0 0 0.05",
+    "density": "1000", "frame_pos": "0.1 0 0", "frame_euler": "0 0.3 0",
+    "arm_pos": "0 0 0.2", "arm_xyaxes": "1 0 0 0 1 0", "j2_axis": "1 0 0", "j2_ref": "0",
+    "capsule": "0.05", "fromto": "0 0 0 0 0 0.3", "capsule_mass": "1.5",
+    "box": "0.1 0.05 0.02", "box_pos": "0 0 0.1", "box_axisangle": "0 0 1 0.5",
+    "site_pos": "0 0 0.3", "site_zaxis": "0 0 1", "hand_pos": "0 0 0.3",
+    "ellipsoid": "0.03 0.04 0.05", "cylinder": "0.02 0.04", "cylinder_mass": "0.3",
+    "tool_pos": "0 0.2 0", "inertial_pos": "0 0 0.01", "inertial_mass": "0.5",
+    "inertia": 'diaginertia="0.01 0.02 0.025"',
+}
+
+
+def _fuzzed(rng) -> str:
+    values = dict(FUZZ_VALUES)
+    for key in rng.choice(sorted(values), size=int(rng.integers(1, 4)), replace=False):
+        if key == "inertia":
+            k = rng.choice(["diaginertia", "fullinertia"])
+            n = 3 if k == "diaginertia" else 6
+            nums = ["0.01"] * 3 + ["0"] * (n - 3)
+        else:
+            nums = values[key].split()
+        for i in rng.choice(len(nums), size=int(rng.integers(1, len(nums) + 1)),
+                            replace=False):
+            nums[i] = str(rng.choice(EDGES))
+        values[key] = f'{k}="{" ".join(nums)}"' if key == "inertia" else " ".join(nums)
+    return FUZZ_DOC.format(**values)
+
+
+def test_fuzz_numeric_attributes_at_the_edges_of_a_double():
+    """Every numeric attribute at 0, +-1e-308, +-1e308, inf, nan, negative: a Model whose
+    numbers are finite, or an MJCFError naming the line and the element; never NumPy's or
+    Python's arithmetic errors, nor their warnings."""
+    import warnings
+
+    import numpy as np
+
+    from fastdyn.parsers import MJCFWarning
+
+    assert load_mjcf(FUZZ_DOC.format(**FUZZ_VALUES)).nv == 1 + 1 + 3  # the base case loads
+    rng = np.random.default_rng(10)
+    outcomes = {"model": 0, "error": 0}
+    t = time.perf_counter()
+    for _ in range(400):
+        doc = _fuzzed(rng)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MJCFWarning)
+            warnings.simplefilter("error")  # a RuntimeWarning (overflow) is a failure too
+            try:
+                m = load_mjcf(doc)
+            except MJCFError as e:
+                assert e.source == "<string>" and e.line is not None and e.element, str(e)
+                outcomes["error"] += 1
+                continue
+            except Exception as e:  # noqa: BLE001  (the point of the test)
+                raise AssertionError(f"{type(e).__name__}: {e}\n{doc}") from None
+        for field in ("pi", "R", "p", "armature", "damping", "friction"):
+            assert np.isfinite(m.params[field]).all(), (field, doc)
+        assert np.isfinite(m.gravity).all(), doc
+        outcomes["model"] += 1
+    assert min(outcomes.values()) > 40, outcomes  # both sides of the edge are exercised
+    assert time.perf_counter() - t < 30.0

@@ -1,6 +1,11 @@
 """From the MJCF reader's bodies (fastdyn/parsers/mjcf.py) to a Description: names, masses,
 joint chains, sites and collision shapes, with the checks MuJoCo's compiler makes on them.
 
+Masses, inertias and placements are checked where they are computed (``_geom_inertia``,
+``_body_inertia``, the joints' placements): finite and within ``_mjcf_math.LARGEST``, else an
+MJCFError at the element, naming the attributes they come from; so numbers anywhere in a
+double's range give a model or that error, never NumPy's or Python's arithmetic errors.
+
 Names: an unnamed body, joint or site is called as MuJoCo numbers it (``body3``, ``joint0``,
 ``site2``: its id in the compiled mjModel, bodies from 1 after the world). A body without a
 joint hangs on a fixed joint "<body>_fixed"; a body with several joints gets a massless link
@@ -76,6 +81,26 @@ def _line(r, node) -> int | None:
     return node.line if node.source == r.source else None
 
 
+def _geom_inertia(r, g) -> tuple[float, np.ndarray, np.ndarray]:
+    """(mass, centre, inertia about it in the body frame) of a solid geom, each checked at the
+    geom: its mass and moments within LARGEST and, when it has mass, its centre too (the
+    body's com is a mean of its geoms' centres)."""
+    a = g.attrs
+    shape = ("fromto", "size") if "fromto" in a else ("size",)
+    src = ("mass",) if g.mass is not None else shape + ("density",)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        m = np.float64(g.mass) if g.mass is not None else g.density * mm.volume(g.kind, g.size)
+        r.derived(a, src, f"the {g.kind}'s mass [kg]", m, limit=mm.LARGEST)
+        moments = mm.principal_inertia(g.kind, g.size, m)
+        r.derived(a, shape + src, f"the {g.kind}'s moment of inertia [kg m^2]", moments,
+                  limit=mm.LARGEST)
+        I = g.R @ np.diag(moments) @ g.R.T  # orthonormal R: entries below 3 LARGEST
+    if m > 0:
+        r.derived(a, ("fromto",) if "fromto" in a else ("pos",),
+                  "the centre of this geom with mass, in its body [m]", g.p, limit=mm.LARGEST)
+    return float(m), g.p, I
+
+
 def _inertia(r, b, name: str) -> tuple[float, np.ndarray, np.ndarray]:
     """(mass, com, inertia about it) of body ``b`` in its frame, as <compiler> says."""
     use_geoms = r.inertiafromgeom == "true" or (r.inertiafromgeom == "auto" and
@@ -95,16 +120,18 @@ def _inertia(r, b, name: str) -> tuple[float, np.ndarray, np.ndarray]:
             if g.shell:
                 r.fail("shellinertia=\"true\" (a hollow geom's inertia) is not supported by "
                        "fastdyn; give the body an <inertial>", Attrs(g.node))
-            vol = mm.volume(g.kind, g.size)
-            m = g.mass if g.mass is not None else g.density * vol
-            moments = mm.principal_inertia(g.kind, g.size, m, m / vol)
-            parts.append((m, g.p, g.R @ np.diag(moments) @ g.R.T))
-        m, c, I = mm.combine(parts)
+            parts.append(_geom_inertia(r, g))
+        with np.errstate(over="ignore", invalid="ignore"):
+            m, c, I = mm.combine(parts)
+        # each geom is within LARGEST: only their sum, or their spread about it, is not
+        r.derived(Attrs(b.node), (), f"body {name!r}: the mass, centre of mass or inertia "
+                  f"[kg m^2] of its geoms together (their size, density, mass and pos)",
+                  m, c, I, limit=mm.LARGEST)
     elif b.inertial is not None:
-        m, c, I = b.inertial[:3]
+        m, c, I = b.inertial[:3]  # checked as it was read
     else:
         m, c, I = 0.0, np.zeros(3), np.zeros((3, 3))
-    m = max(m, r.boundmass)
+    m = max(m, r.boundmass)  # (the bounds are within LARGEST: checked as they were read)
     if r.boundinertia > 0 or r.balance:
         ev, V = mm.principal(I)
         new = np.maximum(ev, r.boundinertia)
@@ -118,7 +145,7 @@ def _inertia(r, b, name: str) -> tuple[float, np.ndarray, np.ndarray]:
 def _check_inertia(r, b, name, m, I) -> None:
     """MuJoCo refuses a body whose principal moments break A + B >= C unless told to
     balance them; so does fastdyn (the URDF loader, following Pinocchio, only warns)."""
-    ev = np.linalg.eigvalsh(0.5 * (I + I.T))
+    ev = mm.principal(I)[0]
     tol = 1e-9 * max(1.0, float(abs(ev).max()))
     node = b.inertial[3] if b.inertial is not None and r.inertiafromgeom != "true" else b.node
     if ev[0] < -tol:
@@ -145,8 +172,12 @@ def _check_moving(r, names, inertia) -> None:
     for b in r.bodies:
         if not b.joints:
             continue
-        m, _, I = mm.combine(welded(b, np.eye(3), np.zeros(3), []))
-        low = float(np.linalg.eigvalsh(I)[0]) if m > 0 else 0.0
+        with np.errstate(over="ignore", invalid="ignore"):
+            m, c, I = mm.combine(welded(b, np.eye(3), np.zeros(3), []))
+        r.derived(Attrs(b.node), (), f"body {names.body[id(b)]!r} moves: the mass, centre "
+                  f"of mass or inertia [kg m^2] of it and the bodies welded to it (their pos)",
+                  m, c, I, limit=mm.LARGEST)
+        low = float(mm.principal(I)[0][0]) if m > 0 else 0.0
         if m < mm.MJMINVAL or low < mm.MJMINVAL:
             r.fail(f"body {names.body[id(b)]!r} moves but has mass {m:.3g} and smallest "
                    f"principal inertia {low:.3g} (with the bodies welded to it); MuJoCo "
@@ -176,9 +207,14 @@ def describe(r, d: Description, world) -> None:
     inertia = {id(b): _inertia(r, b, names.body[id(b)]) for b in r.bodies}
     if r.totalmass > 0:
         total = sum(m for m, _, _ in inertia.values())
-        if total > 0:
-            k = r.totalmass / total
-            inertia = {i: (k * m, c, k * I) for i, (m, c, I) in inertia.items()}
+        if total > 0:  # m / total first: the ratio of the masses is what settotalmass keeps
+            with np.errstate(over="ignore", invalid="ignore"):
+                inertia = {i: (r.totalmass * (m / total), c, r.totalmass * (I / total))
+                           for i, (m, c, I) in inertia.items()}
+            for b in r.bodies:
+                r.derived(r.compiler_attrs["settotalmass"], ("settotalmass",),
+                          f"body {names.body[id(b)]!r}'s inertia scaled to the total mass "
+                          f"[kg m^2]", inertia[id(b)][2], limit=mm.LARGEST)
     for b in r.bodies:
         _check_inertia(r, b, names.body[id(b)], inertia[id(b)][0], inertia[id(b)][2])
     _check_moving(r, names, inertia)
@@ -200,13 +236,15 @@ def describe(r, d: Description, world) -> None:
                        Attrs(g.node))
         d.links.append(Link(name, inertial, _line(r, b.node),
                             [_collision(r, g) for g in b.geoms if g.collides]))
-        _joints(r, d, b, name, parent, names, world)
+        _joints(r, d, b, name, parent, names, world, inertia[id(b)])
         for s in b.sites:
             d.frames.append(Frame(names.site[id(s)], name, s[1], s[2], _line(r, s[3])))
 
 
-def _joints(r, d: Description, b, name: str, parent: str, names, world) -> None:
-    """The joints placing body ``b`` (called ``name``) on ``parent``."""
+def _joints(r, d: Description, b, name: str, parent: str, names, world, body) -> None:
+    """The joints placing body ``b`` (called ``name``, ``body``: its (mass, com, inertia))
+    on ``parent``, their placements checked finite at each joint and the body's com within
+    LARGEST of its joint, its inertia about it finite (the Model keeps them so)."""
     line = _line(r, b.node)
     if b.mocap and (b.parent is not world or b.joints):
         r.fail("a mocap body must be a child of the worldbody without joints (MuJoCo's rule)",
@@ -232,21 +270,33 @@ def _joints(r, d: Description, b, name: str, parent: str, names, world) -> None:
         child = name if last else _fresh(f"{name}_{jname}", names.links)
         # A joint's frame: at its anchor, turned back by its ref (q = ref is the pose the
         # file draws), so that q is MuJoCo's qpos (Pinocchio 4's reading of ref too)
-        R, p = np.eye(3), (j.pos if prev is None else j.pos - prev)
-        if j.kind == "hinge" and j.ref:
-            R = mm.axis_angle(j.axis, -j.ref)
-        elif j.kind == "slide" and j.ref:
-            p = p - j.ref * j.axis
-        if j.kind == "free":  # q is the body's pose in the world, as MuJoCo's qpos
-            R, p = np.eye(3), np.zeros(3)
-        elif prev is None:
-            R, p = b.R @ R, b.p + b.R @ p
+        with np.errstate(over="ignore", invalid="ignore"):
+            R, p = np.eye(3), (j.pos if prev is None else j.pos - prev)
+            if j.kind == "hinge" and j.ref:
+                R = mm.axis_angle(j.axis, -j.ref)
+            elif j.kind == "slide" and j.ref:
+                p = p - j.ref * j.axis
+            if j.kind == "free":  # q is the body's pose in the world, as MuJoCo's qpos
+                R, p = np.eye(3), np.zeros(3)
+            elif prev is None:
+                R, p = b.R @ R, b.p + b.R @ p
+        if j.kind != "free":
+            r.derived(j.attrs, ("pos", "ref"), "the joint's position in its parent [m]", p)
         lower, upper = j.limits if j.limits is not None else (None, None)
         J = Joint(jname, _KINDS[j.kind], link, child, R, p, axis=j.axis, lower=lower,
                   upper=upper, effort=j.effort, damping=j.damping, friction=j.frictionloss,
                   armature=j.armature, line=_line(r, j.node))
         if last and j.kind != "free" and np.any(j.pos):
             J.child_place = (np.eye(3), -j.pos)
+            m, c, _ = body
+            if m > 0:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    cj = c - j.pos
+                    far = (m * float(np.abs(cj).max())) * float(np.abs(cj).max())
+                r.derived(j.attrs, ("pos",), f"body {name!r}'s centre of mass from this joint "
+                          f"[m]", cj, limit=mm.LARGEST)
+                r.derived(j.attrs, ("pos",), f"body {name!r}'s inertia about this joint "
+                          f"(m |c|^2) [kg m^2]", far)
         if not last:
             d.links.append(Link(child, None, _line(r, j.node)))
         d.joints.append(J)

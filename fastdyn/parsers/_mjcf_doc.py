@@ -217,6 +217,23 @@ class Numbers:
             what = f"<{n.tag} name=\"{name[:40]}\">" if name else f"<{n.tag}>"
         raise self.error(message, n.source, what, n.line)
 
+    def derived(self, a: Attrs, keys: tuple, quantity: str, *values,
+                limit: float | None = None) -> None:
+        """Fail at ``a``'s element unless every number of ``values`` (what the reader computed
+        from its attributes ``keys``: a mass, an inertia, a placement) is finite and, with
+        ``limit``, at most ``limit`` in magnitude; the message names ``quantity`` and those of
+        ``keys`` the element has (from its default class too)."""
+        with np.errstate(invalid="ignore"):
+            x = np.abs(np.concatenate([np.ravel(np.asarray(v, dtype=np.float64))
+                                       for v in values]))
+        if np.all(np.isfinite(x)) and (limit is None or not x.size or x.max() <= limit):
+            return
+        shown = " and ".join(a.shown(k) for k in keys if k in a) or f"<{a.node.tag}>"
+        how = ("overflows a double" if not np.all(np.isfinite(x)) else
+               f"is {x.max():.3g}, beyond {limit:g}, which no body has (its products would "
+               f"overflow a double)")
+        self.fail(f"{shown}: {quantity} {how}", a)
+
     def floats(self, a: Attrs, key: str, count, what: str | None = None,
                default=None) -> np.ndarray | None:
         """The numbers of ``key``: ``count`` of them (an int, or (least, most)); ``default``

@@ -49,7 +49,11 @@ than read wrongly.
 
 Safety: as ``load_urdf`` (fastdyn/parsers/_xml.py): no DOCTYPE or entity, ``max_bytes``
 (64 MiB) for the document and its includes together; errors raise ``MJCFError`` naming the
-file (the included one where it is), the line and the element.
+file (the included one where it is), the line and the element. Numbers anywhere in a
+double's range give the model or an ``MJCFError`` naming the attributes: what is computed
+from them (geom volumes, masses and moments, placements through frames, inertias about
+joints) is checked finite, and masses, com offsets and inertias within 1e150, where it is
+computed (fastdyn/parsers/_mjcf_build.py).
 """
 
 from __future__ import annotations
@@ -172,6 +176,7 @@ class _Joint:
     damping: float = 0.0
     frictionloss: float = 0.0
     effort: float | None = None
+    attrs: Attrs | None = None  # its attributes, over its class's (None: a <freejoint>)
 
 
 @dataclass
@@ -188,6 +193,7 @@ class _Geom:
     friction: float
     mesh: str | None = None  # a mesh geom, or a primitive fitted to this mesh
     shell: bool = False
+    attrs: Attrs | None = None  # its attributes, over its class's
 
 
 @dataclass
@@ -230,6 +236,7 @@ class _Reader(Numbers):
         self.balance = False
         self.totalmass = -1.0
         self.alignfree = False
+        self.compiler_attrs: dict[str, Attrs] = {}  # attribute -> the <compiler> that set it
         self.gravity = np.array([0.0, 0.0, -9.81])
         self.bodies: list[_Body] = []
         self.notes: dict[str, list[str]] = {}  # warning kind -> what
@@ -339,6 +346,11 @@ class _Reader(Numbers):
         if "balanceinertia" in a:
             self.balance = self.keyword(a, "balanceinertia", tf, "false") == "true"
         self.totalmass = self.number(a, "settotalmass", self.totalmass)
+        for k, x in (("boundmass", self.boundmass), ("boundinertia", self.boundinertia),
+                     ("settotalmass", self.totalmass)):
+            if k in a:
+                self.compiler_attrs[k] = a
+                self.derived(a, (k,), "a mass or moment of inertia", x, limit=mm.LARGEST)
         if "alignfree" in a:
             self.alignfree = self.keyword(a, "alignfree", tf, "false") == "true"
 
@@ -378,6 +390,15 @@ class _Reader(Numbers):
     def pose(self, a: Attrs) -> tuple[np.ndarray, np.ndarray]:
         return self.orientation(a), self.floats(a, "pos", 3, default=(0.0, 0.0, 0.0))
 
+    def placed(self, a: Attrs, R, p, Rl, pl, keys=("pos",)) -> tuple[np.ndarray, np.ndarray]:
+        """(R Rl, p + R pl): an element's pose (Rl, pl) in the frame (R, p) it stands in,
+        checked finite (a 1e308 pos in a 1e308 frame overflows) at the element."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = R @ Rl, p + R @ pl
+        self.derived(a, keys, "its position in its body (with the frames around it) [m]",
+                     out[1])
+        return out
+
     def childclass(self, node: _xml.Node, inherited: str) -> str:
         cc = node.attrib.get("childclass")
         return inherited if cc is None else self.defaults.check(cc, node, "childclass")
@@ -392,8 +413,8 @@ class _Reader(Numbers):
                 self.body(c, body, R, p, cls)
             elif t == "frame":
                 a = Attrs(c)
-                Rf, pf = self.pose(a)
-                self.elements(body, c, R @ Rf, p + R @ pf, self.childclass(c, cls), True)
+                Rf, pf = self.placed(a, R, p, *self.pose(a))
+                self.elements(body, c, Rf, pf, self.childclass(c, cls), True)
             elif t == "geom":
                 body.geoms.append(self.geom(self.defaults.attrs(c, cls), R, p))
             elif t == "site":
@@ -419,8 +440,7 @@ class _Reader(Numbers):
 
     def body(self, node: _xml.Node, parent: _Body, R, p, cls: str) -> None:
         a = Attrs(node)
-        Rb, pb = self.pose(a)
-        b = _Body(node.attrib.get("name"), node, parent, R @ Rb, p + R @ pb)
+        b = _Body(node.attrib.get("name"), node, parent, *self.placed(a, R, p, *self.pose(a)))
         b.mocap = self.keyword(a, "mocap", ("true", "false"), "false") == "true"
         if self.number(a, "gravcomp", 0.0) != 0.0:
             self.note("gravcomp", f"{b.name or '<body>'} ({self.where(node)})")
@@ -438,14 +458,14 @@ class _Reader(Numbers):
             return _Joint(node.attrib.get("name"), "free", node)
         a = self.defaults.attrs(node, cls)
         kind = self.keyword(a, "type", ("hinge", "slide", "ball", "free"), "hinge")
-        j = _Joint(a.get("name"), kind, node)
-        j.pos = p + R @ self.floats(a, "pos", 3, default=(0.0, 0.0, 0.0))
-        axis = R @ self.floats(a, "axis", 3, default=(0.0, 0.0, 1.0))
+        j = _Joint(a.get("name"), kind, node, attrs=a)
+        j.pos = self.placed(a, R, p, np.eye(3), self.floats(a, "pos", 3,
+                                                              default=(0.0, 0.0, 0.0)))[1]
         if kind in ("hinge", "slide"):
-            n = float(np.linalg.norm(axis))
-            if not n > mm.MJMINVAL:
+            try:  # normalized before it turns: |R a| of a 1e308 axis could overflow
+                j.axis = R @ mm.unit(self.floats(a, "axis", 3, default=(0.0, 0.0, 1.0)), "")
+            except ValueError:
                 self.fail(f"{a.shown('axis')}: a {kind} joint's axis cannot be zero", a)
-            j.axis = axis / n
         scale = self.angle if kind in ("hinge", "ball") else 1.0
         j.ref = self.number(a, "ref", 0.0) * (self.angle if kind == "hinge" else 1.0)
         if self.number(a, "stiffness", 0.0) != 0.0:
@@ -512,11 +532,13 @@ class _Reader(Numbers):
         collides = (self.integer(a, "contype", 1) | self.integer(a, "conaffinity", 1)) != 0
         if kind in ("hfield", "sdf") and mesh is None:
             mesh = a.get(kind) or "?"
-        return _Geom(kind, a.node, R @ Rg, p + R @ pg, size,
+        Rg, pg = self.placed(a, R, p, Rg, pg, ("fromto",) if ft is not None else ("pos",))
+        return _Geom(kind, a.node, Rg, pg, size,
                      None if mass is None else float(mass[0]),
                      self.nonnegative(a, "density", 1000.0), self.integer(a, "group", 0),
                      collides, float(friction[0]), mesh if kind != "plane" else None,
-                     self.keyword(a, "shellinertia", ("true", "false"), "false") == "true")
+                     self.keyword(a, "shellinertia", ("true", "false"), "false") == "true",
+                     attrs=a)
 
     def site(self, a: Attrs, R, p) -> tuple:
         ft = self.floats(a, "fromto", 6)
@@ -532,7 +554,8 @@ class _Reader(Numbers):
                 self.fail(f"{a.shown('fromto')}: {e}", a)
         else:
             Rs, ps = self.pose(a)
-        return a.get("name"), R @ Rs, p + R @ ps, a.node
+        Rs, ps = self.placed(a, R, p, Rs, ps, ("fromto",) if ft is not None else ("pos",))
+        return a.get("name"), Rs, ps, a.node
 
     def inertial(self, a: Attrs) -> tuple:
         c = self.floats(a, "pos", 3)
@@ -556,9 +579,10 @@ class _Reader(Numbers):
             R = self.orientation(a)
             with np.errstate(over="ignore", invalid="ignore"):
                 I = R @ np.diag(d) @ R.T
-        if not np.all(np.isfinite(I)):
-            self.fail("the inertia overflows a double once rotated: values this large are no "
-                      "body", a)
+        self.derived(a, ("mass",), "the mass [kg]", mass, limit=mm.LARGEST)
+        self.derived(a, ("pos",), "the centre of mass [m]", c, limit=mm.LARGEST)
+        self.derived(a, ("fullinertia", "diaginertia") + ORIENTATIONS,
+                     "the inertia (once rotated) [kg m^2]", I, limit=mm.LARGEST)
         return mass, c, I, a.node
 
     # --- the Description -------------------------------------------------------------------
