@@ -373,6 +373,20 @@ def explain_inertias(model: Model, PI: np.ndarray, rows: np.ndarray) -> None:
                              f"{model.joint_names[joint]!r}: {_VIOLATIONS[rule]}")
 
 
+def check_physical(model: Model, pi) -> None:
+    """Raise ValueError "row r: pi: joint 'j': <rule>" for the first robot r of ``pi`` (N,
+    njoints - 1, 10), float64, whose bodies are not rigid bodies (rules 6, 17 and 23 of
+    kernels/algorithms/parameter_check.py: finite, mass >= 0, the pseudo-inertia positive
+    semi-definite, i.e. the principal moments about the com meet the triangle inequality;
+    a massless body may keep a rotational inertia, as the model's own). What a study checks
+    its samples with, whatever it computes; else return."""
+    r, code = parameter_check.first_unphysical(np.ascontiguousarray(pi, dtype=np.float64))
+    if r >= 0:
+        rule, joint = divmod(int(code), parameter_check.CODE)
+        raise ValueError(f"row {int(r)}: pi: joint {model.joint_names[joint]!r}: "
+                         f"{_VIOLATIONS[rule]}")
+
+
 def check_table(jnt: np.ndarray, prm: np.ndarray, joint_names: Sequence[str]) -> None:
     """The parameter invariants the kernels rely on, for the topology ``jnt``: finite
     placements, axes and inertias; rotation matrices; a unit axis (the type's own for
@@ -419,6 +433,10 @@ _VIOLATIONS = {
     parameter_check.GRAVITY_NOT_FINITE: "gravity is not finite",
     parameter_check.GRAVITY_MISPLACED: "gravity lives in the universe row only; the gravity "
                                        "columns of every other row must be zero",
+    parameter_check.NOT_PHYSICAL: "not a rigid body's inertia: its principal moments about "
+                                  "the com break the triangle inequality I1 + I2 >= I3 (or "
+                                  "it has a first moment m c without mass); see "
+                                  "fastdyn.parameters.is_physically_consistent",
 }
 
 

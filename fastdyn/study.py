@@ -52,6 +52,7 @@ from ._parallel import launch
 from .kernels.algorithms import batch_inertias
 from .kernels.algorithms import regressor_product as _product
 from .model import Model
+from .parameters import check_physical
 
 __all__ = ["ParameterSampler", "InverseDynamics", "Rollouts", "AtStates", "StudyResult",
            "StudyInterrupted", "run", "BLOCK", "LEVELS"]
@@ -76,7 +77,12 @@ class ParameterSampler:
     number, one per moving joint, or {joint name: spread}).
 
     For another distribution, subclass and override ``sample(rng, n)``: it must return
-    (n, njoints - 1, 10) finite parameters in Pinocchio's order and draw only from ``rng``."""
+    (n, njoints - 1, 10) real numbers in Pinocchio's order, drawn only from ``rng``, each body
+    a rigid body's (finite, mass >= 0, principal moments about the com meeting the triangle
+    inequality: ``fastdyn.parameters.is_physically_consistent``; a massless body may keep a
+    rotational inertia, as the model's own). A study checks every sample it uses, whatever
+    it computes, and refuses the first that is not a robot with a ValueError naming the
+    sample and the joint whose body it is."""
 
     def __init__(self, model: Model, mass=0.0, com=0.0, inertia=0.0):
         _checks.model_arg(model)
@@ -90,15 +96,14 @@ class ParameterSampler:
                                  inertia=self.inertia)
 
     def block(self, seed: int, b: int) -> np.ndarray:
-        """Samples b BLOCK .. (b + 1) BLOCK - 1, (BLOCK, njoints - 1, 10), checked."""
-        pi = np.asarray(self.sample(np.random.default_rng([seed, b]), BLOCK), dtype=np.float64)
+        """Samples b BLOCK .. (b + 1) BLOCK - 1, (BLOCK, njoints - 1, 10), float64 (their
+        numbers are checked where a study uses them: ``prepare``'s job checks each slice)."""
         shape = (BLOCK, self.model.njoints - 1, 10)
+        what = f"{type(self).__name__}.sample(rng, {BLOCK})"
+        pi = _checks.real(self.sample(np.random.default_rng([seed, b]), BLOCK),
+                          f"the array {what} returned", f"an array of shape {shape}")
         if pi.shape != shape:
-            raise ValueError(f"{type(self).__name__}.sample(rng, {BLOCK}) returned shape "
-                             f"{pi.shape}, not {shape}")
-        if not np.isfinite(pi).all():
-            raise ValueError(f"{type(self).__name__}.sample returned non-finite parameters "
-                             f"(block {b} of seed {seed})")
+            raise ValueError(f"{what} returned shape {pi.shape}, not {shape}")
         return pi
 
     def draw(self, seed: int, lo: int, hi: int, cache: dict | None = None) -> np.ndarray:
@@ -372,6 +377,9 @@ class _Job:
         pi, res = out if out is not None else self.allocate(hi - lo)
         pi[...] = self.sampler.draw(self.seed, lo, hi, self._cache)
         try:
+            # one check of the samples for every computation: real bodies only (an
+            # InverseDynamics study by the regressor would compute torques of any numbers)
+            check_physical(self.model, pi)
             self.bound.compute(self.model, pi, threads, res)
         except (ValueError, ArithmeticError) as e:  # "row r" of this slice is sample lo + r
             row = re.match(r"row (\d+)(.*?): (.*)", str(e), re.S)

@@ -23,6 +23,14 @@ robot (bench/test_montecarlo.py).
 pi_violation(pi) applies the rules that concern a body's inertia alone (6: pi not finite, 17:
 negative mass) to the inertias pi (njoints - 1, 10) of a batch over inertias (body i in row
 i - 1), with the same codes.
+
+physical_violation(pi) adds the rule a real rigid body meets, which the kernels do not need
+but a robot drawn at random must (studies check their samples with it, first_unphysical):
+  23     the pseudo-inertia [[S_o, h], [h^T, m]] is not positive semi-definite (S_o = tr(I_o) / 2
+         1 - I_o the second moments about the origin, h = m c): with m > 0, the second moments
+         about the com S_c = S_o - c h^T have a negative eigenvalue, i.e. the principal moments
+         of I_c break I1 + I2 >= I3 (Wensing, Kim & Slotine 2017); with m = 0, h is not zero or
+         S_o is not positive semi-definite. Tolerance: PHYSICAL_RTOL of tr(S_o).
 """
 
 from math import isfinite
@@ -44,6 +52,8 @@ ROTATION_ATOL, ROTATION_RTOL = 1e-9, 1e-5  # rule 18's tolerances; builder.is_ro
 PI_NOT_FINITE = 6  # F_FINITE's (P_PI, 10), as a rule code
 NEGATIVE_MASS, NOT_ROTATION, AXIS_CHANGED, AXIS_NOT_UNIT = 17, 18, 19, 20
 GRAVITY_NOT_FINITE, GRAVITY_MISPLACED = 21, 22
+NOT_PHYSICAL = 23
+PHYSICAL_RTOL = 1e-9  # rule 23: eigenvalues of S_c down to -PHYSICAL_RTOL tr(S_o) pass
 
 
 @jit
@@ -123,6 +133,70 @@ def pi_violation(pi):
         if pi[i, 0] < 0.0:
             return NEGATIVE_MASS * CODE + i + 1
     return -1
+
+
+@jit
+def _physical(pi, i):
+    """Rule 23 for body row i of pi, finite and of mass >= 0 (module docstring). The second
+    moments are divided by their trace s = tr(S_o) first: a real body's are then within
+    [-1, 1] (S_c is positive semi-definite with tr(S_c) <= s), so anything beyond 2 is refused
+    before the minors, which then cannot overflow."""
+    m, hx, hy, hz = pi[i, 0], pi[i, 1], pi[i, 2], pi[i, 3]
+    xx, xy, yy, xz, yz, zz = pi[i, 4], pi[i, 5], pi[i, 6], pi[i, 7], pi[i, 8], pi[i, 9]
+    s = 0.5 * xx + 0.5 * yy + 0.5 * zz  # tr(S_o) = tr(I_o) / 2 (halves first: no overflow)
+    cx = cy = cz = 0.0
+    if m > 0.0:
+        cx, cy, cz = hx / m, hy / m, hz / m
+    elif hx != 0.0 or hy != 0.0 or hz != 0.0:
+        return False  # a first moment without mass
+    # S_c = S_o - c h^T, S_o = s 1 - I_o (upper triangle; c h^T ordered to stay finite
+    # wherever m c c^T is)
+    a = s - xx - cx * hx
+    b = s - yy - cy * hy
+    d = s - zz - cz * hz
+    e = -xy - cx * hy
+    f = -xz - cx * hz
+    g = -yz - cy * hz
+    if not s > 0.0:  # a point mass at the origin, or nothing: every moment zero
+        return s == 0.0 and a == 0.0 and b == 0.0 and d == 0.0 and e == 0.0 and f == 0.0 \
+            and g == 0.0
+    a, b, d, e, f, g = a / s, b / s, d / s, e / s, f / s, g / s
+    if not (abs(a) <= 2.0 and abs(b) <= 2.0 and abs(d) <= 2.0 and abs(e) <= 2.0
+            and abs(f) <= 2.0 and abs(g) <= 2.0):  # also NaN (inf - inf)
+        return False
+    a += PHYSICAL_RTOL
+    b += PHYSICAL_RTOL
+    d += PHYSICAL_RTOL
+    # [[a, e, f], [e, b, g], [f, g, d]] is positive semi-definite iff its principal minors
+    # are all >= 0
+    if a < 0.0 or b < 0.0 or d < 0.0:
+        return False
+    if a * b - e * e < 0.0 or a * d - f * f < 0.0 or b * d - g * g < 0.0:
+        return False
+    return a * (b * d - g * g) - e * (e * d - g * f) + f * (e * g - b * f) >= 0.0
+
+
+@jit
+def physical_violation(pi):
+    """-1, or code * CODE + joint of the first broken rule of pi_violation, then of rule 23."""
+    code = pi_violation(pi)
+    if code >= 0:
+        return code
+    for i in range(pi.shape[0]):
+        if not _physical(pi, i):
+            return NOT_PHYSICAL * CODE + i + 1
+    return -1
+
+
+@jit
+def first_unphysical(PI):
+    """(s, code): the first robot s of PI (n, njoints - 1, 10) whose inertias break a rule of
+    physical_violation and its code, or (-1, -1). Serial: tens of ns a body."""
+    for s in range(PI.shape[0]):
+        code = physical_violation(PI[s])
+        if code >= 0:
+            return s, code
+    return -1, -1
 
 
 @jit
