@@ -166,6 +166,8 @@ def is_rotation(R: np.ndarray) -> np.ndarray:
     check and the batch check use this one rule (the compiled one, parameter_check's rule 18,
     reads the same tolerances), so a model's own table passes as a batch."""
     R = np.asarray(R, dtype=np.float64)
-    RRt = np.einsum("...ab,...cb->...ac", R, R)
-    return np.isclose(RRt, np.eye(3), rtol=ROTATION_RTOL, atol=ROTATION_ATOL).all(
-        axis=(-2, -1)) & (np.linalg.det(R) > 0.0)
+    eye = np.eye(3)
+    RRt = R @ np.swapaxes(R, -1, -2)
+    # np.isclose(RRt, eye, rtol, atol) written out (NaN and inf fail it too), 5x faster
+    close = (np.abs(RRt - eye) <= ROTATION_ATOL + ROTATION_RTOL * eye).all(axis=(-2, -1))
+    return close & (np.linalg.det(R) > 0.0)
