@@ -82,10 +82,10 @@ import hashlib
 import importlib.util
 import os
 import sys
-import tempfile
 import warnings
 from types import ModuleType
 
+from .._atomic import replace_file
 from ..kernels._jit import (CacheWarning, UnsafeCacheDirError, private_dir, trusted_dir,
                             user_temp_dir)
 from ..kernels.layout import P_GRAVITY
@@ -275,7 +275,8 @@ def clear_cache(directory: str | None = None) -> int:
         except FileNotFoundError:
             continue
         for name in names:
-            if name.startswith(_PREFIX):
+            # (".fastdyn_generated_...tmp": a write a crash cut short, fastdyn/_atomic.py)
+            if name.startswith((_PREFIX, "." + _PREFIX)):
                 try:
                     os.remove(os.path.join(folder, name))
                 except FileNotFoundError:  # another process cleared it first
@@ -291,20 +292,12 @@ def _write(directory: str, filename: str, text: str) -> str:
         with open(path, encoding="utf-8") as fh:
             if fh.read() == text:
                 return path
-    except FileNotFoundError:
+    except (FileNotFoundError, UnicodeDecodeError):  # (garbled: written again)
         pass
-    # An unguessable temp name, which a planted file or symlink cannot take; its prefix lets
-    # clear_cache sweep one a crash left behind.
-    fd, tmp = tempfile.mkstemp(prefix=f"{filename}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide it from others sharing the directory
-        os.replace(tmp, path)  # atomic: a concurrent process sees the old file or the new one
-    except BaseException:
-        os.remove(tmp)
-        raise
-    return path
+    # Whole or not at all (fastdyn/_atomic.py): a concurrent process sees the old file or the
+    # new one; 0644, as a module others sharing the directory may read.
+    return replace_file(path, lambda fh: fh.write(text.encode("utf-8")), mode=0o644,
+                        follow_symlinks=False)
 
 
 def _place(directory: str | None, filename: str, text: str) -> str:
