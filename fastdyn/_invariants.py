@@ -8,8 +8,9 @@ children); a known type code; nq, nv those of the type; idx_q, idx_v the running
 in joint order, no gap, no overlap); names unique, one per joint. The records' dtypes are
 JOINT_DTYPE's (int64), checked where the arrays are frozen (``model._frozen``).
 Parameters (``prm``): ``fastdyn.parameters.check_table``'s rules (finite, rotations, unit
-axes, mass, armature, damping and friction >= 0, limits not NaN, gravity), which also check
-every batch of robots, then lower <= upper for each position limit a joint uses.
+axes, mass, armature, damping and friction >= 0, limits not NaN, lower <= upper for each
+position limit a joint uses (``crossed_limits``), gravity), which also check every batch of
+robots.
 Frames: parent joint and parent frame in range, a known type, a finite rotation.
 Mimic relations: both joints exist, multiplier and offset finite.
 
@@ -43,8 +44,7 @@ def check_model(jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray, joint_names, 
     check_topology(jnt, joint_names)
     from .parameters import check_table  # (parameters imports the model, which imports us)
 
-    check_table(jnt, prm, joint_names)
-    check_limits(jnt, prm, joint_names)
+    check_table(jnt, prm, joint_names)  # (lower <= upper included: crossed_limits)
     check_frames(frm, jnt.shape[0], frame_names)
     if mimic:
         check_mimic(mimic, joint_names)
@@ -96,16 +96,17 @@ def check_topology(jnt: np.ndarray, joint_names) -> None:
                              f"added up)")
 
 
-def check_limits(jnt: np.ndarray, prm: np.ndarray, joint_names) -> None:
-    """lower <= upper for the first nq position limits of every joint (NaN is check_table's)."""
-    named = layout.named(prm)
-    crossed = (named["q_lower"] > named["q_upper"]) & (
-        np.arange(layout.MAX_NQ) < jnt["nq"][:, None])
-    if crossed.any():
-        j, k = (int(x) for x in np.argwhere(crossed)[0])
-        lo, hi = float(named["q_lower"][j, k]), float(named["q_upper"][j, k])
-        raise ValueError(f"joint {joint_names[j]!r}: position limits lower > upper "
-                         f"(q_lower[{k}] = {lo:g} > q_upper[{k}] = {hi:g})")
+def crossed_limits(jnt: np.ndarray, prm: np.ndarray) -> tuple[int, int, int] | None:
+    """(robot, joint, coordinate) of the first position limit with lower > upper among the
+    first nq of each joint, in tables ``prm`` (N, njoints, NP); None if there is none (NaN is
+    check_table's). Vectorised: 7 comparisons a joint."""
+    lo = prm[..., layout.P_Q_LOWER:layout.P_Q_LOWER + layout.MAX_NQ]
+    hi = prm[..., layout.P_Q_UPPER:layout.P_Q_UPPER + layout.MAX_NQ]
+    crossed = (lo > hi) & (np.arange(layout.MAX_NQ) < jnt["nq"][:, None])
+    if not crossed.any():
+        return None
+    s, j, k = (int(x) for x in np.argwhere(crossed)[0])
+    return s, j, k
 
 
 def check_frames(frm: np.ndarray, njoints: int, frame_names) -> None:

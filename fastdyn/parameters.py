@@ -29,6 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from . import _checks
+from ._invariants import crossed_limits
 from ._parallel import launch
 from .builder import as_placement, check_inertia, dynamic_parameters
 from .kernels import layout
@@ -152,10 +153,7 @@ def with_limits(model: Model, joint: int | str, lower=None, upper=None, velocity
         if field in ("v_max", "effort_max") and (a < 0).any():
             raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be >= 0")
         named[j][field][:n] = a
-    lo, hi = named[j]["q_lower"][:nq], named[j]["q_upper"][:nq]
-    if (lo > hi).any():
-        raise ValueError(f"joint {model.joint_names[j]!r}: lower > upper ({lo} > {hi})")
-    return _copy(model, prm)
+    return _copy(model, prm)  # (lower > upper: refused by the model check, naming the joint)
 
 
 def with_gravity(model: Model, gravity) -> Model:
@@ -391,7 +389,8 @@ def check_table(jnt: np.ndarray, prm: np.ndarray, joint_names: Sequence[str]) ->
     """The parameter invariants the kernels rely on, for the topology ``jnt``: finite
     placements, axes and inertias; rotation matrices; a unit axis (the type's own for
     axis-aligned joints, whose kernels never read it); mass, armature, damping and friction
-    >= 0; limits not NaN; gravity finite and only in the universe row.
+    >= 0; limits not NaN, and lower <= upper for each position limit a joint uses; gravity
+    finite and only in the universe row.
 
     ``prm``: one model's table (njoints, NP), as ``Model.check`` passes it, or a batch of
     robots (N, njoints, NP), float64 and of the right shape (the callers check that). Raises
@@ -407,6 +406,13 @@ def check_table(jnt: np.ndarray, prm: np.ndarray, joint_names: Sequence[str]) ->
         parameter_check.check_chunk(0, 1, *args)
     hit = np.flatnonzero(bad >= 0)
     if not hit.size:
+        crossed = crossed_limits(jnt, x)
+        if crossed is not None:
+            s, j, k = crossed
+            lo, hi = (float(x[s, j, c + k]) for c in (layout.P_Q_LOWER, layout.P_Q_UPPER))
+            at = f"prm: robot {s}, " if batch else ""
+            raise ValueError(f"{at}joint {joint_names[j]!r}: position limits lower > upper "
+                             f"(q_lower[{k}] = {lo:g} > q_upper[{k}] = {hi:g})")
         return
     s = int(hit[0])
     code, joint = divmod(int(bad[s]), parameter_check.CODE)

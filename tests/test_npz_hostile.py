@@ -227,13 +227,15 @@ def test_a_tampered_file_is_refused_naming_file_joint_and_field(tmp_path, chain,
     assert str(path) in str(e.value)
 
 
-def test_with_parameters_refuses_crossed_limits(small):
+def test_with_parameters_and_batches_refuse_crossed_limits(small):
     prm = np.array(small.prm)
     layout.named(prm)[1]["q_lower"][0], layout.named(prm)[1]["q_upper"][0] = 1.0, -1.0
     with pytest.raises(ValueError, match="joint .*: position limits lower > upper"):
         small.with_parameters(prm)
-    with pytest.raises(ValueError, match="lower > upper"):
+    with pytest.raises(ValueError, match="joint .*: position limits lower > upper"):
         small.with_limits(1, lower=2.0, upper=1.0)
+    with pytest.raises(ValueError, match="robot 1, joint .*: position limits lower > upper"):
+        fd.parameters.check_parameters(small, np.stack([small.prm, prm]))  # a batch too
 
 
 def test_a_model_made_from_arrays_raises_value_error_not_index_error(chain):
