@@ -249,6 +249,16 @@ def test_a_model_made_from_arrays_raises_value_error_not_index_error(chain):
         fd.Model(jnt, chain.prm, chain.frm, list(chain.joint_names), list(chain.frame_names))
 
 
+def test_an_unpickled_model_is_checked_as_a_new_one(chain):
+    import pickle
+    state = chain.__getstate__()
+    state["jnt"]["parent"][3] = 99
+    blob = pickle.dumps(chain)
+    m = pickle.loads(blob)
+    with pytest.raises(ValueError, match="parent 99"):
+        m.__setstate__(state)
+
+
 # --- the hostile-input fuzz over every member ----------------------------------------------
 
 def _fuzz_model():
@@ -329,7 +339,8 @@ def test_fuzz_npz_members(tmp_path):
     outcomes = {"loaded": 0, "refused": 0}
     for trial in range(400):
         arrays = dict(base)
-        for key in rng.choice(keys, size=rng.integers(1, 3), replace=False):
+        others = [k for k in keys if k != keys[trial % len(keys)]]  # every member, in turn
+        for key in [keys[trial % len(keys)], *rng.choice(others, size=rng.integers(2))]:
             y = _corrupt(rng, arrays[key])
             if y is None:
                 del arrays[key]
