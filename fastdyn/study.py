@@ -368,8 +368,11 @@ class _Job:
                               f"{(n,) + tuple(shapes[big][0])} the most), more than half of "
                               f"this machine's {_memory() / 1e9:.1f} GB: fewer samples, or "
                               f"keep fewer steps (InverseDynamics(every=k), Rollouts(record=))")
-        pi = np.empty((n, self.model.njoints - 1, 10))
-        return pi, {k: np.empty((n,) + s, d) for k, (s, d) in self.bound.shapes.items()}
+        # NaN (False for flags) until computed: a sample that never arrives cannot pass for
+        # one computed (complete() looks for such rows)
+        pi = np.full((n, self.model.njoints - 1, 10), np.nan)
+        return pi, {k: np.full((n,) + s, np.nan if np.dtype(d).kind == "f" else 0, d)
+                    for k, (s, d) in self.bound.shapes.items()}
 
     def run(self, lo: int, hi: int, threads: int, out=None):
         """(pi, outputs) of samples lo..hi-1, into ``out`` (from ``allocate``, sliced) if
@@ -387,6 +390,25 @@ class _Job:
             raise type(e)(f"study (seed {self.seed}) {where}: {row[3] if row else e}") \
                 from None
         return pi, res
+
+
+def complete(params: np.ndarray, outputs: dict[str, np.ndarray]) -> None:
+    """Raise RuntimeError if some sample was never computed: its parameters, or every float
+    output, still all NaN as ``allocate`` left them (a rollout that stopped early has NaN
+    outputs too, but says so with ok False). A study's inputs are checked finite, so such a
+    row is a sample lost on the way (a chunk that came back short), never a result."""
+    lost = np.isnan(params.reshape(params.shape[0], -1)).all(axis=1)
+    floats = [x.reshape(x.shape[0], -1) for x in outputs.values() if x.dtype.kind == "f"]
+    if floats:
+        blank = np.logical_and.reduce([np.isnan(x).all(axis=1) for x in floats])
+        if "ok" in outputs:
+            blank &= outputs["ok"].reshape(blank.shape[0], -1).any(axis=1)
+        lost |= blank
+    if lost.any():
+        rows = np.flatnonzero(lost)
+        raise RuntimeError(f"study: {rows.size} of {lost.size} samples were never computed "
+                           f"(the first: sample {rows[0]}); their rows are NaN. This is a bug "
+                           f"in fastdyn or in a custom sampler/quantity: please report it")
 
 
 @dataclass
@@ -502,6 +524,7 @@ def run(model: Model, sampler: ParameterSampler, what, n: int, seed: int | None 
         from .study_dask import run_on_cluster
         params, outputs, workers, chunks, seconds = run_on_cluster(job, n, client, chunk,
                                                                    progress, timeout)
+    complete(params, outputs)
     if "ok" in outputs and not outputs["ok"].all():
         bad = np.argwhere(~outputs["ok"])[0].tolist()
         warnings.warn(f"{int((~outputs['ok']).sum())} rollouts of the study stopped early "

@@ -82,6 +82,23 @@ def _chunk(key: str, lo: int, hi: int):
     return lo, pi, outputs
 
 
+def _put(params, outputs, lo: int, hi: int, result) -> None:
+    """Write a chunk's (lo, pi, outputs) into the study's arrays, after checking that it is
+    the chunk asked for, whole: samples lo..hi-1, every output, one row each. A short or
+    misplaced chunk would otherwise leave rows of the result unwritten, silently (the study
+    also checks, at the end, that no sample is missing: fastdyn.study.complete)."""
+    got_lo, pi, res = result
+    rows = {"params": pi.shape[0], **{k: x.shape[0] for k, x in res.items()}}
+    if got_lo != lo or set(res) != set(outputs) or set(rows.values()) != {hi - lo}:
+        raise RuntimeError(f"study: the chunk of samples {lo}..{hi - 1} came back as samples "
+                           f"from {got_lo} with rows {rows} and outputs {sorted(res)}, not "
+                           f"{hi - lo} rows of {sorted(outputs)}: refused (a bug, please "
+                           f"report it)")
+    params[lo:hi] = pi
+    for k, x in res.items():
+        outputs[k][lo:hi] = x
+
+
 def seconds_per_sample(job, n: int) -> float:
     """One thread's time per sample, measured here (which also compiles the kernels)."""
     threads = numba.get_num_threads()
@@ -132,21 +149,19 @@ def run_on_cluster(job, n: int, client, chunk: int | None, progress: bool,
     params, outputs = job.allocate(n, check=True)
     t0 = time.perf_counter()
     client.register_plugin(StudyPlugin(job), name=job.key)
-    pending = {}
+    pending, spans = {}, {}
     bar = _slices.progress(n, "sample") if progress else None
     done = 0
     try:
         for i, lo in enumerate(range(0, n, chunk)):
             f = client.submit(_chunk, job.key, lo, min(n, lo + chunk), key=f"{job.key}-{i}",
                               pure=False)
-            pending[f.key] = f
+            pending[f.key], spans[f.key] = f, (lo, min(n, lo + chunk))
         chunks = len(pending)
-        for f, (lo, pi, res) in as_completed(list(pending.values()), with_results=True,
-                                             timeout=timeout):
-            hi = lo + pi.shape[0]
-            params[lo:hi] = pi
-            for k, x in res.items():
-                outputs[k][lo:hi] = x
+        for f, result in as_completed(list(pending.values()), with_results=True,
+                                      timeout=timeout):
+            lo, hi = spans[f.key]
+            _put(params, outputs, lo, hi, result)
             del pending[f.key]  # released: the worker frees the result
             done += hi - lo
             if bar is not None:

@@ -319,3 +319,44 @@ def test_a_sample_that_fails_is_named(arm):
     with pytest.raises(fd.SingularMassMatrixError,
                        match=r"study \(seed 0\) sample 1030: the articulated"):
         study.run(arm, Massless(arm, **SPREAD), what, n=2000, seed=0)
+
+
+def test_a_sample_that_never_arrives_is_an_error_not_a_result(arm, monkeypatch):
+    """A computation that leaves the last sample of each slice unwritten (a chunk boundary off
+    by one): the study raises, naming a lost sample, instead of returning whatever the buffer
+    held (it was np.empty: the rows happened to hold plausible values)."""
+    Q, V, A = states(arm, 5)
+    compute = study._InverseDynamics.compute
+
+    def short(self, model, pi, threads, out):
+        full = {k: np.empty_like(x) for k, x in out.items()}
+        compute(self, model, pi, threads, full)
+        for k, x in full.items():
+            out[k][:-1] = x[:-1]  # the last row never written
+
+    monkeypatch.setattr(study._InverseDynamics, "compute", short)
+    with pytest.raises(RuntimeError, match=r"samples were never computed \(the first: sample"):
+        study.run(arm, study.ParameterSampler(arm, **SPREAD), study.InverseDynamics(Q, V, A),
+                  n=40, seed=3)
+
+
+def test_a_short_or_misplaced_dask_chunk_is_refused():
+    """The cluster's assembly (study_dask._put) takes a chunk only whole and where it was
+    asked for; the rows it writes are the chunk's."""
+    from fastdyn import study_dask
+    params, outputs = np.full((6, 2, 10), np.nan), {"tau": np.full((6, 3), np.nan)}
+    pi, tau = np.ones((2, 2, 10)), np.arange(6.0).reshape(2, 3)
+    with pytest.raises(RuntimeError, match=r"samples 2..3 came back"):
+        study_dask._put(params, outputs, 2, 4, (2, pi[:1], {"tau": tau[:1]}))  # one row short
+    with pytest.raises(RuntimeError, match=r"samples 2..3 came back as samples from 3"):
+        study_dask._put(params, outputs, 2, 4, (3, pi, {"tau": tau}))
+    with pytest.raises(RuntimeError, match=r"outputs \['peak'\]"):
+        study_dask._put(params, outputs, 2, 4, (2, pi, {"peak": tau}))
+    assert np.isnan(params).all() and np.isnan(outputs["tau"]).all()  # nothing written
+    study_dask._put(params, outputs, 2, 4, (2, pi, {"tau": tau}))
+    assert np.array_equal(outputs["tau"][2:4], tau)
+    assert np.isnan(outputs["tau"][[0, 1, 4, 5]]).all()
+    with pytest.raises(RuntimeError, match="2 of 6 samples were never computed"):
+        outputs["tau"][:2] = 0.0
+        params[:2] = 1.0
+        study.complete(params, outputs)
