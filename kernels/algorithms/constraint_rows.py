@@ -16,10 +16,16 @@ velocity b_r it must reach:
   the step; for e > 0 only, so that e = 0 lands exactly on the surface, and the rebound
   starts within one step of the touch-down);
 - joint limit (vector-space coordinates, one per dof): the same unilateral target on
-  phi = q - q_lower (row e_k) or phi = q_upper - q (row -e_k);
+  phi = q - q_lower (row e_k) or phi = q_upper - q (row -e_k), a rigid row (RIGID: no
+  compliance, delassus.py), so that q+ = q + dt v+ stays within the limit to round-off;
 - dry friction of dof k: row e_k, target 0, |lambda| <= friction_k dt.
 A contact or limit enters when its gap predicted by the free velocity is below the margin:
-phi + dt min(u_n, 0) < margin.
+phi + dt min(u_n, 0) < margin. A limit also enters when the velocity the step solved without
+it would bring it there (``reached_limits``; the step is then solved again with it): other
+rows' percussions move every joint M couples to them, so a joint its own free velocity kept
+clear can be pushed through its limit (a UR5 falling under gravity at dt = 0.5 s ended 300 rad
+past a limit of 2 pi before this rule). The target b = -phi / dt then keeps the coordinate
+within its limit at the end of the step, whatever dt.
 On a soft half-space (MuJoCo's solref/solimp, softness.py) a contact enters when it
 penetrates at the step's start (phi < 0, MuJoCo's rule with zero geom margin and gap: no
 speculative rows, no restitution), its normal target is J_n v + dt a_ref, its tangent
@@ -36,6 +42,7 @@ from ..layout import (H_MU, H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, O_BOUNCE, 
 from .softness import is_soft, soft_targets
 
 REST_GAP = 1e-9  # a gap this small counts as touching, for restitution [m]
+RIGID = -1.0  # a row's compliance code (delassus.py's soft) for no compliance: joint limits
 
 
 @jit
@@ -174,6 +181,50 @@ def rows_possible(jnt, PRM, opt, npair):
                                           or _bounded(pr[P_Q_UPPER + d])):
                     return True
     return False
+
+
+@jit
+def _listed(slot, m0, m, s):
+    """Whether warm-start slot s is among slot[m0:m]."""
+    for r in range(m0, m):
+        if slot[r] == s:
+            return True
+    return False
+
+
+@jit
+def reached_limits(jnt, prm, opt, q, vf, vn, m0, m, nslot, J, c, lo, hi, slot):
+    """Limit rows that the step's solved velocity vn reaches although vf did not: appended
+    from row m on (c from vf, as joint_rows writes them), each limit once (its slot is not
+    among rows m0..m-1, the joint rows). The percussions of other rows (a contact, another
+    joint's limit, through M's coupling) move a joint that its own free velocity kept clear:
+    a limit enters when its gap at the end of the step, phi + dt min(vn_k, 0), is below the
+    margin under either velocity. Returns the new row count (m: none)."""
+    dt, erp, margin = opt[O_DT], opt[O_ERP], opt[O_MARGIN]
+    nv = vf.shape[0]
+    n = m
+    for i in range(1, jnt.shape[0]):
+        jr = jnt[i]
+        if not _limited(jr, opt):
+            continue
+        pr = prm[i]
+        for d in range(jr.nv):
+            k = jr.idx_v + d
+            x = q[jr.idx_q + d]
+            for side in range(2):
+                bound = pr[P_Q_LOWER + d] if side == 0 else pr[P_Q_UPPER + d]
+                if not _bounded(bound):
+                    continue
+                sign = 1.0 if side == 0 else -1.0
+                phi = sign * (x - bound)
+                if phi + dt * min(sign * vn[k], 0.0) < margin and \
+                        not _listed(slot, m0, m, nslot + side * nv + k):
+                    _unit_row(J, n, k, sign)
+                    c[n] = sign * vf[k] - _target(phi, dt, erp)
+                    lo[n], hi[n] = 0.0, 1e300
+                    slot[n] = nslot + side * nv + k
+                    n += 1
+    return n
 
 
 @jit

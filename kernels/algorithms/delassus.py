@@ -10,7 +10,11 @@ quadruped's products. G is symmetric and positive semi-definite (definite when t
 independent).
 The compliance R = r diag(G) is added to its diagonal (the regularization of the contact
 problem, as MuJoCo's soft constraints and Pinocchio's proximal solvers regularize theirs: it
-keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed). A soft
+keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed), except
+on joint-limit rows, which hold exactly: unit rows on distinct dofs are independent, and the
+other rows' compliance keeps G + R definite (a Schur complement of a positive semi-definite
+G plus a positive diagonal; with R, a limit gave way by r G_rr P_r dt, 5e-5 rad on a UR5
+at dt = 0.1 s, its rows coupled through M). A soft
 contact (softness.py) has instead MuJoCo's regularizer R on its three rows (constraint_rows.py
 computes it). The velocity change M^-1 J^T lambda takes one full solve after the percussions
 are known.
@@ -24,7 +28,8 @@ from .cholesky import solve_upper_rows
 
 @jit
 def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip):
-    """G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on soft contact rows (soft[r] > 0) and
+    """G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on soft contact rows (soft[r] > 0),
+    none on rigid rows (soft[r] < 0: joint limits, constraint_rows.RIGID) and
     regularization G_rr on the others. Z (C-contiguous, >= m nv floats) and tip (>= m,) are
     scratch: tip gets each row's ``_code``, Z's first m nv floats Z^T = D^-1/2 U^-1 J^T
     (nv, m), dof by dof, so that each step of the triangular pass updates every row's entry
@@ -56,7 +61,7 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip):
             G[s, r] = acc
         if soft[r] > 0.0:
             G[r, r] += soft[r]
-        else:
+        elif soft[r] == 0.0:
             G[r, r] *= 1.0 + regularization
 
 

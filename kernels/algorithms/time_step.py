@@ -12,7 +12,8 @@ ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
            tries, after 1, 2, 4, ... sweeps, the solution on the active set they show,
            refined by block pivoting (active_set.py: kept when it meets the same
            tolerance; fewer sweeps)
-  v+     = v_free + M_d^-1 W P
+  v+     = v_free + M_d^-1 W P; a limit that v+ reaches and v_free did not (other rows'
+           percussions move it) becomes a row and P is solved again (constraint_rows.py)
   q+     = q (+) dt v+                             (the exponential map, never q + v dt)
 Contact forces are P / dt. Armature is on M's diagonal (CRBA). When no row can arise at all
 (O_FREE), the step is v+ = v + dt ABA(q, v, tau), the same equations without a factorization,
@@ -27,7 +28,7 @@ from ..layout import (ADMM, H_N, H_T1, H_T2, O_DT, O_FREE, O_INTEGRATOR, O_ITERA
 from .active_set import active_set_start
 from .admm import admm, work_size
 from .cholesky import cholesky, solve
-from .constraint_rows import contact_rows, joint_rows
+from .constraint_rows import RIGID, contact_rows, joint_rows, reached_limits
 from .crba import crba_rnea
 from .delassus import delassus
 from .guard import _finite
@@ -146,9 +147,10 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     percussions by slot (zeros to start cold) and receives this step's. cf (npair, 6)
     receives each sphere/half-space pair's contact force [N] (world axes) and point [m]
     (zeros when apart); stats (3,) the number of constraint rows, solver sweeps (PGS) or
-    iterations (ADMM) and residual. On return, the rhs view of fbuf (``buffers``) holds the
-    constraints' generalized force W P / dt (nv) (joint-limit and friction torques, contact
-    forces seen in joint space). Returns
+    iterations (ADMM) of all the step's solves and the last one's residual (above the
+    tolerance: the solver stopped at its cap, not converged). On return, the rhs view of
+    fbuf (``buffers``) holds the constraints' generalized force W P / dt (nv) (joint-limit
+    and friction torques, contact forces seen in joint space). Returns
     OK, SINGULAR * 1_000_000 + dof, or DIVERGED."""
     nv = v.shape[0]
     dt = opt[O_DT]
@@ -198,26 +200,35 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
     sweeps, residual = 0, 0.0
     for k in range(nv):
         rhs[k] = 0.0
-    if m > 0:
+    nslot = 3 * mu.shape[0]
+    while m > 0:  # again while the solved velocity reaches limits not yet rows
         delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], soft, Z, G, tip)
-        sweeps, residual = step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)
-        for s in range(warm.shape[0]):
-            warm[s] = 0.0
-        for r in range(m):
-            warm[slot[r]] = lam[r]
-            for k in range(nv):
-                rhs[k] += lam[r] * J[r, k]
+        n, residual = step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)
+        sweeps += n
         for k in range(nv):  # v+ = v_free + M^-1 W P; zero is free after RNEA
-            zero[k] = rhs[k]
-            rhs[k] /= dt
+            zero[k] = 0.0
+        for r in range(m):
+            for k in range(nv):
+                zero[k] += lam[r] * J[r, k]
+        for k in range(nv):
+            rhs[k] = zero[k] / dt
         solve(dof, Uf, D, zero)
         for k in range(nv):
-            vn[k] += zero[k]
-        for i in range(nc):
-            _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
-    else:
-        for s in range(warm.shape[0]):
-            warm[s] = 0.0
+            vn[k] = vf[k] + zero[k]
+        n = reached_limits(jnt, prm, opt, q, vf, vn, 3 * nc, m, nslot, J, c, lo, hi, slot)
+        if n == m:
+            break
+        for r in range(m):  # the next solve starts from this one's percussions
+            warm[slot[r]] = lam[r]
+        for r in range(m, n):
+            soft[r] = RIGID
+        m = n
+    for s in range(warm.shape[0]):
+        warm[s] = 0.0
+    for r in range(m):
+        warm[slot[r]] = lam[r]
+    for i in range(nc):
+        _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
     stats[0], stats[1], stats[2] = m, sweeps, residual
     integrate(jnt, q, vn, dt, qn)
     if _finite(vn) >= 0 or _finite(qn) >= 0:
@@ -229,14 +240,16 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
 def step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair, point,
               soft):
     """The step's constraint rows (``buffers``' arrays): contacts first, then joint limits
-    and dry friction (constraint_rows.py; the joint rows are rigid: soft 0). Returns
+    and dry friction (constraint_rows.py; limit rows hold exactly, without the
+    regularization: soft RIGID; friction rows have it: soft 0). Returns
     (contacts, rows)."""
     nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
     m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, 3 * sph.shape[0] * hsp.shape[0], J, c, lo, hi,
                    slot)
     for r in range(3 * nc, m):
-        soft[r] = 0.0
+        soft[r] = RIGID if slot[r] < nlim else 0.0
     return nc, m
+    nlim = 3 * mu.shape[0] + 2 * vf.shape[0]  # the slots of limit rows end there
 
 
 @jit
