@@ -58,7 +58,7 @@ try:
                              compute_kinetic_energy_regressor,
                              compute_potential_energy_regressor, compute_static_regressor,
                              dynamic_parameters)
-    from .scene import DivergenceError, Rollout, RolloutWarning, Scene
+    from .scene import ConvergenceWarning, DivergenceError, Rollout, RolloutWarning, Scene
     from .simulation import simulate
     from .tick import compute_all_terms, computed_torque, forward_step
     _startup.warm_numba()
@@ -75,7 +75,8 @@ __all__ = [
     "rnea", "nonlinear_effects", "generalized_gravity", "static_torque", "crba", "cholesky",
     "cholesky_solve", "compute_minverse", "aba", "kinetic_energy", "potential_energy",
     "mechanical_energy", "SingularMassMatrixError", "NumericalOverflowError", "simulate",
-    "Scene", "Rollout", "RolloutWarning", "DivergenceError", "batch", "configuration",
+    "Scene", "Rollout", "RolloutWarning", "ConvergenceWarning", "DivergenceError", "batch",
+    "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
     "is_normalized", "d_integrate", "d_difference", "models", "load_urdf", "URDFError",
     "load_mjcf", "MJCFError",

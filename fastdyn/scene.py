@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 import numba
 import numpy as np
 
-from . import _checks, _generated_rollout, _policy
+from . import _checks, _generated_rollout, _memory, _policy
 from ._parallel import launch
 from ._slices import next_span, progress as _progress
 from .batch import _configurations, _robots
@@ -37,7 +37,14 @@ _SOLVERS = {"pgs": L.PGS, "admm": L.ADMM}
 
 
 class RolloutWarning(RuntimeWarning):
-    """Some rollouts of a batch stopped early (diverged, or met a singular mass matrix)."""
+    """Some rollouts of a batch stopped early (diverged, met a singular mass matrix, or their
+    policy raised)."""
+
+
+class ConvergenceWarning(RolloutWarning):
+    """A step's constraint solver stopped at its iteration cap with the residual above the
+    tolerance: its forces and the state after it do not solve the step's equations
+    (``Rollout.status`` "unconverged"; ``Scene.step`` warns)."""
 
 
 class DivergenceError(_checks.NumericalOverflowError):
@@ -55,8 +62,14 @@ class Rollout:
     residual [m/s].
     frame_positions (N, T + 1, nframes, 3) and frame_rotations (N, T + 1, nframes, 3, 3): the
     world placements of the frames given to ``rollout(frames=...)``, at each recorded state.
-    Steps after a rollout stopped are NaN. ``status`` (N,) is "ok", "diverged" or "singular";
-    ``failures`` maps a stopped rollout to the reason."""
+    Steps after a rollout stopped are NaN. ``status`` (N,) is, per rollout:
+    "ok": every step solved to the tolerance; "unconverged": it ran to the end, but on some
+    steps the constraint solver stopped at its iteration cap with the residual above the
+    tolerance (``Scene``'s docstring); "diverged": it stopped where the next state was not
+    finite; "singular": it stopped where M(q) + dt diag(damping) was not positive definite;
+    "raised": it stopped where its policy raised (the exception is in the reason).
+    ``failures`` maps every rollout that is not "ok" to the reason (a stopped one's also says
+    whether its solver had missed the tolerance before)."""
     final_q: np.ndarray
     final_v: np.ndarray
     status: np.ndarray
@@ -80,9 +93,16 @@ class Scene:
     dt: time step [s]. erp: fraction of a penetration removed per step (a rigid contact at
     rest settles at a penetration near (tolerance + r G_nn P_n) dt / erp, about 1e-12 m at
     the defaults; tests/test_simulator.py holds standing Solo12 and Talos under 1e-9 m).
-    regularization: relative compliance r of every constraint row (R = r diag(G)).
+    regularization: relative compliance r of every contact and dry-friction row
+    (R = r diag(G)); joint-limit rows have none: a limit holds to round-off at the end of
+    every step, whatever dt (a limit enters a step when the free velocity or the velocity
+    solved without it would cross it: kernels/algorithms/constraint_rows.py).
     tolerance: solver residual [m/s] at which a step's solver stops (PGS: a sweep's largest
     change; ADMM: the largest velocity error); iterations: the most sweeps or iterations.
+    A step whose solver reaches ``iterations`` with the residual still above ``tolerance``
+    is reported, never passed as converged: ``step`` warns (``ConvergenceWarning``), and
+    ``rollout`` marks the rollout "unconverged" (it runs to the end; ``Rollout.failures``
+    says on how many steps, the first, and its residual) with one ``ConvergenceWarning``.
     margin: a contact enters a step when its gap predicted at the end of the step is below
     it [m]. bounce_speed: restitution acts only on approach speeds above it [m/s]. ground:
     add the plane z = 0 with friction ``mu`` and ``restitution``. limits: False ignores the
@@ -109,7 +129,13 @@ class Scene:
     ``regularization`` (kernels/algorithms/softness.py; fastdyn/docs/mujoco.md says what
     differs from MuJoCo). The default (None, None) is rigid contact. impratio: MuJoCo's
     ratio of the friction rows' impedance to the normal's (their R is the normal's over
-    impratio; 1 as MuJoCo's default, 10 stops most of the creep of loaded soft feet)."""
+    impratio; 1 as MuJoCo's default, 10 stops most of the creep of loaded soft feet).
+
+    Threads: ``step`` carries state from one call to the next (the solver's warm start, the
+    last step's ``contact_forces``, ``stats``, ...), so a Scene is not shared between
+    threads that call ``step``: two threads stepping one Scene drift apart (by about 2e-5
+    on a contact scene) through the shared warm start. Give each thread its own Scene
+    (``copy.deepcopy(scene)``). ``rollout`` keeps its state in arrays of its own."""
 
     MUJOCO_SOLREF = (0.02, 1.0)
     MUJOCO_SOLIMP = (0.9, 0.95, 0.001, 0.5, 2.0)
@@ -374,7 +400,10 @@ class Scene:
         ``contact_points`` (npairs, 3), the applied torque in ``applied_tau``, the
         constraints' generalized force W P / dt (contacts, limits, joint friction) in
         ``constraint_tau`` (nv,) and the solver's rows, sweeps and residual in ``stats``.
-        Consecutive calls warm-start the solver (``reset`` forgets)."""
+        Consecutive calls warm-start the solver (``reset`` forgets): not thread-safe, one
+        Scene per thread (the class docstring). A step whose solver stopped at its cap
+        above the tolerance warns (``ConvergenceWarning``); a state that is not finite raises
+        ``DivergenceError``."""
         model = self.model
         q = _checks.configuration(model, q, "q")
         v = _checks.vector(v, model.nv, "v")
@@ -384,7 +413,11 @@ class Scene:
             self._warm = np.zeros((1, nwarm))
         out = self._run(q[None], v[None], 1, torques=tau[None, None], fext=fext,
                         record=("tau", "contacts", "stats"), warm=self._warm)
-        if out.failures:
+        if out.status[0] == "unconverged":
+            warnings.warn(f"the step did not converge: {self._capped()} (residual "
+                          f"{out.stats[0, 0, 2]:.3g} m/s): {self._remedy()}",
+                          ConvergenceWarning, stacklevel=2)
+        elif out.failures:
             raise (DivergenceError if out.status[0] == "diverged" else
                    _singular())(out.failures[0].replace("rollout 0 ", "the step "))
         self.contact_forces = out.contact_forces[0, 0]
@@ -417,13 +450,18 @@ class Scene:
           tau (nv,) for rollout r at step k, time t = k dt; ``policy_args`` is passed as
           ``args``. The loop calls it through a function pointer (fastdyn/_policy.py): the
           loop compiles once per type of ``args`` and is cached on disk; decorate the policy
-          with cache=True so other processes load it too. It should not raise (an exception
-          inside it cannot reach the caller).
+          with cache=True so other processes load it too. A policy that raises stops its
+          rollout at that step: status "raised", the exception's type and message in
+          ``Rollout.failures`` and in a ``RolloutWarning`` (fastdyn/_policy.py).
         ``prm``: a batch of robots (fastdyn.parameter_batch), one per rollout or one for all;
         ``fext`` (njoints, 6), (T, njoints, 6) or (N, T, njoints, 6): external forces in the
         joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats"; the final state
-        is always returned. ``frames``: frame names or ids whose world placements are recorded
-        at every state (``Rollout.frame_positions``, ``frame_rotations``; one forward
+        is always returned. The recorded arrays are allocated up front: a batch whose arrays
+        would take more than half of this machine's memory is refused with a MemoryError
+        that gives the size (as studies check theirs); record less (``record=()`` keeps the
+        final state only) or run the steps in slices from each slice's final state.
+        ``frames``: frame names or ids whose world placements are recorded at every state
+        (``Rollout.frame_positions``, ``frame_rotations``; one forward
         kinematics pass per step). ``progress``: a progress bar (tqdm if installed).
         ``generated``: the model's ``fastdyn.codegen.generate(model)`` kernels, as for
         ``fastdyn.batch.rnea``: contact-free steps (a scene where no constraint row can arise,
@@ -431,7 +469,8 @@ class Scene:
         2.2x (UR5) faster; steps of a scene with contacts, limits, friction or damping (no
         ``fext``) take the generated CRBA + RNEA + factorization (codegen/free_velocity.py)
         and go on generically: the quadruped's contact steps about 1.4x faster. Results equal
-        to round-off; steps with ``fext`` and Runge-Kutta steps are unchanged
+        to round-off where every step's solver converged (after a step stopped at the cap,
+        status "unconverged", they may part by more); steps with ``fext`` and Runge-Kutta steps are unchanged
         (kernels/algorithms/generated_step.py). Kernels of another model, or a ``prm`` robot
         with other placements or axes than they hold, are refused with a ValueError naming
         it. Cost: the model's kernel compiled once as a callback (fastdyn/_generated_rollout.py),
@@ -460,14 +499,20 @@ class Scene:
             if isinstance(frames, (str, int, np.integer)):
                 frames = [frames]
             frames = np.array([_checks.frame_index(model, f) for f in frames], dtype=np.int64)
+        self._check_size(n, steps, record, 0 if frames is None else len(frames))
         out = self._run(Q0, V0, steps, torques=torques, kp=kp, kd=kd, q_ref=q_ref, v_ref=v_ref,
                         policy=policy, policy_args=policy_args, prm=prm, fext=fext,
                         record=tuple(record), frames=frames, progress=progress,
                         generated=generated)
-        if out.failures:
-            first = min(out.failures)
-            warnings.warn(f"{len(out.failures)} of {n} rollouts stopped early; "
-                          f"{out.failures[first]}", RolloutWarning, stacklevel=2)
+        stopped = [r for r in out.failures if out.status[r] != "unconverged"]
+        if stopped:
+            warnings.warn(f"{len(stopped)} of {n} rollouts stopped early; "
+                          f"{out.failures[min(stopped)]}", RolloutWarning, stacklevel=2)
+        late = [r for r in out.failures if out.status[r] == "unconverged"]
+        if late:
+            warnings.warn(f"{len(late)} of {n} rollouts ran steps whose solver did not converge "
+                          f"(status 'unconverged'); {out.failures[min(late)]}",
+                          ConvergenceWarning, stacklevel=2)
         if single:
             for name in ("final_q", "final_v", "status", "q", "v", "tau", "contact_forces",
                          "contact_points", "stats", "frame_positions", "frame_rotations"):
@@ -475,6 +520,37 @@ class Scene:
                 if x is not None:
                     setattr(out, name, x[0])
         return out
+
+    def _capped(self) -> str:
+        return (f"its {self.solver.upper()} solver stopped at its {self.iterations}-"
+                f"{'iteration' if self.solver == 'admm' else 'sweep'} cap with the residual "
+                f"above the tolerance {self.tolerance:g} m/s")
+
+    def _remedy(self) -> str:
+        return ("the forces and the states after it do not solve the step's equations; more "
+                f"iterations{'' if self.solver == 'admm' else ', solver=' + repr('admm')} or "
+                f"a shorter dt converge")
+
+    def _check_size(self, n: int, steps: int, record, nframes: int) -> None:
+        """A MemoryError, before anything is allocated, when the recorded arrays of n
+        rollouts of ``steps`` steps would take more than half of this machine's memory
+        (fastdyn/_memory.py, as studies check theirs)."""
+        nq, nv = self.model.nq, self.model.nv
+        npair = len(self.spheres) * len(self.halfspaces)
+        per = {"q": (steps + 1) * nq, "v": (steps + 1) * nv, "tau": steps * nv,
+               "contacts": steps * npair * 6, "stats": steps * 3}
+        sizes = {r: per[r] for r in record if r in per}
+        if nframes:
+            sizes["frames"] = (steps + 1) * nframes * 12
+        if not sizes:
+            return
+        big = max(sizes, key=sizes.get)
+        _memory.check(8.0 * n * sum(sizes.values()),
+                      f"the recorded arrays of {n} rollouts of {steps} steps ({big!r}, "
+                      f"{8.0 * n * sizes[big] / 1e9:.3g} GB, the most)",
+                      "record less (record=('q',), or record=() for the final state only; "
+                      "fewer frames=), fewer rollouts, or run the steps in slices, each "
+                      "rollout starting from the last one's final_q and final_v")
 
     # --- the launch ----------------------------------------------------------------------
     def _controller(self, n: int, steps: int, Q0, torques, kp, kd, q_ref, v_ref) -> tuple:
@@ -576,7 +652,8 @@ class Scene:
         RTAU = rec("tau", (n, steps, nv))
         RCF = rec("contacts", (n, steps, npair, 6))
         RSTATS = rec("stats", (n, steps, 3))
-        STATUS = np.full((n, 2), -1, dtype=np.int64)
+        STATUS = np.full((n, 4), -1, dtype=np.int64)  # code, step, first unconverged, count
+        STATUS[:, 3] = 0
         FRAMES = np.zeros(0, np.int64) if frames is None else frames
         RF = np.full((n, steps + 1, len(FRAMES), 12), np.nan) if frames is not None else \
             np.zeros((n, 0, 0, 12))
@@ -585,6 +662,7 @@ class Scene:
                 each(nt, (nq,)), each(nt, (nv,)), each(nt, (nv,)), each(nt, (npair, 6)),
                 each(nt, (3,)))
         ws3, FBUF, IBUF, QN, VN, TC, CF, ST = bufs
+        user = policy
         policy = _policy.compiled(policy, args, Q[0], V[0], TC[0, 0])  # the loop is then cached
         aba, fv = _generated_rollout.generic(PRM, ws3[0]) if generated is None else \
             _generated_rollout.callbacks(model, generated, PRM, ws3[0], bool(opt[L.O_FREE]))
@@ -616,7 +694,12 @@ class Scene:
         failures = {}
         for r in np.flatnonzero(STATUS[:, 0] >= 0):
             code, k = divmod(int(STATUS[r, 0]), 1_000_000)[0], int(STATUS[r, 1])
-            if code == _ts.SINGULAR:
+            if code == _roll.RAISED:
+                status[r] = "raised"
+                failures[int(r)] = (
+                    f"rollout {r} stopped at step {k} (t = {k * self.dt:.6g} s): its policy "
+                    f"raised {_policy.raised(user, int(r), k, k * self.dt, Q[r], V[r], args, nv)}")
+            elif code == _ts.SINGULAR:
                 dof = int(STATUS[r, 0]) % 1_000_000
                 status[r] = "singular"
                 failures[int(r)] = (
@@ -631,6 +714,16 @@ class Scene:
                     f"state is not finite (max |v| = {float(np.abs(V[r]).max()):.3g} before "
                     f"it); a shorter dt, bounded torques or gains, or softer contacts "
                     f"(regularization) keep it finite")
+        for r in np.flatnonzero(STATUS[:, 3] > 0):
+            k, count = int(STATUS[r, 2]), int(STATUS[r, 3])
+            res = f", residual {RSTATS[r, k, 2]:.3g} m/s" if RSTATS.shape[1] else ""
+            what = (f"{self._capped()} on {count} of its steps (the first: step {k}, "
+                    f"t = {k * self.dt:.6g} s{res}): {self._remedy()}")
+            if status[r] == "ok":
+                status[r] = "unconverged"
+                failures[int(r)] = f"rollout {r} did not converge: {what}"
+            else:
+                failures[int(r)] += f"; before that, {what}"
         return Rollout(
             final_q=Q, final_v=V, status=status, failures=failures,
             q=RQ if "q" in record else None, v=RV if "v" in record else None,

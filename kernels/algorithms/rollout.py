@@ -8,7 +8,11 @@ Rollouts run in contiguous chunks, one per thread, each thread with its own work
 buffers (QN, VN, TC, CF, ST, FBUF, IBUF: (nt, s, ...), thread t's at [t, 0], the rows
 between keeping threads off each other's cache lines: fastdyn/scene.py's _per_thread): a row
 of the batch is bit-for-bit the serial rollout. A rollout that fails stops
-alone: STATUS[r] = (code, step), code as time_step's; -1 while it runs.
+alone: STATUS[r, :2] = (code, step), code as time_step's or RAISED (the policy raised at that
+step: it returns non-zero, fastdyn/_policy.py's guard), -1 while it runs. A step whose
+solver stopped at its cap with the residual above the tolerance (stats[2] > opt[O_TOL]) does
+not stop the rollout, it is counted: STATUS[r, 2] the first such step (-1: none), STATUS[r, 3]
+how many (0 to start).
 Recorded (when the array has room, i.e. its step axis is not empty): RQ[r, k + 1], RV[r, k + 1]
 the state after step k, RTAU[r, k] the applied torque, RCF[r, k] the contact forces and points,
 RSTATS[r, k] the rows, sweeps and residual of the contact solve; RF[r, k, j] the world
@@ -24,12 +28,14 @@ time_step.py's (a step with rows its sequence inlined on the thread's views: the
 from numba import int64, prange
 
 from .._jit import jit
-from ..layout import O_DT
+from ..layout import O_DT, O_TOL
 from .batch import chunk, robot
 from .frames import frame_placement
 from .forward_kinematics import forward_kinematics
 from .generated_step import generated_time_step
 from .time_step import OK, buffers
+
+RAISED = 3  # STATUS code: the policy raised (after time_step's OK, SINGULAR, DIVERGED)
 
 
 @jit
@@ -44,7 +50,7 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
                   WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
                   STATUS, frm, FRAMES, RF, generated, aba, fv):
     lo, hi = chunk(Q.shape[0], nt, t)
-    dt = opt[O_DT]
+    dt, tol = opt[O_DT], opt[O_TOL]
     # this thread's rows, each made once (a view costs its reference counts: not per step)
     qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
     ws, fbuf, ibuf = ws3[t], FBUF[t, 0], IBUF[t, 0]
@@ -60,7 +66,10 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
         if RF.shape[1] > 0 and k0 == 0:
             _frames(jnt, prm, frm, FRAMES, q, ws, RF[r, 0])
         for k in range(k0, k1):
-            policy(r, k, k * dt, q, v, args, tc)
+            if policy(r, k, k * dt, q, v, args, tc) != 0:
+                STATUS[r, 0] = RAISED * 1_000_000
+                STATUS[r, 1] = k
+                break
             code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tc,
                                        f0 if fx.shape[0] == 1 else fx[k], ws, fbuf, ibuf,
                                        warm, qn, vn, cf, st, views)
@@ -68,6 +77,10 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
                 STATUS[r, 0] = code
                 STATUS[r, 1] = k
                 break
+            if not st[2] <= tol:  # the solver stopped at its cap (or met a NaN)
+                if STATUS[r, 2] < 0:
+                    STATUS[r, 2] = k
+                STATUS[r, 3] += 1
             for j in range(nq):
                 q[j] = qn[j]
             for j in range(nv):
