@@ -246,10 +246,10 @@ def step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pai
     nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
     m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, 3 * sph.shape[0] * hsp.shape[0], J, c, lo, hi,
                    slot)
+    nlim = 3 * mu.shape[0] + 2 * vf.shape[0]  # the slots of limit rows end there
     for r in range(3 * nc, m):
         soft[r] = RIGID if slot[r] < nlim else 0.0
     return nc, m
-    nlim = 3 * mu.shape[0] + 2 * vf.shape[0]  # the slots of limit rows end there
 
 
 @jit
