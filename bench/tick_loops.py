@@ -10,7 +10,11 @@ Every tick, all three do the same work and the same arithmetic:
                tau = M (a_ref + Kp e + Kd (v_ref - v)) + h       (computed torque, NumPy)
   plant:       ddq = aba(q, v, tau), v <- v + dt ddq, q <- q (+) dt v   (semi-implicit Euler)
 The control law is the same NumPy expression in the first three; the fourth computes the
-same expression inside fastdyn.computed_torque's compiled call.
+same expression inside fastdyn.computed_torque's compiled call. On a free-flyer (Solo12) the
+fused and compiled ticks' fastdyn.forward_step advances the base's linear velocity in the
+step's start axes and turns it exactly into the new ones (kernels/configuration/frozen.py: a
+few flops more), where the first two take the plain Euler step above: their trajectories
+differ by O(dt^2) a tick (tests/test_all_terms.py checks each against its own step).
 """
 
 from __future__ import annotations
@@ -52,8 +56,9 @@ class Loop:
         self.v_ref = rng.uniform(-0.5, 0.5, self.nv)
         self.a_ref = rng.uniform(-0.5, 0.5, self.nv)
 
-    def pinocchio_tick(self):
-        """tick(q, v) -> (q, v, X) with Pinocchio's calls (X: the tool's pin.SE3)."""
+    def pinocchio_tick(self, step=None):
+        """tick(q, v) -> (q, v, X) with Pinocchio's calls (X: the tool's pin.SE3); ``step``
+        (q, v, ddq) -> (q, v) in place of the plain Euler step (for tests)."""
         pm, pd, f = self.pm, self.pd, self.pin_tool
         q_ref, v_ref, a_ref = self.q_ref, self.v_ref, self.a_ref
         zero = np.zeros(self.nv)
@@ -68,6 +73,9 @@ class Loop:
             X = place(pm, pd, f)
             tau = M @ (a_ref + KP * e + KD * (v_ref - v)) + h
             ddq = aba(pm, pd, q, v, tau)
+            if step is not None:
+                q, v = step(q, v, ddq)
+                return q, v, X
             v = v + DT * ddq
             q = integrate(pm, q, v * DT)
             return q, v, X

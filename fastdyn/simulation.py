@@ -12,7 +12,10 @@ from .model import Model
 
 def simulate(model: Model, q0, v0, torques, dt: float) -> tuple[np.ndarray, np.ndarray]:
     """Roll the model forward under ``torques`` (T, nv), one row per step of length ``dt``:
-    v_{k+1} = v_k + dt aba(q_k, v_k, tau_k), q_{k+1} = integrate(q_k, dt v_{k+1}).
+    v_{k+1} = v_k + dt aba(q_k, v_k, tau_k), q_{k+1} = integrate(q_k, dt v_{k+1}), except
+    that free-flyer and planar joints advance their linear velocity in the step's start axes
+    and turn it exactly into the new ones (kernels/configuration/frozen.py: a spinning free
+    body keeps its speed).
     Returns (qs (T + 1, nq), vs (T + 1, nv)), the initial state first."""
     q0 = _checks.configuration(model, q0, "q0")
     v0 = _checks.vector(v0, model.nv, "v0")

@@ -39,7 +39,11 @@ def _fd_jacobians(scene, q, v, tau, fext=None):
 
 def _pinocchio_jacobians(pm, q, v, tau, dt, damping, fext=None, clamped=()):
     """A, B composed from Pinocchio: a = (M + dt D)^-1 (tau - h - D v), the implicit function
-    theorem on RNEA(q, v, a) + D (v + dt a) = tau, and dIntegrate at (q, dt v+)."""
+    theorem on RNEA(q, v, a) + D (v + dt a) = tau, and dIntegrate at (q, dt v+); a
+    free-flyer steps from u = v + dt (a + [w x v_lin; 0]) in the step's start axes
+    (kernels/configuration/frozen.py), written out here with Pinocchio's exp3 and Jexp3:
+    with x = dt u, E = exp3(x_ang), Jr = Jexp3(x_ang), d q+/d q = [[E^T, -E^T x_lin^],
+    [0, E^T]], d q+/d x = [[E^T, 0], [0, Jr]], d v+/d u = [[E^T, (E^T x_lin)^ Jr], [0, I]]."""
     pd = pm.createData()
     nv = pm.nv
     forces = () if fext is None else ([pin.Force(f) for f in fext],)
@@ -52,12 +56,27 @@ def _pinocchio_jacobians(pm, q, v, tau, dt, damping, fext=None, clamped=()):
     aq, av = -Mi @ dq, -Mi @ (dv + np.diag(damping))
     at = Mi.copy()
     at[:, list(clamped)] = 0.0
-    vn = v + dt * a
-    Gq = pin.dIntegrate(pm, q, dt * vn, pin.ARG0)
-    Gu = pin.dIntegrate(pm, q, dt * vn, pin.ARG1)
+    u = v + dt * a
+    Rv = np.eye(nv)
+    free = [jm.idx_v for jm in pm.joints[1:] if jm.shortname() == "JointModelFreeFlyer"]
+    for iv in free:
+        lin, ang = slice(iv, iv + 3), slice(iv + 3, iv + 6)
+        u[lin] += dt * np.cross(v[ang], v[lin])
+        av[lin, lin] += pin.skew(v[ang])
+        av[lin, ang] -= pin.skew(v[lin])
+    Gq = pin.dIntegrate(pm, q, dt * u, pin.ARG0)
+    Gu = pin.dIntegrate(pm, q, dt * u, pin.ARG1)
+    for iv in free:
+        lin, ang = slice(iv, iv + 3), slice(iv + 3, iv + 6)
+        x = dt * u
+        Et, Jr = pin.exp3(x[ang]).T, pin.Jexp3(x[ang])
+        Gq[lin, lin], Gq[lin, ang], Gq[ang, ang] = Et, -Et @ pin.skew(x[lin]), Et
+        Gu[lin, lin], Gu[lin, ang], Gu[ang, ang] = Et, 0.0, Jr
+        Rv[lin, lin], Rv[lin, ang] = Et, pin.skew(Et @ x[lin]) @ Jr
     eye = np.eye(nv)
-    A = np.block([[Gq + dt * dt * Gu @ aq, dt * Gu @ (eye + dt * av)], [dt * aq, eye + dt * av]])
-    B = np.vstack([dt * dt * Gu @ at, dt * at])
+    A = np.block([[Gq + dt * dt * Gu @ aq, dt * Gu @ (eye + dt * av)],
+                  [Rv @ (dt * aq), Rv @ (eye + dt * av)]])
+    B = np.vstack([dt * dt * Gu @ at, Rv @ (dt * at)])
     return A, B
 
 

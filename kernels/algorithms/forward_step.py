@@ -4,7 +4,8 @@ then semi-implicit (symplectic) Euler on the configuration Lie group, in one com
   ddq     = M(q)^-1 (tau - h(q, v) + J^T f_ext)     (= aba(q, v, tau, f_ext))
   v_next  = v + dt ddq
   q_next  = q (+) dt v_next              (the exponential map: Pinocchio documentation,
-                                          "SE(3) operations" cheat sheet, "Joint")
+                                          "SE(3) operations" cheat sheet, "Joint"; free-flyer
+                                          and planar joints as configuration/frozen.py)
 Two ways to ddq, the same equation: ABA (Featherstone 2008, Table 7.1) in general, through
 simulate.euler_step (the step fastdyn.simulate takes); or, when the M(q) and h(q, v) that
 compute_all_terms recorded (all_terms.record) are those of this very state and model and no
@@ -16,7 +17,7 @@ is read before it is written.
 """
 
 from .._jit import jit
-from ..configuration.dispatch import integrate
+from ..configuration.frozen import euler
 from ..layout import IA
 from .all_terms import recorded
 from .cholesky import cholesky, solve
@@ -52,9 +53,7 @@ def forward_step_checked(jnt, prm, dof, q, v, tau, fext, dt, reuse, ws, ddq, q_n
         for k in range(nv):
             ddq[k] = tau[k] - tx[oh + k]
         solve(dof, TM, D, ddq)
-        for k in range(nv):
-            v_next[k] = v[k] + dt * ddq[k]
-        integrate(jnt, q, v_next, dt, q_next)
+        euler(jnt, q, v, ddq, dt, q_next, v_next)
     else:
         bad = euler_step(jnt, prm, q, v, tau, dt, fext, ws, ddq, q_next, v_next)
         if bad >= 0:  # as guard.aba_checked: singular if the articulated inertia is finite

@@ -24,7 +24,7 @@ time_step, whose generic ABA names the failure.
 from math import nan
 
 from .._jit import jit
-from ..configuration.dispatch import integrate
+from ..configuration.frozen import euler
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, RK4
 from .guard import _finite
 from .time_step import (SINGULAR, _clamp_step, _ended, constrained_step, free_velocity,
@@ -72,10 +72,7 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, 
         _clamp_step(jnt, prm, opt, tau)
         aba(prm, q, v, tau, ddq)
         if _finite(ddq) < 0:
-            dt = opt[O_DT]
-            for k in range(nv):
-                vn[k] = v[k] + dt * ddq[k]
-            integrate(jnt, q, vn, dt, qn)
+            euler(jnt, q, v, ddq, opt[O_DT], qn, vn)
             o = rhs_offset(nv)
             return _ended(-1, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
     return time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,

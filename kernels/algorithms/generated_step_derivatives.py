@@ -23,6 +23,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .._jit import jit
+from ..configuration.frozen import d_frozen_velocity
 from ..layout import NO, NP, O_DT, O_FREE, O_INTEGRATOR, P_GRAVITY, RK4
 from .guard import _finite, _sizes, check_inputs
 from .step_derivatives import (CHECKED, CODE, OK, STALE, advance, checked_views,
@@ -136,6 +137,7 @@ def _free_step(abad, jnt, prm, dt, q, v, tau, g, dbuf, qn, vn, A, B):
         return False
     if flat(jnt):
         return flat_rows(dt, tau, tc, Aq, Av, Minv, A, B)
+    d_frozen_velocity(jnt, v, Av)
     velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
     return finish(jnt, q, vn, dt, u, G, A, B) == OK
 

@@ -4,25 +4,26 @@
   q_{k+1} = q_k (+) (dt v_{k+1})        (integrate: exponential map)
 Never q + v dt: quaternions and (cos, sin) pairs stay on their manifold. The integrator is the
 exponential map of the configuration Lie group (Pinocchio documentation, "SE(3) operations"
-cheat sheet, "Joint").
+cheat sheet, "Joint"). Free-flyer and planar joints advance their body-fixed linear velocity
+in the step's start axes and rotate it exactly into the new ones (p+ = p + dt R+ v_lin+):
+kernels/configuration/frozen.py, which says why (a spinning body no longer speeds up).
 """
 
 from .._jit import jit
-from ..configuration.dispatch import integrate
+from ..configuration.frozen import euler
 from .aba import aba
 from .guard import _finite
 
 
 @jit
 def euler_step(jnt, prm, q, v, tau, dt, fext, ws, ddq, qn, vn):
-    """One step: ddq = aba(q, v, tau), vn = v + dt ddq, qn = q (+) dt vn. Returns -1, or the
+    """One step: ddq = aba(q, v, tau), vn = v + dt ddq, qn = q (+) dt vn (frozen.euler: the
+    linear velocity of free-flyer and planar joints rotated exactly). Returns -1, or the
     joint whose articulated inertia is singular (qn, vn then not written)."""
     bad = aba(jnt, prm, q, v, tau, fext, ws, ddq)
     if bad >= 0:
         return bad
-    for j in range(v.shape[0]):
-        vn[j] = v[j] + dt * ddq[j]
-    integrate(jnt, q, vn, dt, qn)
+    euler(jnt, q, v, ddq, dt, qn, vn)
     return -1
 
 

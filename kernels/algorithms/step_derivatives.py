@@ -14,10 +14,14 @@ sec. V, with M + dt D in place of M):
   da/dtau = (M + dt D)^-1 P,       P = diag(1 where |tau_k| <= effort_max_k, else 0)
 with dtau/dq, dtau/dv from rnea_derivatives.py at (q, v, a): a clamped torque does not move
 (its column of B is zero; at |tau_k| = effort_max_k exactly the unclamped side is taken).
-Then, with Gq = d integrate(q, u)/dq and Gu = d integrate(q, u)/du at u = dt v+ (the
+Then, with Gq = d integrate(q, x)/dq and Gu = d integrate(q, x)/dx at x = dt v+ (the
 configuration Jacobians of kernels/configuration, Pinocchio's dIntegrate ARG0 / ARG1):
   dv+/dq = dt da/dq                 dv+/dv = I + dt da/dv        dv+/dtau = dt da/dtau
   dq+/dq = Gq + dt Gu dv+/dq        dq+/dv = dt Gu dv+/dv        dq+/dtau = dt Gu dv+/dtau
+Free-flyer and planar joints step from u = v + dt a + dt [w x v_lin; 0], their end velocity in
+the start axes (kernels/configuration/frozen.py, which gives the blocks): the rows above are
+those of u, with dt d[w x v_lin; 0]/dv added to dv/dv; Gq, Gu are frozen.py's d q+/d q and
+d q+/d x at x = dt u, and the velocity rows are then multiplied by its d v+/d u.
 With contact, limit or friction rows (constraint_rows.py), the step is run as time_step runs
 it, from a cold start (Scene.step after Scene.reset), and its percussions lam classify the
 rows (separated, sticking, sliding; at a bound or between): held to these classes, v+ is a
@@ -35,8 +39,9 @@ time_step itself and its factorization of M + dt D, reused for the solves.
 """
 
 from .._jit import jit
-from ..configuration.dispatch import d_integrate_block, integrate
-from ..joints.codes import LIE_GROUP, SO2, VECTOR
+from ..configuration.frozen import (d_advance_block, d_frozen_velocity, euler, frozen_of,
+                                    frozen_velocity)
+from ..joints.codes import LIE_GROUP, SE2, SE3, SO2, VECTOR
 from ..layout import NO, O_DT, O_FREE, O_INTEGRATOR, P_DAMPING, RK4
 from .aba_derivatives import aba_derivatives
 from .cholesky import inverse_sparse, solve_pair
@@ -117,8 +122,9 @@ def finish(jnt, q, vn, dt, u, G, A, B):
     """The configuration rows from the velocity rows (u, G scratch), and OK or DIVERGED * CODE
     + 1 when a velocity row is not finite."""
     nv = vn.shape[0]
+    frozen_of(jnt, vn, dt, u)
     for k in range(nv):
-        u[k] = dt * vn[k]
+        u[k] *= dt
     configuration_rows(jnt, q, u, dt, G, A, B)
     # the configuration rows are the velocity rows through the finite Gu (vn is finite);
     # x - x is 0 for a finite x, NaN else: a count without a branch (an integer sum, which
@@ -149,17 +155,16 @@ def _free_rows(jnt, prm, dof, q, v, tc, tau, fext, ws, fbuf, dt, Aq, Av, Minv, a
         return SINGULAR * CODE + jnt[bad].idx_v
     if not advance(jnt, q, v, a, dt, qn, vn):
         return DIVERGED * CODE
+    d_frozen_velocity(jnt, v, Av)
     velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
     return OK
 
 
 @jit
 def advance(jnt, q, v, a, dt, qn, vn):
-    """The Euler step from the acceleration a: vn = v + dt a, qn = q (+) dt vn; True when
-    both are finite."""
-    for k in range(v.shape[0]):
-        vn[k] = v[k] + dt * a[k]
-    integrate(jnt, q, vn, dt, qn)
+    """The Euler step from the acceleration a: vn = v + dt a, qn = q (+) dt vn (frozen.euler);
+    True when both are finite."""
+    euler(jnt, q, v, a, dt, qn, vn)
     return _finite(vn) < 0 and _finite(qn) < 0
 
 
@@ -193,8 +198,11 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbu
         if nc > 0:
             contact_wrenches(sph, hsp, fext, ws, nc, lam, pair, point, dt, F)
             forces = F
+    u = derivative_buffers(dbuf, nv)[6]
+    frozen_of(jnt, vn, dt, u)  # v+ in the start axes, which the rows hold
     for k in range(nv):  # the acceleration of the step, constraints included
-        a[k] = (vn[k] - v[k]) / dt
+        a[k] = (u[k] - v[k]) / dt
+    frozen_velocity(jnt, v, -1.0, a)
     rnea_derivatives(jnt, prm, q, v, a, forces, ws, tc[:0], Aq, Av, M2)
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
@@ -213,13 +221,14 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbu
             if rest:
                 contact_terms(jnt, prm, sph, hsp, q, v, ws, nc, lam, pair, kind, er, True, dt,
                               za, pl, DQ, DV, Aq, Phi)
-            contact_terms(jnt, prm, sph, hsp, q, vn, ws, nc, lam, pair, kind, er, False, dt,
+            contact_terms(jnt, prm, sph, hsp, q, u, ws, nc, lam, pair, kind, er, False, dt,
                           za, pl, DQ, DV, Aq, Phi)
     solve_pair(dof, Uf, D, Aq, Av)
     for r in range(nv):
         for k in range(nv):
             Aq[r, k] = -Aq[r, k]
             Av[r, k] = -Av[r, k]
+    d_frozen_velocity(jnt, v, Av)
     inverse_sparse(dof, Uf, D, Minv)
     velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
     if m > 0:
@@ -278,9 +287,11 @@ def flat_rows(dt, tau, tc, Aq, Av, Minv, A, B):
 @jit
 def configuration_rows(jnt, q, u, dt, G, A, B):
     """The configuration rows of A and B from their velocity rows and the configuration
-    Jacobians at (q, u = dt v+), block diagonal, joint by joint: a vector-space or SO(2)
-    joint's blocks are the identity (rows = [I 0] + dt (velocity rows)); another's are
-    written into its diagonal block of G (scratch) and multiplied, whole rows at a time."""
+    Jacobians at (q, u = dt v+ in the start axes), block diagonal, joint by joint: a
+    vector-space or SO(2) joint's blocks are the identity (rows = [I 0] + dt (velocity
+    rows)); another's are written into its diagonal block of G (scratch) and multiplied,
+    whole rows at a time; a free-flyer's or planar joint's velocity rows, those of u until
+    then, are then turned into those of v+ (frozen.py's d v+/d u)."""
     nv = G.shape[0]
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
@@ -295,7 +306,7 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
                 for k in range(nv):
                     B[r, k] = dt * B[nv + r, k]
             continue
-        d_integrate_block(g, nvi, u, 0, iv, G)
+        d_advance_block(g, nvi, u, 0, iv, G)
         for r in range(iv, iv + nvi):
             for k in range(2 * nv):
                 A[r, k] = 0.0
@@ -303,7 +314,7 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
                 B[r, k] = 0.0
             for s in range(iv, iv + nvi):
                 A[r, s] = G[r, s]
-        d_integrate_block(g, nvi, u, 1, iv, G)
+        d_advance_block(g, nvi, u, 1, iv, G)
         for r in range(iv, iv + nvi):
             for s in range(iv, iv + nvi):  # whole rows at a time: contiguous inner loops
                 c = dt * G[r, s]
@@ -311,6 +322,32 @@ def configuration_rows(jnt, q, u, dt, G, A, B):
                     A[r, k] += c * A[nv + s, k]
                 for k in range(nv):
                     B[r, k] += c * B[nv + s, k]
+        if g == SE2 or g == SE3:
+            d_advance_block(g, nvi, u, 2, iv, G)
+            _turn(G, iv, nvi, A, nv)
+            _turn(G, iv, nvi, B, nv)
+
+
+@jit
+def _turn(G, iv, nvi, X, nv):
+    """X's velocity rows iv..iv + nvi (at nv + iv..) = G's diagonal block times them; the
+    block's angular rows are the identity's (frozen.py's d v+/d u): only the linear ones
+    change."""
+    nl = nvi - 3 if nvi == 6 else 2
+    for k in range(X.shape[1]):
+        y0 = 0.0
+        y1 = 0.0
+        y2 = 0.0
+        for s in range(iv, iv + nvi):
+            x = X[nv + s, k]
+            y0 += G[iv, s] * x
+            y1 += G[iv + 1, s] * x
+            if nl == 3:
+                y2 += G[iv + 2, s] * x
+        X[nv + iv, k] = y0
+        X[nv + iv + 1, k] = y1
+        if nl == 3:
+            X[nv + iv + 2, k] = y2
 
 
 @jit

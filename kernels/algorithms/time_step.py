@@ -15,13 +15,15 @@ ch. 10), with semi-implicit (symplectic) Euler on the configuration Lie group:
   v+     = v_free + M_d^-1 W P; a limit that v+ reaches and v_free did not (other rows'
            percussions move it) becomes a row and P is solved again (constraint_rows.py)
   q+     = q (+) dt v+                             (the exponential map, never q + v dt)
+with free-flyer and planar joints' v_free and v+ in the step's start axes, v+ then turned
+exactly into the new ones (kernels/configuration/frozen.py: v_free gains dt [w x v_lin; 0]).
 Contact forces are P / dt. Armature is on M's diagonal (CRBA). When no row can arise at all
 (O_FREE), the step is v+ = v + dt ABA(q, v, tau), the same equations without a factorization,
 or one classical Runge-Kutta step (rk4.py) when the scene asks for it.
 """
 
 from .._jit import jit
-from ..configuration.dispatch import integrate
+from ..configuration.frozen import advance, frozen_velocity
 from ..layout import (ADMM, H_N, H_T1, H_T2, O_DT, O_FREE, O_INTEGRATOR, O_ITERATIONS,
                       O_NO_CLAMP, O_REGULARIZATION, O_SOLVER, O_TOL, P_DAMPING, P_EFFORT_MAX,
                       RK4)
@@ -186,6 +188,7 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
     dt = opt[O_DT]
     zero = fbuf[rhs_offset(nv) - nv:rhs_offset(nv)]  # (``buffers``' zero: at most 30
     # arguments, or CPython passes them as a tuple, which numba cannot inline)
+    frozen_velocity(jnt, v, dt, vf)  # v_free, v+ in the start axes (configuration/frozen.py)
     for k in range(nv):
         vn[k] = vf[k]
     o = compliance_offset(nv, mu.shape[0])
@@ -230,7 +233,7 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
     for i in range(nc):
         _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
     stats[0], stats[1], stats[2] = m, sweeps, residual
-    integrate(jnt, q, vn, dt, qn)
+    advance(jnt, q, vn, dt, qn, vn)
     if _finite(vn) >= 0 or _finite(qn) >= 0:
         return DIVERGED
     return OK
