@@ -113,6 +113,36 @@ def set_threads(n: int) -> int:
     return old
 
 
+def semi_implicit_euler(pm, q, v, a, dt):
+    """Semi-implicit Euler by Pinocchio's own maps: v+ = v + dt a, q+ = integrate(q, dt v+),
+    except for free-flyer and planar joints, whose linear velocity is advanced in the step's
+    start axes, u = v + dt (a + w x v), and turned into the new ones (kernels/configuration/
+    frozen.py): v+ = (exp(-dt w+) u, w+), p+ = p + dt R u, R+ = R exp(dt w+)."""
+    v_next = v + dt * a
+    q_next = pin.integrate(pm, q, v_next * dt)
+    for jm in pm.joints[1:]:
+        iq, iv = jm.idx_q, jm.idx_v
+        if jm.shortname() == "JointModelFreeFlyer":
+            w = v_next[iv + 3:iv + 6]
+            u = v[iv:iv + 3] + dt * (a[iv:iv + 3] + np.cross(v[iv + 3:iv + 6], v[iv:iv + 3]))
+            E = pin.exp3(dt * w)
+            v_next[iv:iv + 3] = E.T @ u
+            x = pin.SE3ToXYZQUAT(pin.XYZQUATToSE3(q[iq:iq + 7]) * pin.SE3(E, dt * u))
+            q_next[iq:iq + 7] = x if x[3:] @ q[iq + 3:iq + 7] >= 0 else np.r_[x[:3], -x[3:]]
+        elif jm.shortname() == "JointModelPlanar":
+            w = v_next[iv + 2]
+            vx, vy = v[iv], v[iv + 1]
+            u = np.array([vx + dt * (a[iv] - v[iv + 2] * vy),
+                          vy + dt * (a[iv + 1] + v[iv + 2] * vx)])
+            c, s = np.cos(dt * w), np.sin(dt * w)
+            v_next[iv:iv + 2] = [c * u[0] + s * u[1], c * u[1] - s * u[0]]
+            c0, s0 = q[iq + 2], q[iq + 3]
+            q_next[iq:iq + 4] = [q[iq] + dt * (c0 * u[0] - s0 * u[1]),
+                                 q[iq + 1] + dt * (s0 * u[0] + c0 * u[1]),
+                                 c0 * c - s0 * s, s0 * c + c0 * s]
+    return q_next, v_next
+
+
 def step_jacobians_by_differences(model, step, q, v, tau, eps):
     """(A, B) of a step (q, v, tau) -> (q+, v+) by central differences of ``step``: q
     perturbed along tangents (integrate), q+ measured in the tangent space at the nominal q+

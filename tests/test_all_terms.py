@@ -9,7 +9,7 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
-from conftest import close, get_pair, needs_pinocchio, random_state
+from conftest import close, get_pair, needs_pinocchio, random_state, semi_implicit_euler
 
 import fastdyn as fd
 from fastdyn.kernels import all_terms
@@ -110,36 +110,6 @@ def test_kinematics_are_fresh_for_the_velocity_queries():
           pin.getFrameVelocity(pm, pd, f, pin.WORLD).vector)
 
 
-def _euler(pin, pm, q, v, a, dt):
-    """Semi-implicit Euler by Pinocchio's own maps: v+ = v + dt a, q+ = integrate(q, dt v+),
-    except for free-flyer and planar joints, whose linear velocity is advanced in the step's
-    start axes, u = v + dt (a + w x v), and turned into the new ones (kernels/configuration/
-    frozen.py): v+ = (exp(-dt w+) u, w+), p+ = p + dt R u, R+ = R exp(dt w+)."""
-    v_next = v + dt * a
-    q_next = pin.integrate(pm, q, v_next * dt)
-    for jm in pm.joints[1:]:
-        iq, iv = jm.idx_q, jm.idx_v
-        if jm.shortname() == "JointModelFreeFlyer":
-            w = v_next[iv + 3:iv + 6]
-            u = v[iv:iv + 3] + dt * (a[iv:iv + 3] + np.cross(v[iv + 3:iv + 6], v[iv:iv + 3]))
-            E = pin.exp3(dt * w)
-            v_next[iv:iv + 3] = E.T @ u
-            x = pin.SE3ToXYZQUAT(pin.XYZQUATToSE3(q[iq:iq + 7]) * pin.SE3(E, dt * u))
-            q_next[iq:iq + 7] = x if x[3:] @ q[iq + 3:iq + 7] >= 0 else np.r_[x[:3], -x[3:]]
-        elif jm.shortname() == "JointModelPlanar":
-            w = v_next[iv + 2]
-            vx, vy = v[iv], v[iv + 1]
-            u = np.array([vx + dt * (a[iv] - v[iv + 2] * vy),
-                          vy + dt * (a[iv + 1] + v[iv + 2] * vx)])
-            c, s = np.cos(dt * w), np.sin(dt * w)
-            v_next[iv:iv + 2] = [c * u[0] + s * u[1], c * u[1] - s * u[0]]
-            c0, s0 = q[iq + 2], q[iq + 3]
-            q_next[iq:iq + 4] = [q[iq] + dt * (c0 * u[0] - s0 * u[1]),
-                                 q[iq + 1] + dt * (s0 * u[0] + c0 * u[1]),
-                                 c0 * c - s0 * s, s0 * c + c0 * s]
-    return q_next, v_next
-
-
 @pytest.mark.parametrize("name", ("ur5", "solo12", "tree_planar"))
 def test_forward_step_is_aba_then_semi_implicit_euler(name):
     pin = _pin()
@@ -153,7 +123,7 @@ def test_forward_step_is_aba_then_semi_implicit_euler(name):
         fext = rng.normal(size=(m.njoints, 6)) if with_f else None
         pf = [pin.Force(x) for x in fext] if with_f else None
         ddq = pin.aba(pm, pd, q, v, tau, pf) if with_f else pin.aba(pm, pd, q, v, tau)
-        q_next, v_next = _euler(pin, pm, q, v, ddq, dt)
+        q_next, v_next = semi_implicit_euler(pm, q, v, ddq, dt)
         qn, vn = fd.forward_step(m, d, q, v, tau, dt, fext)
         assert qn is d.q_next and vn is d.v_next
         close(d.ddq, ddq, 1e-9)
@@ -182,7 +152,8 @@ def test_the_three_bench_loops_give_one_trajectory(robot):
     """bench/tick_loops.py: Pinocchio's loop, fastdyn's single calls, fastdyn's fused calls,
     the compiled law; the same q, v and tool placement at each of 100 ticks. The fused and
     compiled ticks step with fastdyn.forward_step, whose free-flyer step (frozen axes) the
-    first two do not take: on Solo12 they are held to Pinocchio's loop with ``_euler``."""
+    first two do not take: on Solo12 they are held to Pinocchio's loop with
+    ``conftest.semi_implicit_euler``."""
     _pin()
     # by path: the repository root is not on sys.path when fastdyn is installed (CI)
     spec = importlib.util.spec_from_file_location(
@@ -192,8 +163,8 @@ def test_the_three_bench_loops_give_one_trajectory(robot):
     Loop, placement = tick_loops.Loop, tick_loops.placement
 
     loop = Loop(robot)
-    pin = _pin()
-    frozen = loop.pinocchio_tick(lambda q, v, a: _euler(pin, loop.pm, q, v, a, tick_loops.DT))
+    frozen = loop.pinocchio_tick(
+        lambda q, v, a: semi_implicit_euler(loop.pm, q, v, a, tick_loops.DT))
     ticks = (loop.pinocchio_tick(), loop.fastdyn_tick(), frozen, loop.fused_tick(),
              loop.compiled_tick())
     states = [(loop.q0.copy(), loop.v0.copy())] * len(ticks)
