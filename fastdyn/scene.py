@@ -23,6 +23,7 @@ import numba
 import numpy as np
 
 from . import _checks, _generated_rollout, _memory, _policy
+from ._fastcall import Kernel
 from ._parallel import launch
 from ._slices import next_span, progress as _progress
 from .batch import _configurations, _robots
@@ -412,17 +413,62 @@ class Scene:
         ``DivergenceError``."""
         model = self.model
         q = _checks.configuration(model, q, "q")
-        v = _checks.vector(v, model.nv, "v")
-        tau = np.zeros(model.nv) if tau is None else _checks.vector(tau, model.nv, "tau")
+        # v and tau: type and size only here (~1.5 us a call); a non-finite entry makes the
+        # step's state non-finite, and the failure path below names it. Copied into the
+        # step's own C-contiguous vectors, the layout its compiled entry point reads.
+        if tau is None:
+            tau = _NO_TORQUE
+            v = _checks.fast_state(q, v, v, model.nq, model.nv, "v")[1]
+        else:
+            _, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
+        F = _NO_FORCES if fext is None else _checks.forces(model, fext)
         _, nwarm, _, _ = self._sizes()
         if self._warm is None or self._warm.shape[1] != nwarm:
             self._warm = np.zeros((1, nwarm))
+        p = self._one_step()
+        p.q[:], p.v[:] = q, v
+        if tau is _NO_TORQUE:
+            p.tau[:] = 0.0
+        else:
+            p.tau[:] = tau
+        p.before[:] = self._warm[0]
+        code = p.kernel.call(model.jnt, model.prm, model.dof, self.spheres, self.halfspaces,
+                             p.opt, p.q, p.v, p.tau, F, p.ws, p.fbuf, p.ibuf, self._warm[0],
+                             p.qn, p.vn, p.cf, p.stats)
+        if code != _ts.OK:  # rare: the rollout path words the failure (from the same warm start)
+            self._warm[0] = p.before
+            v = _checks.vector(v, model.nv, "v")  # a non-finite input is named, not "diverged"
+            tau = tau if tau is _NO_TORQUE else _checks.vector(tau, model.nv, "tau")
+            return self._step_through_rollout(q, v, tau, fext)
+        if not p.stats[2] <= p.opt[L.O_TOL]:
+            warnings.warn(f"the step did not converge: {self._capped()} (residual "
+                          f"{p.stats[2]:.3g} m/s): {self._remedy()}",
+                          ConvergenceWarning, stacklevel=2)
+        self.contact_forces = p.cf[:, :3].copy()
+        self.contact_points = p.cf[:, 3:].copy()
+        self.applied_tau = p.tau.copy()
+        self.stats = p.stats.copy()
+        self.constraint_tau = p.fbuf[p.rhs:p.rhs + model.nv].copy()
+        return p.qn.copy(), p.vn.copy()
+
+    def _one_step(self) -> "_OneStep":
+        """step's buffers and options, made again only when the scene's options or pairs
+        changed (what a rollout derives per call: O_FREE, O_NO_CLAMP, the buffer sizes)."""
+        key = (self.opt.tobytes(), len(self.spheres), len(self.halfspaces))
+        p = self._prepared_step
+        if p is None or p.key != key:
+            p = self._prepared_step = _OneStep(self, key)
+        return p
+
+    def _step_through_rollout(self, q, v, tau, fext):
+        """step as a one-step rollout: its failure messages (and statuses) are the rollout's."""
+        tau = np.zeros(self.model.nv) if tau is _NO_TORQUE else tau
         out = self._run(q[None], v[None], 1, torques=tau[None, None], fext=fext,
                         record=("tau", "contacts", "stats"), warm=self._warm)
         if out.status[0] == "unconverged":
             warnings.warn(f"the step did not converge: {self._capped()} (residual "
                           f"{out.stats[0, 0, 2]:.3g} m/s): {self._remedy()}",
-                          ConvergenceWarning, stacklevel=2)
+                          ConvergenceWarning, stacklevel=3)
         elif out.failures:
             raise (DivergenceError if out.status[0] == "diverged" else
                    _singular())(out.failures[0].replace("rollout 0 ", "the step "))
@@ -433,6 +479,7 @@ class Scene:
         self.constraint_tau = out.constraint_tau
         return out.final_q[0], out.final_v[0]
 
+    _prepared_step = None  # step's _OneStep
     _step_derivatives_free = None  # what step_derivatives' generated route has prepared
     # A, B = scene.step_derivatives(q, v, tau): fastdyn/step_derivatives.py's function itself
     # (its docstring is the method's), no wrapper: a Python frame is ~70 ns of a ~3 us call
@@ -635,10 +682,7 @@ class Scene:
         opt = self.opt.copy()
         opt[L.O_FREE] = float(self._free(PRM))
         opt[L.O_NO_CLAMP] = float(not _effort_limited(model, PRM))
-        if opt[L.O_INTEGRATOR] == L.RK4 and not opt[L.O_FREE]:
-            raise ValueError("integrator='rk4' is for contact-free dynamics: this scene has "
-                             "contact pairs, joint limits (Scene(limits=False) ignores them), "
-                             "dry friction or damping; use 'euler'")
+        _check_integrator(opt)
         rows, nwarm, nf, ni = self._sizes()
         npair = len(self.spheres) * len(self.halfspaces)
         nt = numba.get_num_threads()
@@ -742,6 +786,42 @@ class Scene:
             else None,
             steps_per_second=n * steps / wall if wall > 0 else 0.0,
             constraint_tau=FBUF[0, 0, _ts.rhs_offset(nv):_ts.rhs_offset(nv) + nv].copy())
+
+
+def _check_integrator(opt: np.ndarray) -> None:
+    if opt[L.O_INTEGRATOR] == L.RK4 and not opt[L.O_FREE]:
+        raise ValueError("integrator='rk4' is for contact-free dynamics: this scene has "
+                         "contact pairs, joint limits (Scene(limits=False) ignores them), "
+                         "dry friction or damping; use 'euler'")
+
+
+_NO_TORQUE = np.zeros(0)
+_NO_FORCES = np.zeros((0, 6))
+
+
+class _OneStep:
+    """What ``Scene.step`` calls time_step with, made once: the rollout's per-call set-up
+    (options for the model's own robot, a workspace, the step's flat buffers) cost 300-470 us
+    a step; a step through these is the kernel's time plus the checks of q, v and tau. The
+    kernel is called through its compiled entry point (fastdyn/_fastcall.py)."""
+
+    def __init__(self, scene: "Scene", key):
+        model = scene.model
+        self.key = key
+        PRM = model.prm[None]
+        self.opt = scene.opt.copy()
+        self.opt[L.O_FREE] = float(scene._free(PRM))
+        self.opt[L.O_NO_CLAMP] = float(not _effort_limited(model, PRM))
+        _check_integrator(self.opt)
+        _, nwarm, nf, ni = scene._sizes()
+        npair = len(scene.spheres) * len(scene.halfspaces)
+        self.ws = L.workspace(model.jnt)
+        self.fbuf, self.ibuf = np.zeros(nf), np.zeros(ni, dtype=np.int64)
+        self.q, self.v = np.zeros(model.nq), np.zeros(model.nv)
+        self.qn, self.vn, self.tau = np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv)
+        self.cf, self.stats, self.before = np.zeros((npair, 6)), np.zeros(3), np.zeros(nwarm)
+        self.rhs = _ts.rhs_offset(model.nv)
+        self.kernel = Kernel(_ts.time_step)
 
 
 def _effort_limited(model: Model, PRM: np.ndarray) -> bool:

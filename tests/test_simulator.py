@@ -660,3 +660,35 @@ def test_rk4_is_fourth_order_and_refused_with_contacts():
         scene.rollout(q0, v0, 10)
     with pytest.raises(ValueError, match="integrator must be"):
         fd.Scene(model, integrator="verlet")
+
+
+def test_step_is_the_rollout_step_bit_for_bit():
+    """Scene.step's prepared path (time_step called directly, its buffers kept from call to
+    call as a rollout keeps them from step to step) against the rollout machinery: 30 steps of
+    the standing quadruped on two feet under a torque and external forces, v passed strided,
+    equal to one 30-step rollout bit for bit (states, and the last step's contacts). A scene
+    change (a third foot) re-prepares the step: its next step is a fresh one-step rollout's."""
+    model, q0, feet, _ = standing_quadruped()
+    fast, slow = (fd.Scene(model, dt=1e-3, mu=0.8) for _ in range(2))
+    for s in (fast, slow):
+        for f in feet[:2]:
+            s.add_sphere(f, 0.016)
+    rng = np.random.default_rng(5)
+    T = 30
+    taus, fexts = rng.normal(size=(T, model.nv)), rng.normal(size=(T, model.njoints, 6))
+    ref = slow.rollout(q0, np.zeros(model.nv), T, torques=taus, fext=fexts,
+                       record=("q", "v", "contacts"))
+    q, v = q0.copy(), np.zeros(model.nv)
+    for k in range(T):
+        q, v = fast.step(q, np.repeat(v, 2)[::2], taus[k], fexts[k])
+        assert np.array_equal(q, ref.q[k + 1]) and np.array_equal(v, ref.v[k + 1]), k
+    assert np.array_equal(fast.contact_forces, ref.contact_forces[-1])
+    for s in (fast, slow):
+        s.add_sphere(feet[2], 0.016)
+        s.reset()
+    qa, va = fast.step(q, v, taus[0])
+    qb, vb = slow._step_through_rollout(q, v, taus[0], None)
+    assert np.array_equal(qa, qb) and np.array_equal(va, vb)
+    assert np.array_equal(fast.constraint_tau, slow.constraint_tau)
+    with pytest.raises(ValueError, match="v has non-finite entries"):
+        fast.step(q, np.full(model.nv, np.nan))

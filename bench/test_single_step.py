@@ -1,0 +1,104 @@
+"""One simulator step called from Python, as an MPC or iLQR loop calls it, beside its peers.
+
+Rows (per call, one state; dt = 1 ms):
+- ``ur5`` contact-free: ``scene.step(q, v, tau)`` (fastdyn), ``pin.aba`` + ``pin.integrate``
+  (Pinocchio: the same semi-implicit Euler step written with its two calls), and
+  ``mujoco.mj_step`` on the contact-free twin (tests/mujoco_twin.py).
+- ``quadruped`` standing on its four feet: ``scene.step`` (fastdyn) and ``mujoco.mj_step`` on
+  the standing twin (MuJoCo's soft contacts, Newton solver).
+Each callable loops over ``CALLS`` steps from the same state (the warm start carries over, as in
+a controller); the report divides by ``evals``. No row asserts on time.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastdyn as fd
+import fastdyn.models as fm
+from bench.ladder import tag
+
+pin = pytest.importorskip("pinocchio")
+mujoco = pytest.importorskip("mujoco")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from mujoco_twin import bare_model, contact_free, standing  # noqa: E402
+from test_simulator import standing_quadruped  # noqa: E402
+
+DT, CALLS = 1e-3, 200
+RADIUS, MU, KP, KD = 0.016, 0.8, 5.0, 0.2
+
+
+def _ur5():
+    model = bare_model(fm.load("ur5"))
+    scene = fd.Scene(model, dt=DT, ground=False)
+    q = fd.random_configuration(model, 0)
+    v = np.random.default_rng(0).normal(size=model.nv)
+    tau = np.zeros(model.nv)
+
+    def fastdyn():
+        for _ in range(CALLS):
+            scene.step(q, v, tau)
+
+    pm = pin.buildModelFromUrdf(str(fm.path("ur5")))
+    pd = pm.createData()
+
+    def pinocchio():
+        for _ in range(CALLS):
+            vn = v + DT * pin.aba(pm, pd, q, v, tau, pin.Convention.WORLD)
+            pin.integrate(pm, q, DT * vn)
+
+    twin = contact_free(model, fm.path("ur5"), DT)
+    d = mujoco.MjData(twin.m)
+    qpos, qvel = twin.to_mujoco(q, v)
+
+    def mj():
+        for _ in range(CALLS):
+            d.qpos[:], d.qvel[:] = qpos, qvel
+            mujoco.mj_step(twin.m, d)
+
+    return model, {"fastdyn": fastdyn, "pinocchio": pinocchio, "mujoco": mj}
+
+
+def _quadruped():
+    model, q0, feet, _ = standing_quadruped()
+    scene = fd.Scene(model, dt=DT, mu=MU)
+    for f in feet:
+        scene.add_sphere(f, RADIUS)
+    v0 = np.zeros(model.nv)
+    q, v = scene.rollout(q0, v0, 500, record=()).final_q, np.zeros(model.nv)  # settled
+    tau = np.zeros(model.nv)
+
+    def fastdyn():
+        for _ in range(CALLS):
+            scene.step(q, v, tau)
+
+    twin = standing(model, fm.path("quadruped"), feet, RADIUS, MU, KP, KD, DT)
+    d = mujoco.MjData(twin.m)
+    qpos, qvel = twin.to_mujoco(q, v)
+
+    def mj():
+        for _ in range(CALLS):
+            d.qpos[:], d.qvel[:] = qpos, qvel
+            mujoco.mj_step(twin.m, d)
+
+    return model, {"fastdyn": fastdyn, "mujoco": mj}
+
+
+CASES = {"ur5": _ur5, "quadruped": _quadruped}
+_made: dict = {}
+
+
+@pytest.mark.parametrize("name,side", [("ur5", "fastdyn"), ("ur5", "pinocchio"),
+                                       ("ur5", "mujoco"), ("quadruped", "fastdyn"),
+                                       ("quadruped", "mujoco")])
+def test_single_step(benchmark, name, side):
+    if name not in _made:
+        _made[name] = CASES[name]()
+    model, sides = _made[name]
+    tag(benchmark, "simulator", "single-step", name, side, evals=CALLS, dofs=model.nv)
+    f = sides[side]
+    f()  # warm-up: compilation, first touch
+    benchmark.pedantic(f, rounds=30, iterations=1)
