@@ -523,8 +523,8 @@ class Scene:
         ``fext``) take the generated CRBA + RNEA + factorization (codegen/free_velocity.py)
         and go on generically: the quadruped's contact steps about 1.4x faster. Results equal
         to round-off where every step's solver converged (after a step stopped at the cap,
-        status "unconverged", they may part by more); steps with ``fext`` and Runge-Kutta steps are unchanged
-        (kernels/algorithms/generated_step.py). Kernels of another model, or a ``prm`` robot
+        status "unconverged", they may part by more); steps with ``fext`` and Runge-Kutta
+        steps are unchanged (kernels/algorithms/generated_step.py). Kernels of another model, or a ``prm`` robot
         with other placements or axes than they hold, are refused with a ValueError naming
         it. Cost: the model's kernel compiled once as a callback (fastdyn/_generated_rollout.py),
         cached on disk beside the generated module: the first generated contact-free rollout
