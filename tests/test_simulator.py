@@ -128,7 +128,13 @@ def test_restitution_returns_e_times_the_impact_speed(ball, e):
     scene.add_sphere("base", 0.1)
     out = scene.rollout(pose(0.1 + h), np.zeros(6), 500, record=("v",))
     impact = np.sqrt(2 * G * h)
-    assert out.v[:, 2].max() == pytest.approx(e * impact, rel=2e-2)
+    assert out.v[:, 2].max() == pytest.approx(e * impact, rel=2e-2)  # the continuous fall
+    # Newton's rule on the discrete impact: the step that meets the ground leaves the ball
+    # with -e times its normal velocity at that step's start (reached: 3e-8, the contact's
+    # regularization; the velocity at the step's end, 0.3 % larger, misses it)
+    vz = out.v[:, 2]
+    k = int(np.argmax(vz > 0))
+    assert vz[k] == pytest.approx(-e * vz[k - 1], rel=3e-6)
     ke = 0.5 * out.v[:, 2] ** 2
     assert ke[-1] <= ke.max()
 
