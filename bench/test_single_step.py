@@ -31,6 +31,19 @@ DT, CALLS = 1e-3, 200
 RADIUS, MU, KP, KD = 0.016, 0.8, 5.0, 0.2
 
 
+def _mj_steps(twin, q, v):
+    """CALLS mj_step calls of ``twin``, each from fastdyn's state (q, v)."""
+    d = mujoco.MjData(twin.m)
+    qpos, qvel = twin.to_mujoco(q, v)
+
+    def mj():
+        for _ in range(CALLS):
+            d.qpos[:], d.qvel[:] = qpos, qvel
+            mujoco.mj_step(twin.m, d)
+
+    return mj
+
+
 def _ur5():
     model = bare_model(fm.load("ur5"))
     scene = fd.Scene(model, dt=DT, ground=False)
@@ -50,15 +63,7 @@ def _ur5():
             vn = v + DT * pin.aba(pm, pd, q, v, tau, pin.Convention.WORLD)
             pin.integrate(pm, q, DT * vn)
 
-    twin = contact_free(model, fm.path("ur5"), DT)
-    d = mujoco.MjData(twin.m)
-    qpos, qvel = twin.to_mujoco(q, v)
-
-    def mj():
-        for _ in range(CALLS):
-            d.qpos[:], d.qvel[:] = qpos, qvel
-            mujoco.mj_step(twin.m, d)
-
+    mj = _mj_steps(contact_free(model, fm.path("ur5"), DT), q, v)
     return model, {"fastdyn": fastdyn, "pinocchio": pinocchio, "mujoco": mj}
 
 
@@ -75,15 +80,7 @@ def _quadruped():
         for _ in range(CALLS):
             scene.step(q, v, tau)
 
-    twin = standing(model, fm.path("quadruped"), feet, RADIUS, MU, KP, KD, DT)
-    d = mujoco.MjData(twin.m)
-    qpos, qvel = twin.to_mujoco(q, v)
-
-    def mj():
-        for _ in range(CALLS):
-            d.qpos[:], d.qvel[:] = qpos, qvel
-            mujoco.mj_step(twin.m, d)
-
+    mj = _mj_steps(standing(model, fm.path("quadruped"), feet, RADIUS, MU, KP, KD, DT), q, v)
     return model, {"fastdyn": fastdyn, "mujoco": mj}
 
 
