@@ -414,8 +414,9 @@ class Scene:
         model = self.model
         q = _checks.configuration(model, q, "q")
         # v and tau: type and size only here (~1.5 us a call); a non-finite entry makes the
-        # step's state non-finite, and the failure path below names it. Copied into the
-        # step's own C-contiguous vectors, the layout its compiled entry point reads.
+        # step's state non-finite (the effort clamp keeps a NaN: min/max propagate it), and
+        # the failure path below names it. Copied into the step's own C-contiguous vectors,
+        # the layout its compiled entry point reads.
         if tau is None:
             tau = _NO_TORQUE
             v = _checks.fast_state(q, v, v, model.nq, model.nv, "v")[1]

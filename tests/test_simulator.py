@@ -698,3 +698,6 @@ def test_step_is_the_rollout_step_bit_for_bit():
     assert np.array_equal(fast.constraint_tau, slow.constraint_tau)
     with pytest.raises(ValueError, match="v has non-finite entries"):
         fast.step(q, np.full(model.nv, np.nan))
+    limited = model.with_limits(model.joint_names[2], effort=10.0)  # the clamp takes NaN in
+    with pytest.raises(ValueError, match="tau has non-finite entries"):
+        fd.Scene(limited).step(q, v, np.full(model.nv, np.nan))
