@@ -36,7 +36,6 @@ bit-identical to the local run's.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 import uuid
@@ -47,7 +46,7 @@ from typing import Any, Sequence
 import numba
 import numpy as np
 
-from . import _checks, _slices
+from . import _checks, _memory, _slices
 from ._parallel import launch
 from .kernels.algorithms import batch_inertias
 from .kernels.algorithms import regressor_product as _product
@@ -362,12 +361,11 @@ class _Job:
         this machine's memory with a MemoryError that says what to keep instead)."""
         shapes = dict(self.bound.shapes, params=((self.model.njoints - 1, 10), np.float64))
         need = sum(n * int(np.prod(s)) * np.dtype(d).itemsize for s, d in shapes.values())
-        if check and need > 0.5 * _memory():
+        if check:
             big = max(shapes, key=lambda k: int(np.prod(shapes[k][0])))
-            raise MemoryError(f"the study's results would take {need / 1e9:.1f} GB ({big!r} "
-                              f"{(n,) + tuple(shapes[big][0])} the most), more than half of "
-                              f"this machine's {_memory() / 1e9:.1f} GB: fewer samples, or "
-                              f"keep fewer steps (InverseDynamics(every=k), Rollouts(record=))")
+            _memory.check(need, "the study's results",
+                          f"{big!r} {(n,) + tuple(shapes[big][0])} the most; fewer samples, or "
+                          f"keep fewer steps (InverseDynamics(every=k), Rollouts(record=))")
         # NaN (False for flags) until computed: a sample that never arrives cannot pass for
         # one computed (complete() looks for such rows)
         pi = np.full((n, self.model.njoints - 1, 10), np.nan)
@@ -527,20 +525,13 @@ def run(model: Model, sampler: ParameterSampler, what, n: int, seed: int | None 
     complete(params, outputs)
     if "ok" in outputs and not outputs["ok"].all():
         bad = np.argwhere(~outputs["ok"])[0].tolist()
-        warnings.warn(f"{int((~outputs['ok']).sum())} rollouts of the study stopped early "
-                      f"(the first: sample {bad[0]}); their outputs are NaN and left out of "
+        warnings.warn(f"{int((~outputs['ok']).sum())} rollouts of the study stopped early or "
+                      f"did not converge (status not 'ok' in Scene.rollout's terms: "
+                      f"the first: sample {bad[0]}); their outputs are NaN and left out of "
                       f"the mean and quantiles", RuntimeWarning, stacklevel=2)
     mean, quantiles = summarize(outputs, lv)
     return StudyResult(model.name, type(what).__name__, seed, params, outputs, lv, mean,
                        quantiles, seconds, workers, chunks)
-
-
-def _memory() -> float:
-    """Physical memory in bytes (inf where the system does not say)."""
-    try:
-        return float(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-    except (AttributeError, ValueError, OSError):
-        return float("inf")
 
 
 def _run_local(job: _Job, n: int, progress: bool):
