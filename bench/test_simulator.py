@@ -24,7 +24,7 @@ start of the step as fastdyn's.
 ``fastdyn.codegen.generate(model, algorithms=("aba", "free_velocity"))`` kernels: the
 generated ABA in every contact-free step, the generated CRBA + RNEA + factorization of
 codegen/free_velocity.py in every step of the contact scenes
-(kernels/algorithms/generated_step.py); the module is generated and its callback compiled
+(kernels/contact/generated_step.py); the module is generated and its callback compiled
 during the warm-up, not timed.
 
 Output: fastdyn keeps the final state only (record=()); mujoco.rollout always writes the state

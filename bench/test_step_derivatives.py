@@ -40,7 +40,7 @@ import fastdyn as fd
 import fastdyn.models as fm
 from bench.ladder import NSTATES, pin_loop, robot as _robot, tag
 from fastdyn.kernels import step_derivatives as step_kernel
-from fastdyn.step_derivatives import step_buffers, step_options
+from fastdyn.sim.step_derivatives import step_buffers, step_options
 
 mujoco = pytest.importorskip("mujoco")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -197,7 +197,7 @@ class Standing:
     """The standing quadruped on both simulators, each settled by 500 of its own steps."""
 
     def __init__(self):
-        from fastdyn.simulate_demo import standing_scene
+        from fastdyn.cli.simulate_demo import standing_scene
         self.scene, q0, kp, kd = standing_scene(dt=DT)
         model = self.scene.model
         self.model = model

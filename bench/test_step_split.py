@@ -1,6 +1,6 @@
 """Where a contact step's time goes: microseconds per step of the quadruped scenes of
 bench/test_simulator.py (standing and dropped, dt = 1 ms, PD, rigid contacts, PGS), one thread,
-split into the phases of kernels/algorithms/time_step.py:
+split into the phases of kernels/contact/time_step.py:
   dynamics   tau clamped, CRBA + RNEA + tree-sparse factorization -> v_free (free_velocity)
   rows       the constraint rows: contact_rows + joint_rows (step_rows)
   delassus   G = J M^-1 J^T + R (delassus.py)
@@ -26,8 +26,8 @@ import pytest
 from bench.ladder import tag
 from bench.test_simulator import CONTACT_T, SCENES, contact_scene, contact_states
 from fastdyn.kernels import layout as L
-from fastdyn.kernels.algorithms import time_step as ts
-from fastdyn.kernels.algorithms.delassus import delassus
+from fastdyn.kernels.contact import time_step as ts
+from fastdyn.kernels.contact.delassus import delassus
 
 NROLL = 4
 PHASES = ("loop", "dynamics", "rows", "delassus", "solve", "step")  # cumulative prefixes

@@ -3,7 +3,7 @@
 1000-step trajectory; N = 100,000 (the issue's size; FASTDYN_BENCH_STUDY_N sets another).
 Samples per second = N / time, from pytest-benchmark's min over a few rounds.
 
-- ``bare``: the kernel the study runs (kernels/algorithms/regressor_product.py) on all N
+- ``bare``: the kernel the study runs (kernels/entry/regressor_product.py) on all N
   samples in one launch on 2 threads, their parameters drawn beforehand: the parameter batch
   with nothing around it. Target: ``study-local`` within 1.2x of its time.
 - ``bare-with-sampling``: the same plus drawing the N samples (fd.sample_parameters).
@@ -30,9 +30,9 @@ import pytest
 import fastdyn as fd
 from bench.ladder import tag
 from fastdyn import study
-from fastdyn._parallel import launch
-from fastdyn.kernels.algorithms import regressor_product as P
-from fastdyn.montecarlo_demo import minimum_jerk
+from fastdyn._internal.parallel import launch
+from fastdyn.kernels.entry import regressor_product as P
+from fastdyn.cli.montecarlo_demo import minimum_jerk
 
 N = int(os.environ.get("FASTDYN_BENCH_STUDY_N", "100000"))
 T = 1000

@@ -13,18 +13,19 @@ code.
 
 import gc as _gc
 
-from . import _compile_notice, _source_tree, _startup  # noqa: F401 (_compile_notice: listens)
+from ._internal import (compile_notice as _compile_notice, source_tree as _source_tree,
+                        startup as _startup)  # noqa: F401 (_compile_notice: listens)
 
 _source_tree.link_kernels()  # a source checkout's kernels/ (an installed one has its own)
 
 _gc_was_enabled = _gc.isenabled()
-_gc.disable()  # why: see fastdyn/_startup.py
+_gc.disable()  # why: see fastdyn/_internal/startup.py
 try:
     from . import batch, configuration, models, parameters, representations, samples, study
     from .centroidal import (ccrba, compute_centroidal_map, compute_centroidal_momentum,
                              compute_centroidal_momentum_time_variation, dccrba,
                              jacobian_center_of_mass, jacobian_subtree_center_of_mass)
-    from ._checks import NumericalOverflowError
+    from ._internal.checks import NumericalOverflowError
     from .builder import ModelBuilder
     from .derivatives import (compute_aba_derivatives, compute_generalized_gravity_derivatives,
                               compute_rnea_derivatives, compute_static_torque_derivatives)
@@ -46,20 +47,20 @@ try:
                              update_frame_placements)
     from .frames import LOCAL, LOCAL_WORLD_ALIGNED, WORLD
     from .ik import IKBatchResult, IKResult, inverse_kinematics, inverse_kinematics_batch
-    from .io import load_npz, save_npz
+    from .io.npz import load_npz, save_npz
     from .jacobians import (compute_joint_jacobians, compute_joint_jacobians_time_variation,
                             frame_acceleration, frame_classical_acceleration, frame_jacobian,
                             frame_jacobian_time_variation, frame_velocity, joint_jacobian)
     from .model import Data, Model
     from .parameter_derivatives import compute_aba_parameter_derivatives
     from .parameters import parameter_batch, sample_parameters
-    from .parsers import MJCFError, URDFError, load_mjcf, load_urdf
+    from .io import MJCFError, URDFError, load_mjcf, load_urdf
     from .regressors import (batch_joint_torque_regressor, compute_joint_torque_regressor,
                              compute_kinetic_energy_regressor,
                              compute_potential_energy_regressor, compute_static_regressor,
                              dynamic_parameters)
-    from .scene import ConvergenceWarning, DivergenceError, Rollout, RolloutWarning, Scene
-    from .simulation import simulate
+    from .sim.scene import ConvergenceWarning, DivergenceError, Rollout, RolloutWarning, Scene
+    from .sim.simulation import simulate
     from .tick import compute_all_terms, computed_torque, forward_step
     _startup.warm_numba()
 finally:

@@ -7,8 +7,8 @@ from typing import Sequence
 
 import numpy as np
 
-from . import _checks
-from ._invariants import is_rotation
+from ._internal import checks as _checks
+from ._internal.invariants import is_rotation
 from .kernels import layout
 from .kernels.joints import codes
 from .model import Model
@@ -282,7 +282,7 @@ class ModelBuilder:
 
     def build(self) -> Model:
         """The Model of the joints, bodies and frames added so far, checked (Model.check: the
-        one check of a model's invariants, fastdyn/_invariants.py)."""
+        one check of a model's invariants, fastdyn/_internal/invariants.py)."""
         jnt = np.array(self._rows, dtype=layout.JOINT_DTYPE)
         prm = np.array(self._prm)
         g = np.asarray(self.gravity, dtype=np.float64)

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks, _compiled_checks
-from ._fastcall import Kernel
+from ._internal import checks as _checks, compiled_checks as _compiled_checks
+from ._internal.fastcall import Kernel
 from .jacobians import _buffer
 from .kernels.algorithms import center_of_mass_jacobian as _jc
 from .kernels.algorithms import centroidal as _cen
-from .kernels.algorithms import guard_api as _guard_api
+from .kernels.entry import guard_api as _guard_api
 from .kernels.layout import OYC, P_PI
 from .kinematics import EMPTY, NO_FORCES
 from .mimic import MimicModel
@@ -55,7 +55,7 @@ def _inputs(model: Model, data: Data, q, *va):
     return _compiled_checks.state(model, q, *va)
 
 
-# The calls below with a compiled entry point (kernels/algorithms/guard_api.py) check in Python
+# The calls below with a compiled entry point (kernels/entry/guard_api.py) check in Python
 # only what it cannot: the Data's model, the arrays' type and length (``_checks.fast_vector``'s
 # test, spelt out: each Python call costs ~40 ns of a ~1 us call) and the model's mass, which
 # the kernels divide by (summed once per model: its parameters never change).
@@ -99,7 +99,7 @@ def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
     """J_c (3, nv) of the whole robot's com, c' = J_c v (Pinocchio's jacobianCenterOfMass);
     data.com[0] is the com, data.com[i] / data.mass[i] those of every subtree."""
     if type(model) is MimicModel:
-        from . import _mimic_calls
+        from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.jacobian_center_of_mass(model, data, q)
     if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
         _checks.data_for(model, data)

@@ -16,8 +16,8 @@ import os
 
 import numpy as np
 
-from . import _checks
-from ._fastcall import Kernel
+from ._internal import checks as _checks
+from ._internal.fastcall import Kernel
 from .kernels.configuration import checked as _checked
 from .kernels.configuration import dispatch
 from .kernels.joints import codes

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
-from ._checks import QUAT_TOL
-from ._fastcall import Kernel
-from .kernels.algorithms import guard as _guard
+from ._internal import checks as _checks
+from ._internal.checks import QUAT_TOL
+from ._internal.fastcall import Kernel
+from .kernels.entry import guard as _guard
 from .kinematics import EMPTY, NO_FORCES
 from .model import Data, Model
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
-from ._checks import QUAT_TOL
-from ._fastcall import Kernel
-from .kernels.algorithms import cholesky as _chol
-from .kernels.algorithms import guard as _guard
-from .kernels.algorithms import guard_api as _guard_api
+from ._internal import checks as _checks
+from ._internal.checks import QUAT_TOL
+from ._internal.fastcall import Kernel
+from .kernels.linalg import cholesky as _chol
+from .kernels.entry import guard as _guard
+from .kernels.entry import guard_api as _guard_api
 from .kinematics import EMPTY, NO_FORCES
 from .mimic import MimicModel
 from .model import Data, Model
@@ -44,7 +44,7 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.rnea(model, data, q, v, a, fext)
         _checks.data_for(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
@@ -66,7 +66,7 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: str) -> np.ndarray:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             if out == "nle":
                 return _mimic_calls.nonlinear_effects(model, data, q, v)
             if out == "g":
@@ -112,7 +112,7 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.crba(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
@@ -158,7 +158,7 @@ def compute_minverse(model: Model, data: Data, q) -> np.ndarray:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.compute_minverse(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
@@ -178,7 +178,7 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.aba(model, data, q, v, tau, fext)
         _checks.data_for(model, data)
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
@@ -214,7 +214,7 @@ def _energies(model: Model, data: Data, q, v) -> np.ndarray:
 def kinetic_energy(model: Model, data: Data, q, v) -> float:
     """1/2 v^T M(q) v (data.energy[0]; data.energy[1] is the potential energy at q)."""
     if type(model) is MimicModel:
-        from . import _mimic_calls
+        from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.kinetic_energy(model, data, q, v)
     if v is None:
         raise TypeError("v must be an array of nv floats, got None")
@@ -224,7 +224,7 @@ def kinetic_energy(model: Model, data: Data, q, v) -> float:
 def potential_energy(model: Model, data: Data, q) -> float:
     """-sum_i m_i g . c_i (data.energy[1]); zero at the world origin's height."""
     if type(model) is MimicModel:
-        from . import _mimic_calls
+        from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.potential_energy(model, data, q)
     return float(_energies(model, data, q, None)[1])
 
@@ -233,7 +233,7 @@ def mechanical_energy(model: Model, data: Data, q, v) -> float:
     """kinetic_energy + potential_energy [J] at (q, v) (Pinocchio's computeMechanicalEnergy;
     data.energy holds both)."""
     if type(model) is MimicModel:
-        from . import _mimic_calls
+        from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.mechanical_energy(model, data, q, v)
     if v is None:
         raise TypeError("v must be an array of nv floats, got None")

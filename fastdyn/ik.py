@@ -6,7 +6,7 @@ Lie group (free-flyers and quaternions included) and brings q into the model's p
 (clamped; angles whose range spans a full turn are wrapped into it instead, same pose); mu
 adapts (Levenberg-Marquardt), rising near singularities; a stalled solve restarts from a random
 configuration (deterministic for a given ``seed``). The whole loop is one Numba kernel
-(fastdyn.kernels.algorithms.ik.solve) calling the forward-kinematics and Jacobian kernels.
+(fastdyn.kernels.entry.ik.solve) calling the forward-kinematics and Jacobian kernels.
 Tasks and their error e (``residual`` = |e|):
   "position"     p* - p in the world (m)                  target: (3,) or 4x4
   "orientation"  log3(R^T R*) in the frame (rad)          target: (3, 3) or 4x4
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from . import _checks
-from ._parallel import launch
-from .kernels.algorithms import ik as _ik
+from ._internal import checks as _checks
+from ._internal.parallel import launch
+from .kernels.entry import ik as _ik
 from .kernels.configuration.dispatch import neutral as _neutral
 from .kernels.layout import per_thread, workspace
 from .kinematics import forward_kinematics

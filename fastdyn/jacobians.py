@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
-from ._fastcall import Kernel
+from ._internal import checks as _checks
+from ._internal.fastcall import Kernel
 from .frames import LOCAL, reference_code
 from .kernels.algorithms import frame_motion as _fm
-from .kernels.algorithms import guard as _guard
-from .kernels.algorithms import guard_api as _guard_api
+from .kernels.entry import guard as _guard
+from .kernels.entry import guard_api as _guard_api
 from .kernels.algorithms import jacobian_time_variation as _jtv
 from .kinematics import EMPTY, NO_FORCES, require_kinematics
 from .mimic import MimicModel
@@ -66,7 +66,7 @@ def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.compute_joint_jacobians(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
@@ -84,7 +84,7 @@ def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int
     """J (6, nv) of joint ``joint``'s frame in ``reference`` (Pinocchio's computeJointJacobian
     for LOCAL, getJointJacobian otherwise); zero outside the joint's support."""
     if type(model) is MimicModel:
-        from . import _mimic_calls
+        from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.joint_jacobian(model, data, q, joint, reference, out)
     if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
         _checks.data_for(model, data)
@@ -113,7 +113,7 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.frame_jacobian(model, data, q, frame, reference, out)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
@@ -174,7 +174,7 @@ def _frame_motion(level: int, what: str, model: Model, data: Data, frame, refere
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             from .kinematics import _copy_out
             return _copy_out(_mimic_calls.frame_motion(what, model, data, frame, reference),
                              out)

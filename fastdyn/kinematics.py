@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
+from ._internal import checks as _checks
 from .kernels.algorithms import frames as _frames
-from .kernels.algorithms import guard as _guard
-from .kernels.algorithms import guard_api as _guard_api
+from .kernels.entry import guard as _guard
+from .kernels.entry import guard_api as _guard_api
 from .kernels.algorithms import placements as _placements
-from ._fastcall import Kernel
+from ._internal.fastcall import Kernel
 from .mimic import MimicModel
 from .model import Data, Model
 
@@ -36,7 +36,7 @@ def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.forward_kinematics(model, data, q, v, a)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
@@ -68,7 +68,7 @@ def update_frame_placements(model: Model, data: Data) -> np.ndarray:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.update_frame_placements(model, data)
         _checks.data_for(model, data)
     if data.kinematics < 1:
@@ -109,7 +109,7 @@ def joint_placement(model: Model, data: Data, joint: int | str,
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _copy_out(_mimic_calls.joint_placement(model, data, joint), out)
         _checks.data_for(model, data)
     j = joint if type(joint) is int and 0 <= joint < model.njoints else \
@@ -139,7 +139,7 @@ def frame_placement(model: Model, data: Data, frame: int | str,
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _copy_out(_mimic_calls.frame_placement(model, data, frame), out)
         _checks.data_for(model, data)
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
@@ -179,7 +179,7 @@ def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:
         same = False
     if not same:
         if type(model) is MimicModel:
-            from . import _mimic_calls
+            from ._internal import mimic_calls as _mimic_calls
             return _mimic_calls.center_of_mass(model, data, q, v, a)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")

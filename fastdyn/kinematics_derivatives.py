@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
-from ._checks import QUAT_TOL
-from ._fastcall import Kernel
+from ._internal import checks as _checks
+from ._internal.checks import QUAT_TOL
+from ._internal.fastcall import Kernel
 from .frames import LOCAL, reference_code
 from .derivatives import _same
-from .kernels.algorithms import guard as _guard
+from .kernels.entry import guard as _guard
 from .kernels.algorithms import kinematics_derivatives as _kd
 from .kernels.layout import OYC
 from .kinematics import NO_FORCES

@@ -20,7 +20,7 @@ and folded back).
 
 Fences: a MimicModel is not a ``fastdyn.Model`` and its Data (``MimicData``) never carries a
 model's token, so every function that has not been taught the reduced system refuses it
-with an error naming the function (``fastdyn._checks``), never computing with the wrong
+with an error naming the function (``fastdyn._internal.checks``), never computing with the wrong
 sizes. Its ``jnt``, ``prm``, ``dof`` and ``params`` raise for the same reason: the kernels'
 arrays are ``model.full``'s, whose q and v include the mimic joints.
 Supported: forward kinematics, frames, joint and frame placements, centre of mass (and its
@@ -176,7 +176,7 @@ class MimicModel:
     # --- the map to the full model --------------------------------------------------------
     def expand_configuration(self, q, out: np.ndarray | None = None) -> np.ndarray:
         """q_full (full.nq,) of the reduced q: each mimic joint at k q_i + o."""
-        from . import _checks
+        from ._internal import checks as _checks
         q = _checks.configuration(self.configuration_model, q)
         out = np.empty(self.full.nq) if out is None else out
         _k.expand_configuration(self.full.jnt, self.mim, self.q_index, q, out)
@@ -184,7 +184,7 @@ class MimicModel:
 
     def expand_velocity(self, v, out: np.ndarray | None = None) -> np.ndarray:
         """v_full = G v (full.nv,); accelerations too."""
-        from . import _checks
+        from ._internal import checks as _checks
         v = _checks.vector(v, self.nv, "v")
         out = np.empty(self.full.nv) if out is None else out
         _k.expand_velocity(self.v_map, self.v_scale, v, out)

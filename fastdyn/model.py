@@ -6,7 +6,7 @@ import uuid
 
 import numpy as np
 
-from ._invariants import check_model
+from ._internal.invariants import check_model
 from .kernels import layout
 from .kernels.joints import codes
 
@@ -66,14 +66,14 @@ class Model:
     @classmethod
     def from_urdf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
         """Same as ``fastdyn.load_urdf`` (``max_bytes=`` included)."""
-        from .parsers import load_urdf
+        from .io import load_urdf
 
         return load_urdf(path_or_xml, root_joint=root_joint, **kwargs)
 
     @classmethod
     def from_mjcf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
         """Same as ``fastdyn.load_mjcf`` (``max_bytes=`` included)."""
-        from .parsers import load_mjcf
+        from .io import load_mjcf
 
         return load_mjcf(path_or_xml, root_joint=root_joint, **kwargs)
 
@@ -158,7 +158,7 @@ class Model:
 
     def joint_type(self, j: int | str) -> str:
         """Joint ``j``'s type name (one of fastdyn.JOINT_TYPES), by index or name."""
-        from ._checks import joint_index  # (_checks imports this module)
+        from ._internal.checks import joint_index  # (_checks imports this module)
         return codes.NAMES[int(self.jnt[joint_index(self, j, "j")]["type"])]
 
     # --- per-coordinate views, Pinocchio's names ------------------------------------------
@@ -208,7 +208,7 @@ class Model:
         invariant the kernels rely on: the topology (parents before children, type, sizes and
         q/v indices), the parameters (the rules every batch of robots is checked by, and
         lower <= upper limits), the frames and the mimic relations. The one check every
-        path that makes a Model runs (fastdyn/_invariants.py)."""
+        path that makes a Model runs (fastdyn/_internal/invariants.py)."""
         check_model(self.jnt, self.prm, self.frm, self.joint_names, self.frame_names,
                     self.mimic)
 

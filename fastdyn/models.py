@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from .model import Model
-from .parsers.urdf import load_urdf
+from .io.urdf import load_urdf
 
 _FREE = "freeflyer"
 _DEFAULT = object()

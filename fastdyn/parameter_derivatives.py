@@ -6,7 +6,7 @@
 pi stacks the ten dynamic parameters of bodies 1..njoints-1 (``fastdyn.dynamic_parameters``,
 Pinocchio's order [m, m c, I about the joint origin]). Inverse dynamics is linear in pi, so
 its derivative is the joint torque regressor; forward dynamics follows by differentiating
-RNEA(q, v, ABA(q, v, tau)) = tau (kernels/algorithms/aba_parameter_derivatives.py). To move
+RNEA(q, v, ABA(q, v, tau)) = tau (kernels/entry/aba_parameter_derivatives.py). To move
 along pi, build robots with ``fastdyn.parameter_batch(model, pi=...)`` (or
 ``model.with_inertia``): the topology stays, the parameter table changes.
 """
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
-from ._checks import QUAT_TOL
-from ._fastcall import Kernel
+from ._internal import checks as _checks
+from ._internal.checks import QUAT_TOL
+from ._internal.fastcall import Kernel
 from .derivatives import _forces, _same
 from .jacobians import _buffer
-from .kernels.algorithms import aba_parameter_derivatives as _apd
+from .kernels.entry import aba_parameter_derivatives as _apd
 from .model import Data, Model
 
 _kernel = Kernel(_apd.aba_parameter_derivatives_checked, vectors=(3, 4, 5))

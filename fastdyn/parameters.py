@@ -28,12 +28,12 @@ from typing import Sequence
 
 import numpy as np
 
-from . import _checks
-from ._invariants import crossed_limits
-from ._parallel import launch
+from ._internal import checks as _checks
+from ._internal.invariants import crossed_limits
+from ._internal.parallel import launch
 from .builder import as_placement, check_inertia, dynamic_parameters
 from .kernels import layout
-from .kernels.algorithms import parameter_check
+from .kernels.entry import parameter_check
 from .kernels.joints import codes
 from .model import Model
 
@@ -374,7 +374,7 @@ def explain_inertias(model: Model, PI: np.ndarray, rows: np.ndarray) -> None:
 def check_physical(model: Model, pi) -> None:
     """Raise ValueError "row r: pi: joint 'j': <rule>" for the first robot r of ``pi`` (N,
     njoints - 1, 10), float64, whose bodies are not rigid bodies (rules 6, 17 and 23 of
-    kernels/algorithms/parameter_check.py: finite, mass >= 0, the pseudo-inertia positive
+    kernels/entry/parameter_check.py: finite, mass >= 0, the pseudo-inertia positive
     semi-definite, i.e. the principal moments about the com meet the triangle inequality;
     a massless body may keep a rotational inertia, as the model's own). What a study checks
     its samples with, whatever it computes; else return."""

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
-from ._checks import QUAT_TOL
-from ._fastcall import Kernel
-from ._parallel import launch
+from ._internal import checks as _checks
+from ._internal.checks import QUAT_TOL
+from ._internal.fastcall import Kernel
+from ._internal.parallel import launch
 from .jacobians import _buffer
-from .kernels.algorithms import batch as _batch
-from .kernels.algorithms import guard as _guard
+from .kernels.entry import batch as _batch
+from .kernels.entry import guard as _guard
 from .kernels.algorithms import regressor as _reg
 from .kernels.layout import per_thread
 from .kinematics import NO_FORCES, forward_kinematics
@@ -78,7 +78,7 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarr
     if v is None:  # forward_kinematics would take it as "placements only"
         raise TypeError("v must be an array of nv floats, got None")
     if type(model) is MimicModel:  # per-body quantities: the full model's, expanded
-        from . import _mimic_calls
+        from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.energy_regressor(compute_kinetic_energy_regressor, model, data, q, v)
     forward_kinematics(model, data, q, v)  # checked: q, v and the velocities are finite
     y = _buffer(data, "kineticEnergyRegressor", (_columns(model),))
@@ -91,7 +91,7 @@ def compute_potential_energy_regressor(model: Model, data: Data, q) -> np.ndarra
     """y (10 (njoints - 1),) with potential_energy(q) = y . pi
     (data.potentialEnergyRegressor; Pinocchio's computePotentialEnergyRegressor)."""
     if type(model) is MimicModel:  # per-body quantities: the full model's, expanded
-        from . import _mimic_calls
+        from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.energy_regressor(compute_potential_energy_regressor, model, data, q)
     forward_kinematics(model, data, q)  # checked: q and the placements are finite
     y = _buffer(data, "potentialEnergyRegressor", (_columns(model),))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
+from ._internal import checks as _checks
 from .dynamics import SingularMassMatrixError, _fext
 from .frames import LOCAL
 from .jacobians import _buffer, frame_jacobian

@@ -12,7 +12,7 @@ placements the previous one had; here
 do it in two calls, and the step solves with the M and h the first call computed instead of
 running ABA again (MuJoCo splits its step the same way, mj_step1 / mj_step2). Results are
 views into ``data`` (overwritten by the next call: copy them to keep them). The kernels
-(kernels/algorithms/all_terms.py, simulate.euler_step) can be called from a user's own @njit
+(kernels/entry/all_terms.py, simulate.euler_step) can be called from a user's own @njit
 code.
 """
 
@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _checks
-from ._checks import QUAT_TOL
-from ._fastcall import Kernel
+from ._internal import checks as _checks
+from ._internal.checks import QUAT_TOL
+from ._internal.fastcall import Kernel
 from .frames import LOCAL, reference_code
-from .kernels.algorithms import all_terms as _all_terms
-from .kernels.algorithms import computed_torque as _computed_torque
-from .kernels.algorithms import forward_step as _forward_step
-from .kernels.algorithms.guard import CODE
+from .kernels.entry import all_terms as _all_terms
+from .kernels.entry import computed_torque as _computed_torque
+from .kernels.entry import forward_step as _forward_step
+from .kernels.entry.guard import CODE
 from .kinematics import NO_FORCES
 from .model import Data, Model
 

@@ -32,7 +32,7 @@ them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fe
 (returns -1, or a joint whose inertia is singular) and
 ``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``; one simulator step's
 Jacobians, ``step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
-dbuf, qn, vn, A, B)`` (buffers: fastdyn.step_derivatives.step_buffers). Kinematics derivatives:
+dbuf, qn, vn, A, B)`` (buffers: fastdyn.sim.step_derivatives.step_buffers). Kinematics derivatives:
 ``kinematics_derivatives(jnt, prm, q, v, a, ws)``, then
 ``joint_motion_derivatives(jnt, ws, joint, reference, dv_dq, dv_dv, da_dq, da_dv, da_da)`` or
 ``frame_motion_derivatives(jnt, frm, ws, f, reference, oMf, dv_dq, ...)`` ((6, nv) outputs; the
@@ -43,19 +43,19 @@ A controller's tick: ``all_terms(jnt, prm, frm, q, v, frame, with_com, ws, oMf, 
 mass, com, vcom, acom, Jcom, zero)`` (fastdyn.compute_all_terms' kernel; frame -1: every
 frame placement), ``computed_torque_law(jnt, q, v, q_ref, v_ref, a_ref, kp, kd, M, h, x, tau)``
 (tau = M (a_ref + kp (q_ref (-) q) + kd (v_ref - v)) + h; kp, kd (nv,) or (1,); x (nv,)
-scratch) and ``simulate``'s step, ``kernels.algorithms.simulate.euler_step``.
+scratch) and ``simulate``'s step, ``kernels.entry.simulate.euler_step``.
 For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
 take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
 i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
 """
 
 from .algorithms.aba import aba, aba_inertias
-from .algorithms.all_terms import all_terms
+from .entry.all_terms import all_terms
 from .algorithms.aba_derivatives import aba_derivatives
 from .algorithms.center_of_mass import center_of_mass
-from .algorithms.computed_torque import computed_torque_law
+from .entry.computed_torque import computed_torque_law
 from .algorithms.centroidal_derivatives import centroidal_dynamics_derivatives
-from .algorithms.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
+from .linalg.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
 from .algorithms.crba import crba, crba_inertias
 from .algorithms.energy import kinetic_energy, potential_energy
 from .algorithms.forward_kinematics import forward_kinematics
@@ -65,8 +65,8 @@ from .algorithms.kinematics_derivatives import (frame_motion_derivatives,
                                                 joint_motion_derivatives, kinematics_derivatives)
 from .algorithms.rnea import rnea, rnea_inertias
 from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
-from .algorithms.simulate import simulate
-from .algorithms.step_derivatives import step_derivatives
+from .entry.simulate import simulate
+from .contact.step_derivatives import step_derivatives
 from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc
 from .layout import workspace

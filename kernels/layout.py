@@ -216,7 +216,7 @@ H_T1 = 4  # first tangent (3)
 H_T2 = 7  # second tangent, n x t1... completing (t1, t2, n) (3)
 H_MU = 10  # Coulomb friction coefficient, >= 0 (1)
 H_RESTITUTION = 11  # coefficient of restitution e in [0, 1] (1)
-# MuJoCo-style soft contacts (kernels/algorithms/softness.py); all zero: a hard half-space.
+# MuJoCo-style soft contacts (kernels/contact/softness.py); all zero: a hard half-space.
 H_SOLREF = 12  # (timeconst [s], dampratio) or direct (-stiffness, -damping) (2)
 H_SOLIMP = 14  # impedance (dmin, dmax, width [m], midpoint, power) (5)
 NH = 19

@@ -33,7 +33,7 @@ import numpy as np
 import fastdyn
 import fastdyn.models as fm
 from fastdyn.kernels.joints import codes
-from fastdyn.parsers.urdf import URDFError, URDFWarning, load_urdf
+from fastdyn.io.urdf import URDFError, URDFWarning, load_urdf
 
 # --- sources ------------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ import numpy as np
 
 import fastdyn as fd
 from fastdyn.kernels import layout
-from fastdyn.parsers import _mjcf_math
+from fastdyn.io import _mjcf_math
 
 import mujoco
 

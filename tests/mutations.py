@@ -9,7 +9,7 @@ Each mutation is an exact snippet of one file, replaced by a wrong one a person 
 the narrow test selection that should fail on it. For each, the working tree's fastdyn/,
 kernels/, tests/, models/ and pyproject.toml are copied once into a temporary directory; the
 mutation is applied there (never in the checkout), ``python -m pytest`` runs from that copy's
-root (which imports the copy: fastdyn/_source_tree.py) with its own NUMBA_CACHE_DIR, and the
+root (which imports the copy: fastdyn/_internal/source_tree.py) with its own NUMBA_CACHE_DIR, and the
 snippet is restored. Verdicts: caught (the selection failed), SURVIVED (it passed: a gap in the
 tests), STALE (the snippet is no longer in the file: mend the entry), TIMEOUT. The exit code is
 non-zero when any mutation survived or is stale. Not run in CI (each mutation recompiles what its
@@ -55,7 +55,7 @@ MUTATIONS = [
              "M[iv + r, iv + r] += prm[i, P_ARMATURE + r]",
              "M[iv + r, iv + r] += 0.0 * prm[i, P_ARMATURE + r]",
              ("tests/test_crba.py",), "rotor inertia (armature) left off M's diagonal"),
-    Mutation("urdf-rpy-order", "fastdyn/parsers/urdf.py",
+    Mutation("urdf-rpy-order", "fastdyn/io/urdf.py",
              "    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],",
              "    return np.array([[cy * cp, cy * sp * sr + sy * cr, cy * sp * cr + sy * sr],",
              ("tests/test_urdf.py",), "one sign of the RPY matrix wrong"),
@@ -65,11 +65,11 @@ MUTATIONS = [
     Mutation("representations-bias-fext", "fastdyn/representations.py",
              "data.qv, _fext(model, fext))", "data.qv, NO_FORCES)",
              ("tests/test_representations.py",), "bias() ignoring the external forces"),
-    Mutation("simulate-torque-row", "kernels/algorithms/simulate.py",
+    Mutation("simulate-torque-row", "kernels/entry/simulate.py",
              "euler_step(jnt, prm, qs[k], vs[k], torques[k], dt",
              "euler_step(jnt, prm, qs[k], vs[k], torques[max(k - 1, 0)], dt",
              ("tests/test_simulate_oracle.py",), "the torque table read one row late"),
-    Mutation("restitution-velocity", "kernels/algorithms/constraint_rows.py",
+    Mutation("restitution-velocity", "kernels/contact/constraint_rows.py",
              "b = max(b, -rest * un0)", "b = max(b, -rest * un)",
              ("tests/test_simulator.py", "-k", "bounce or restitution"),
              "restitution computed on the predicted velocity, not the one before the impact"),
@@ -77,11 +77,11 @@ MUTATIONS = [
              "        rnea(gravity, Q[r], V[r], A[r], TAU[r])",
              "        rnea(gravity, Q[r], V[r], V[r], TAU[r])",
              ("tests/test_codegen.py", "-k", "batch"), "a generated batch passing the wrong row"),
-    Mutation("study-dask-chunk", "fastdyn/study_dask.py",
+    Mutation("study-dask-chunk", "fastdyn/study/cluster.py",
              "pi, outputs = job.run(lo, hi, 1)", "pi, outputs = job.run(lo, hi - 1, 1)",
              ("tests/test_study_dask.py", "-k", "local_arrays"),
              "a Dask chunk that drops its last sample"),
-    Mutation("study-sample-draw", "fastdyn/study.py",
+    Mutation("study-sample-draw", "fastdyn/study/__init__.py",
              "pi[...] = self.sampler.draw(self.seed, lo, hi, self._cache)",
              "pi[...] = self.sampler.draw(self.seed, 0, hi - lo, self._cache)",
              ("tests/test_study.py", "-k", "seed_and_index"),

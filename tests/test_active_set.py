@@ -1,4 +1,4 @@
-"""The contact solver's start on a guessed active set (kernels/algorithms/active_set.py) and
+"""The contact solver's start on a guessed active set (kernels/contact/active_set.py) and
 the step's PGS that tries it (time_step._pgs), on random problems built from their answer
 (test_contact_solver.random_problem: G = J M^-1 J^T, chosen percussions and velocities of
 sticking, sliding and separating contacts), plus 1-D rows between and at their bounds.
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from fastdyn.kernels import layout as L
-from fastdyn.kernels.algorithms.active_set import active_set_start
-from fastdyn.kernels.algorithms.admm import work_size
-from fastdyn.kernels.algorithms.pgs import pgs
-from fastdyn.kernels.algorithms.time_step import _pgs
+from fastdyn.kernels.contact.active_set import active_set_start
+from fastdyn.kernels.contact.admm import work_size
+from fastdyn.kernels.contact.pgs import pgs
+from fastdyn.kernels.contact.time_step import _pgs
 from test_contact_solver import random_problem
 
 TOL = 1e-13

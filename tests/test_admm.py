@@ -1,4 +1,4 @@
-"""The ADMM contact solver (kernels/algorithms/admm.py, ``Scene(solver="admm")``) against
+"""The ADMM contact solver (kernels/contact/admm.py, ``Scene(solver="admm")``) against
 problems with a known answer, Pinocchio 4's own ``ADMMConstraintSolver`` on the same Delassus
 matrix and drift, and the physics of Pinocchio's unittest/admm-solver.cpp scenarios, in the
 kernel alone and in a scene. The problems, the row orders and Pinocchio's side are
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from fastdyn.kernels.algorithms.admm import admm, work_size
-from fastdyn.kernels.algorithms.pgs import pgs
+from fastdyn.kernels.contact.admm import admm, work_size
+from fastdyn.kernels.contact.pgs import pgs
 from test_contact_solver import (AGREE, CASES, CUBE, DT, G0, MU, ball_model, cubes_model,
                                  next_velocity, pin_solve, pushed_box, random_problem, scale,
                                  stack, step_problem, total)
@@ -101,7 +101,7 @@ def test_polishing_ends_the_iterations_on_the_answer(modes, rows):
     separating contacts, 1-D rows between and at their bounds) is the answer to round-off.
     Without it these problems took 5 to 160 iterations to reach 1e-12 m/s, and the answer
     only to 1e-11."""
-    from fastdyn.kernels.algorithms.admm import POLISH
+    from fastdyn.kernels.contact.admm import POLISH
     from test_active_set import with_rows
     G, c, mu, lo, hi, lam = with_rows(len(modes), modes, rows)
     k, res, x = admm_solve(G, c, mu, lo=lo, hi=hi)

@@ -349,7 +349,7 @@ def test_a_massless_subtree_is_reported():
 
 def test_a_mimic_model_is_refused_with_its_name():
     import fastdyn.models as fm
-    from fastdyn._checks import MimicNotSupportedError
+    from fastdyn._internal.checks import MimicNotSupportedError
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         m = fd.load_urdf(str(fm.path("panda", source="example-robot-data")), mimic=True)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
+from fastdyn._internal import checks
 from conftest import get_pair
 
 pin = pytest.importorskip("pinocchio")
@@ -129,7 +130,7 @@ def test_batch_random_configuration_rows_are_the_single_draws(humanoid):
     Q = fd.batch.random_configuration(m, 200, np.random.default_rng(1), lo, hi)
     assert Q.shape == (200, m.nq)
     box = np.ones(m.nq, dtype=bool)  # the bounds of quaternions are not used (unit norm)
-    for _, o, k in fd._checks.unit_parts(m):
+    for _, o, k in checks.unit_parts(m):
         box[o:o + k] = False
     box[:7] = False
     assert box.sum() > 5 and np.all(Q[:, box] >= -0.1) and np.all(Q[:, box] <= 0.2)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import fastdyn as fd
-from fastdyn import apidoc
+from fastdyn.cli import apidoc
 
 # The checkout's pages (an installed package need not carry them).
 DOCS = Path(__file__).resolve().parents[1] / "fastdyn" / "docs"
@@ -16,7 +16,7 @@ CITED = re.compile(r"`((?:pin|fd|mujoco|Model|Scene|data)\.[\w.]+)")
 
 
 def test_the_committed_reference_is_what_the_docstrings_give():
-    assert apidoc.main(["--check", str(DOCS / "api.md")]) == 0, "run: python -m fastdyn.apidoc"
+    assert apidoc.main(["--check", str(DOCS / "api.md")]) == 0, "run: python -m fastdyn.cli.apidoc"
 
 
 def test_every_public_name_has_a_docstring():

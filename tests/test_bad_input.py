@@ -81,7 +81,7 @@ def test_dtypes_are_converted_not_specialized(hum):
     out = fd.rnea(m, d, q.astype(np.float32).astype(np.float64), np.ones(31, dtype=np.int64),
                   np.ones(31, dtype=np.float32))
     assert np.array_equal(out, ref)
-    from fastdyn.kernels.algorithms.guard import rnea_checked as kernel
+    from fastdyn.kernels.entry.guard import rnea_checked as kernel
     before = len(kernel.signatures)
     fd.rnea(m, d, q.astype(np.float32).astype(np.float64), np.ones(31, dtype=np.int32),
             np.ones(31, dtype=np.float32))
@@ -118,7 +118,7 @@ def test_kinematics_before_forward_kinematics():
 
 
 def test_strided_views_are_read_through_their_strides(hum):
-    """The checked entry points take any layout (fastdyn/_fastcall.py): a column of a 2-D
+    """The checked entry points take any layout (fastdyn/_internal/fastcall.py): a column of a 2-D
     array and a reversed view give the contiguous answer, with no copy and no new signature."""
     m, d, q = hum
     rng = np.random.default_rng(4)
@@ -128,7 +128,7 @@ def test_strided_views_are_read_through_their_strides(hum):
     Q[:, 1] = q
     v_rev = np.ascontiguousarray(v[::-1])[::-1]  # negative stride, same values
     assert Q[:, 1].strides == (24,) and v_rev.strides == (-8,)
-    from fastdyn.kernels.algorithms.guard import rnea_checked as kernel
+    from fastdyn.kernels.entry.guard import rnea_checked as kernel
     before = len(kernel.signatures)
     assert np.array_equal(fd.rnea(m, d, Q[:, 1], v_rev, a), ref)  # ref is a copy
     assert len(kernel.signatures) == before

@@ -38,7 +38,7 @@ def test_solve_and_minverse(pair):
 def test_many_right_hand_sides_and_the_sparse_inverse(pair):
     """solve_pair and inverse_sparse (the ABA derivatives' linear algebra) are M^-1 applied to
     whole matrices; the inverse is symmetric to the bit."""
-    from fastdyn.kernels.algorithms.cholesky import inverse_sparse, solve_pair
+    from fastdyn.kernels.linalg.cholesky import inverse_sparse, solve_pair
     m, pm = pair
     d = m.create_data()
     rng = np.random.default_rng(2)

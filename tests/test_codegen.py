@@ -357,7 +357,7 @@ def test_clear_cache_removes_generated_modules_and_their_machine_code_only(tmp_p
 
 
 def test_clear_cache_from_the_command_line(tmp_path, monkeypatch, capsys):
-    from fastdyn import __main__ as cli
+    from fastdyn.cli import main as cli
     from fastdyn.kernels import _jit
     monkeypatch.setenv("FASTDYN_CODEGEN_DIR", str(tmp_path))
     # The command also clears the kernel cache: not this process's real one (the kernels

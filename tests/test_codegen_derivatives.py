@@ -200,7 +200,7 @@ def test_step_derivatives_with_generated_kernels(generated, request):
     if request.node.callspec.params["generated"] == "tree":  # a compile of its own (~30 s)
         pytest.skip("the other models cover it (the free-flyers in the slow run)")
     from fastdyn.kernels.layout import O_FREE
-    from fastdyn.step_derivatives import step_options
+    from fastdyn.sim.step_derivatives import step_options
     m, pm, g = generated
     scene = fd.Scene(m, dt=1e-3, ground=False, limits=False)
     assert step_options(scene, m.prm[None])[O_FREE] > 0.0  # the generated route is taken

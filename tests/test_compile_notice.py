@@ -1,4 +1,4 @@
-"""A first call that compiles for long says so, once, on stderr (fastdyn/_compile_notice.py).
+"""A first call that compiles for long says so, once, on stderr (fastdyn/_internal/compile_notice.py).
 
 Each probe is a fresh interpreter with its own empty numba cache, so what it compiles is known.
 The threshold is lowered (AFTER) so that a kernel of a few seconds counts as long: what is

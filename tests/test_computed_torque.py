@@ -1,4 +1,4 @@
-"""fastdyn.computed_torque (fastdyn/tick.py, kernels/algorithms/computed_torque.py): the
+"""fastdyn.computed_torque (fastdyn/tick.py, kernels/entry/computed_torque.py): the
 computed-torque law built from Pinocchio's crba, rnea and difference on the same model and
 state; what it leaves in Data equals compute_all_terms'; forward_step after it equals
 Pinocchio's aba + semi-implicit Euler; bad references and gains are named."""

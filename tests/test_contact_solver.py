@@ -1,4 +1,4 @@
-"""The contact solver (kernels/algorithms/pgs.py) against Pinocchio 4's own contact solvers,
+"""The contact solver (kernels/contact/pgs.py) against Pinocchio 4's own contact solvers,
 ``pin.PGSConstraintSolver`` and ``pin.ADMMConstraintSolver``, on the same Delassus matrix G and
 drift c, and against the physics of Pinocchio's unittest/admm-solver.cpp scenarios.
 
@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from fastdyn.kernels.algorithms.pgs import pgs
+from fastdyn.kernels.contact.pgs import pgs
 
 pin = pytest.importorskip("pinocchio")
 if not hasattr(pin, "ADMMConstraintSolver"):

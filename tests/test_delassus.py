@@ -1,4 +1,4 @@
-"""The Delassus matrix of a step's rows (kernels/algorithms/delassus.py): J M^-1 J^T from
+"""The Delassus matrix of a step's rows (kernels/contact/delassus.py): J M^-1 J^T from
 Pinocchio's mass matrix, with the compliance on its diagonal.
 
 Rows as the simulator makes them on a quadruped (a free-flyer base and four 3-dof legs): a
@@ -12,8 +12,8 @@ import fastdyn as fd
 import fastdyn.models as fm
 from conftest import close, pin
 from fastdyn.kernels import layout as L
-from fastdyn.kernels.algorithms.delassus import delassus
-from fastdyn.kernels.algorithms.cholesky import cholesky
+from fastdyn.kernels.contact.delassus import delassus
+from fastdyn.kernels.linalg.cholesky import cholesky
 from oracle import to_pinocchio
 
 REG = 1e-8

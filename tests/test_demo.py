@@ -3,8 +3,8 @@
 import subprocess
 import sys
 
-from fastdyn import __main__ as cli
-from fastdyn.demo import run
+from fastdyn.cli import main as cli
+from fastdyn.cli.demo import run
 
 
 def test_demo_reports_what_it_computed(capsys):

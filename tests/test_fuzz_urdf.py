@@ -19,7 +19,7 @@ import pytest
 pin = pytest.importorskip("pinocchio")
 import fuzz_urdf as fz  # noqa: E402  (needs pinocchio for the judge)
 
-from fastdyn.parsers.urdf import URDFError, load_urdf  # noqa: E402
+from fastdyn.io.urdf import URDFError, load_urdf  # noqa: E402
 
 SMALL_SEEDS = range(0, 200)
 LARGE_SEEDS = range(1_000_000, 1_020_000)

@@ -16,8 +16,8 @@ import pytest
 import fastdyn as fd
 from fastdyn import codegen
 from fastdyn.kernels import layout as L
-from fastdyn.kernels.algorithms import time_step as ts
-from fastdyn.simulate_demo import standing_scene
+from fastdyn.kernels.contact import time_step as ts
+from fastdyn.cli.simulate_demo import standing_scene
 from conftest import close, get_pair
 
 _made = {}

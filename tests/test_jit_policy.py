@@ -72,7 +72,7 @@ def test_opt_out_by_environment(tmp_path):
 def test_second_process_loads_from_the_cache(tmp_path):
     """A fresh process finds the first one's machine code on disk and compiles nothing."""
     script = ("import numpy as np, fastdyn as fd\n"
-              "from fastdyn.kernels.algorithms.guard import rnea_checked as k\n"
+              "from fastdyn.kernels.entry.guard import rnea_checked as k\n"
               "m = fd.samples.double_pendulum(); d = m.create_data()\n"
               "fd.rnea(m, d, np.zeros(2), np.zeros(2), np.zeros(2))\n"
               "print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))")
@@ -106,8 +106,8 @@ def test_buffer_views_serve_a_users_njit_function():
     aborted on the next call). In a subprocess, so that a regression fails this test only."""
     script = textwrap.dedent("""
         import numba, numpy as np
-        from fastdyn.kernels.algorithms.time_step import buffers, sizes
-        from fastdyn.kernels.algorithms.step_derivatives import derivative_buffers
+        from fastdyn.kernels.contact.time_step import buffers, sizes
+        from fastdyn.kernels.contact.step_derivatives import derivative_buffers
 
         @numba.njit
         def fill(fbuf, ibuf, dbuf, nv, npair):

@@ -16,7 +16,7 @@ import pytest
 
 import fastdyn as fd
 import fastdyn.models as fm
-from fastdyn._checks import MimicNotSupportedError
+from fastdyn._internal.checks import MimicNotSupportedError
 from fastdyn.mimic import MimicModel
 
 pin = pytest.importorskip("pinocchio")

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from fastdyn.parsers import MJCFError, MJCFWarning, load_mjcf, mjcf_collisions, parse_mjcf
+from fastdyn.io import MJCFError, MJCFWarning, load_mjcf, mjcf_collisions, parse_mjcf
 
 mujoco = pytest.importorskip("mujoco")
 import mjcf_oracle as mo  # noqa: E402

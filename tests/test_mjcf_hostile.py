@@ -12,8 +12,8 @@ import time
 import pytest
 
 import fastdyn as fd
-from fastdyn.parsers import DescriptionError, MJCFError, load_mjcf, parse_mjcf
-from fastdyn.parsers._mjcf_doc import MAX_INCLUDE_DEPTH, MAX_INCLUDES
+from fastdyn.io import DescriptionError, MJCFError, load_mjcf, parse_mjcf
+from fastdyn.io._mjcf_doc import MAX_INCLUDE_DEPTH, MAX_INCLUDES
 
 
 def W(body: str, head: str = "") -> str:
@@ -331,7 +331,7 @@ def test_bad_arguments():
 def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path):
     """Bodies nest as elements do: a chain deeper than MAX_NESTING is refused where it gets
     too deep (the file it is in, the line), in one document or across an include."""
-    from fastdyn.parsers._mjcf_doc import MAX_NESTING
+    from fastdyn.io._mjcf_doc import MAX_NESTING
 
     def chain(n):
         return '<body><joint/><geom size=".1"/>' * n + "</body>" * n
@@ -451,7 +451,7 @@ def test_fuzz_numeric_attributes_at_the_edges_of_a_double():
 
     import numpy as np
 
-    from fastdyn.parsers import MJCFWarning
+    from fastdyn.io import MJCFWarning
 
     assert load_mjcf(FUZZ_DOC.format(**FUZZ_VALUES)).nv == 1 + 1 + 3  # the base case loads
     rng = np.random.default_rng(10)

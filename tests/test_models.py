@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import fastdyn.models as fm
-from fastdyn.io import load_npz, save_npz
+from fastdyn.io.npz import load_npz, save_npz
 from fastdyn.kernels.algorithms.rnea import rnea
-from fastdyn.parsers.urdf import URDFWarning, load_urdf
+from fastdyn.io.urdf import URDFWarning, load_urdf
 
 pin = pytest.importorskip("pinocchio")
 from conftest import close, random_state  # noqa: E402

@@ -7,7 +7,7 @@ code before the fix it names.
   1 GiB before a MemoryError; ``load_npz`` now refuses from the members' declared sizes.
 - Tampered files loaded: lower > upper limits, a parent index stored as the float 2.7 (read as
   2), a parent index of 99 (an IndexError). One check of the model's invariants
-  (``fastdyn._invariants``) now runs on every path that makes a Model.
+  (``fastdyn._internal.invariants``) now runs on every path that makes a Model.
 - A seeded fuzz over every member: a file loads, or ``load_npz`` raises ValueError naming the
   file; never another exception.
 """

@@ -4,18 +4,18 @@ pyproject.toml pins numba to the releases this file has passed on. A numba upgra
 one of these fails here, with the fastdyn file that needs mending in the message, instead of
 somewhere deep in a kernel call. What relies on what:
 
-- fastdyn/_fastcall.py: ``Dispatcher.overloads[signature].entry_point``, the compiled function
+- fastdyn/_internal/fastcall.py: ``Dispatcher.overloads[signature].entry_point``, the compiled function
   called without numba's per-call type dispatch;
 - kernels/_jit.py: ``numba.njit(_nrt=...)``; ``caching.FunctionCache`` and its
   ``_impl_class``, ``CompileResultCacheImpl._locator_classes``, the locators'
   ``from_function`` / ``ensure_cache_path`` / ``get_cache_path`` / ``get_source_stamp``,
   ``IndexDataCacheFile`` with ``_load_index`` / ``_load_data`` / ``_index_path``, and a
   dispatcher's ``_cache`` attribute;
-- fastdyn/_policy.py: ``ccallback.CFunc(py_func, signature, locals, options)`` with ``_cache``
+- fastdyn/sim/policy.py: ``ccallback.CFunc(py_func, signature, locals, options)`` with ``_cache``
   and ``compile()``, a dispatcher's ``targetoptions``, ``caching.NullCache``;
-- fastdyn/_startup.py: ``registry.cpu_target.typing_context.refresh()`` (guarded: only slower);
-- fastdyn/_parallel.py: ``numba.np.ufunc.omppool.openmp_vendor`` (guarded: assumes GNU);
-- fastdyn/_compile_notice.py: ``numba.core.event``'s ``Listener`` and ``register``, and the
+- fastdyn/_internal/startup.py: ``registry.cpu_target.typing_context.refresh()`` (guarded: only slower);
+- fastdyn/_internal/parallel.py: ``numba.np.ufunc.omppool.openmp_vendor`` (guarded: assumes GNU);
+- fastdyn/_internal/compile_notice.py: ``numba.core.event``'s ``Listener`` and ``register``, and the
   ``"numba:compile"`` event around each compilation (not a cache load), its ``data["dispatcher"]``
   with ``py_func``;
 - kernels/stack.py: ``numba.np.arrayobj.make_array`` / ``populate_array`` and
@@ -56,7 +56,7 @@ def test_entry_point_calls_the_compiled_function_without_dispatch():
     vec = numba.types.Array(numba.types.float64, 1, "A")
     sig = (numba.types.float64, vec, vec)
     axpy.compile(sig)
-    entry = axpy.overloads[sig].entry_point  # fastdyn/_fastcall.py
+    entry = axpy.overloads[sig].entry_point  # fastdyn/_internal/fastcall.py
     x, y = np.arange(4.0), np.ones(8)[::2]  # a strided view: the any-layout signature
     entry(2.0, x, y)
     assert y.tolist() == [1.0, 3.0, 5.0, 7.0]
@@ -112,7 +112,7 @@ def test_a_kernel_uses_our_cache_object():
 def test_cfunc_compiles_a_policy_with_our_cache():
     from numba.core.ccallback import CFunc
 
-    from fastdyn._policy import compiled
+    from fastdyn.sim.policy import compiled
 
     @numba.njit(cache=False)
     def policy(r, k, t, q, v, args, tau):
@@ -121,13 +121,13 @@ def test_cfunc_compiles_a_policy_with_our_cache():
 
     assert isinstance(policy.targetoptions, dict)  # read for the callback's options
     q, v, tau, args = np.zeros(3), np.ones(2), np.zeros(2), (2.0,)
-    made = compiled(policy, args, q, v, tau)  # fastdyn/_policy.py
+    made = compiled(policy, args, q, v, tau)  # fastdyn/sim/policy.py
     assert isinstance(made, CFunc) and made.address > 0
     assert isinstance(policy._cache, caching.NullCache)
 
 
 def test_registry_refresh_exists():
-    from numba.core.registry import cpu_target  # fastdyn/_startup.py (guarded)
+    from numba.core.registry import cpu_target  # fastdyn/_internal/startup.py (guarded)
 
     cpu_target.typing_context.refresh()
     cpu_target.target_context.refresh()
@@ -174,7 +174,7 @@ def test_stack_matrix_is_a_private_scratch_matrix_of_each_call():
 
 
 def test_compile_events_carry_the_dispatcher():
-    """fastdyn/_compile_notice.py: a "numba:compile" start and end around a compilation, the
+    """fastdyn/_internal/compile_notice.py: a "numba:compile" start and end around a compilation, the
     dispatcher in the event's data; none for a call that compiles nothing."""
     from numba.core import event
 

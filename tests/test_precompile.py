@@ -1,4 +1,4 @@
-"""``fastdyn.precompile``: cold kernels compile on several processes into one disk cache, and the
+"""``fastdyn.cli.precompile``: cold kernels compile on several processes into one disk cache, and the
 parent loads the helpers' work instead of compiling it again; a warm cache starts no process."""
 
 import os
@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 
-from fastdyn import __main__ as cli
+from fastdyn.cli import main as cli
 import fastdyn as fd
-from fastdyn import precompile
+from fastdyn.cli import precompile
 
 
 def test_shares_balance_the_compile_time_and_refuse_unknown_groups():

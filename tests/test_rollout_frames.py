@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from fastdyn.simulate_demo import FEET, standing_scene
+from fastdyn.cli.simulate_demo import FEET, standing_scene
 
 STEPS = 200
 

@@ -19,7 +19,7 @@ import pytest
 
 import fastdyn as fd
 from fastdyn.kernels import layout as L
-from fastdyn.scene import ConvergenceWarning, RolloutWarning
+from fastdyn.sim.scene import ConvergenceWarning, RolloutWarning
 
 
 @pytest.fixture(scope="module")

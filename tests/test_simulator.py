@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from fastdyn.parsers.urdf import URDFWarning
-from fastdyn.simulate_demo import FEET, standing_scene
+from fastdyn.io.urdf import URDFWarning
+from fastdyn.cli.simulate_demo import FEET, standing_scene
 from conftest import needs_pinocchio, pin, to_pinocchio
 
 G = 9.81
@@ -184,7 +184,7 @@ def test_limits_clamp_only_the_limited_dofs_and_tables_pass_unchanged():
     it is the table everywhere, and the rollout equals the same rollout under a PD with
     zero gains passed as a user policy."""
     from fastdyn.kernels import layout as L
-    from fastdyn.kernels.algorithms import controllers
+    from fastdyn.kernels.contact import controllers
     arm = fd.models.load("ur5")
     prm = np.array(arm.prm)
     prm[1:, L.P_EFFORT_MAX:L.P_EFFORT_MAX + 6] = np.inf
@@ -577,7 +577,7 @@ def test_bad_input_is_refused_with_a_clear_message(ball, quadruped_scene):
 
 
 def test_fastdyn_simulate_reports_a_standing_quadruped(capsys):
-    from fastdyn.__main__ import main
+    from fastdyn.cli.main import main
     assert main(["simulate", "--rollouts", "2"]) == 0
     out = capsys.readouterr().out
     assert "stands: base at" in out and "steps/s" in out

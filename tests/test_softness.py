@@ -17,7 +17,7 @@ import pytest
 
 import fastdyn as fd
 from fastdyn.kernels import layout as L
-from fastdyn.kernels.algorithms.softness import impedance, stiffness_damping
+from fastdyn.kernels.contact.softness import impedance, stiffness_damping
 
 DT, RADIUS, MASS, MU = 0.002, 0.1, 1.0, 0.8
 INERTIA = 0.4 * MASS * RADIUS ** 2

@@ -1,4 +1,4 @@
-"""A checkout imported directly runs its own kernels (fastdyn/_source_tree.py), also when an
+"""A checkout imported directly runs its own kernels (fastdyn/_internal/source_tree.py), also when an
 editable install of another checkout (a second git worktree) is on the path."""
 
 import subprocess

@@ -1,6 +1,6 @@
 """``import fastdyn`` pauses the collector while it loads and restores its state as it found it;
 it freezes nothing of the host's while the program runs, and at exit collects before it freezes
-(fastdyn/_startup.py). Checked in fresh interpreters."""
+(fastdyn/_internal/startup.py). Checked in fresh interpreters."""
 
 import json
 import os

@@ -15,7 +15,7 @@ import fastdyn as fd
 from conftest import close, get_pair, pin, random_state, step_jacobians_by_differences
 from fastdyn.kernels import layout as L
 from fastdyn.kernels import step_derivatives as step_kernel
-from fastdyn.step_derivatives import step_buffers, step_options
+from fastdyn.sim.step_derivatives import step_buffers, step_options
 
 # Central differences. At 1e-6 their round-off reached 2.7e-6 of the scale on the humanoid for
 # some of Pinocchio's random configurations (the draw depends on the tests run before); at 1e-5
@@ -382,10 +382,10 @@ def test_aba_parameter_derivatives_bad_input():
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 def test_a_non_finite_velocity_row_is_reported(bad):
-    """finish and flat_rows (kernels/algorithms/step_derivatives.py) count non-finite entries
+    """finish and flat_rows (kernels/contact/step_derivatives.py) count non-finite entries
     of the velocity rows without a branch: one NaN or infinity anywhere is DIVERGED (detail
     1: the Jacobians), a finite overflow-free row is OK, on a free-flying and a flat model."""
-    from fastdyn.kernels.algorithms import step_derivatives as sd
+    from fastdyn.kernels.contact import step_derivatives as sd
     for name in ("solo12", "ur5"):
         m, _ = get_pair(name)
         nv = m.nv

@@ -16,8 +16,8 @@ import pytest
 import fastdyn as fd
 from conftest import close, step_jacobians_by_differences
 from fastdyn.kernels import layout as L, step_derivatives as step_kernel
-from fastdyn.simulate_demo import standing_scene
-from fastdyn.step_derivatives import step_buffers, step_options
+from fastdyn.cli.simulate_demo import standing_scene
+from fastdyn.sim.step_derivatives import step_buffers, step_options
 
 G = 9.81
 EPS = 1e-6

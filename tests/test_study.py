@@ -1,4 +1,4 @@
-"""Monte Carlo studies on one machine (fastdyn/study.py), checked against computations that do
+"""Monte Carlo studies on one machine (fastdyn/study/__init__.py), checked against computations that do
 not go through the study: RNEA per sample on that sample's own model (fd.rnea on
 model.with_parameters), Pinocchio with the sample's inertias set through pin.Inertia,
 Scene.rollout per sample, NumPy's mean and quantiles on the raw samples.
@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from fastdyn import _memory, study
+from fastdyn._internal import memory as _memory
+from fastdyn import study
 from conftest import close, get_pair, needs_pinocchio, pin
 
 SPREAD = dict(mass=0.1, com=0.01, inertia=0.2)
@@ -277,7 +278,7 @@ def test_progress_bar_counts_every_sample(arm, capsys):
 
 def test_plot_writes_a_png(arm, tmp_path):
     pytest.importorskip("matplotlib")
-    from fastdyn.study_plot import plot
+    from fastdyn.study.plot import plot
     Q, V, A = states(arm, 12)
     res = study.run(arm, study.ParameterSampler(arm, **SPREAD),
                     study.InverseDynamics(Q, V, A, every=2), n=200, seed=0)
@@ -289,7 +290,7 @@ def test_plot_writes_a_png(arm, tmp_path):
 
 
 def test_cli_montecarlo_runs_a_study_and_writes_the_plot(tmp_path, capsys):
-    from fastdyn.__main__ import main
+    from fastdyn.cli.main import main
     png = tmp_path / "mc.png"
     assert main(["montecarlo", "--samples", "400", "--steps", "200", "--plot", str(png)]) == 0
     out = capsys.readouterr().out
@@ -344,7 +345,7 @@ def test_a_sample_that_never_arrives_is_an_error_not_a_result(arm, monkeypatch):
 def test_a_short_or_misplaced_dask_chunk_is_refused():
     """The cluster's assembly (study_dask._put) takes a chunk only whole and where it was
     asked for; the rows it writes are the chunk's."""
-    from fastdyn import study_dask
+    from fastdyn.study import cluster as study_dask
     params, outputs = np.full((6, 2, 10), np.nan), {"tau": np.full((6, 3), np.nan)}
     pi, tau = np.ones((2, 2, 10)), np.arange(6.0).reshape(2, 3)
     with pytest.raises(RuntimeError, match=r"samples 2..3 came back"):

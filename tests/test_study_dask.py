@@ -1,4 +1,4 @@
-"""Monte Carlo studies on a Dask cluster (fastdyn/study_dask.py): a LocalCluster of two
+"""Monte Carlo studies on a Dask cluster (fastdyn/study/cluster.py): a LocalCluster of two
 single-threaded worker processes, shared by the tests of this file. Checked: the arrays equal
 the local run's bit for bit; the study reaches each worker once (unpickled copies counted in
 the workers) and its kernels come from the disk cache (numba's own hit and miss counters); a
@@ -69,10 +69,10 @@ def test_the_cluster_gives_the_local_arrays_and_gets_the_model_once(client, arm)
     for worker, counts in after.items():  # exactly one new study, received once by each
         new = {k: c for k, c in counts.items() if k not in before[worker]}
         assert list(new.values()) == [1], (worker, new)
-    assert not any(client.run(lambda: bool(__import__("fastdyn.study_dask").study_dask._JOBS))
+    assert not any(client.run(lambda: bool(__import__("fastdyn.study.cluster").study_dask._JOBS))
                    .values())  # unregistered when done
     if _jit.CACHE:  # the product kernel was loaded from disk, never compiled, on the workers
-        from fastdyn.kernels.algorithms import regressor_product as P
+        from fastdyn.kernels.entry import regressor_product as P
         stats = client.run(lambda: (sum(P.regressor_product_chunk.stats.cache_hits.values()),
                                     sum(P.regressor_product_chunk.stats.cache_misses.values())))
         assert all(hits >= 1 and misses == 0 for hits, misses in stats.values()), stats
@@ -137,7 +137,7 @@ def test_an_error_on_a_worker_reaches_the_caller(client, arm):
     with pytest.raises(RuntimeError, match="this sampler fails on a worker"):
         study.run(arm, _FailsOnWorkers(arm, **SPREAD), what, n=2000, seed=0, client=client,
                   chunk=1000, timeout=TIMEOUT)
-    assert not any(client.run(lambda: bool(__import__("fastdyn.study_dask").study_dask._JOBS))
+    assert not any(client.run(lambda: bool(__import__("fastdyn.study.cluster").study_dask._JOBS))
                    .values())  # no study left on the workers
 
 

@@ -17,7 +17,7 @@ from fastdyn.kernels import layout
 from fastdyn.kernels.algorithms.forward_kinematics import forward_kinematics
 from fastdyn.kernels.algorithms.rnea import rnea
 from fastdyn.kernels.joints import codes
-from fastdyn.parsers.urdf import MAX_BYTES, URDFError, URDFWarning, load_urdf, parse_urdf
+from fastdyn.io.urdf import MAX_BYTES, URDFError, URDFWarning, load_urdf, parse_urdf
 
 pin = pytest.importorskip("pinocchio")
 from conftest import close, random_state  # noqa: E402

@@ -85,11 +85,11 @@ import sys
 import warnings
 from types import ModuleType
 
-from .._atomic import replace_file
+from .._internal.atomic import replace_file
 from ..kernels._jit import (CacheWarning, UnsafeCacheDirError, private_dir, trusted_dir,
                             user_temp_dir)
 from ..kernels.layout import P_GRAVITY
-from .. import _checks
+from .._internal import checks as _checks
 from ..model import Model, joint_records
 from . import (aba, aba_derivatives, checked, crba, free_velocity, joints, kinematics, rnea,
                rnea_derivatives)
@@ -153,7 +153,7 @@ def aba_derivatives_batch(gravity, Q, V, TAU, DDQ, DQ, DV, MINV):
 }
 
 # aba_prm's signature on the literal kernel: the simulator's rollouts of the model itself
-# (fastdyn/_generated_rollout.py) take one callback type for both.
+# (fastdyn/sim/generated_rollout.py) take one callback type for both.
 _OWN = '''@jit
 def aba_own(prm, q, v, tau, ddq):
     """aba with this model's own inertias and rotor inertias (the literals), gravity from
@@ -180,9 +180,9 @@ def {name}_prm_batch(PRM, Q, V, X, OUT):
 
 
 # A batch over inertias (PI (Np, njoints - 1, 10)): row r with PI[r], or PI[0] for one set; a
-# set that breaks the inertia rules (fastdyn.kernels.algorithms.parameter_check.pi_violation,
+# set that breaks the inertia rules (fastdyn.kernels.entry.parameter_check.pi_violation,
 # the generic batches' own check) leaves its row NaN for the caller to name.
-_PI_RULES = "from fastdyn.kernels.algorithms.parameter_check import pi_violation\n\n"
+_PI_RULES = "from fastdyn.kernels.entry.parameter_check import pi_violation\n\n"
 
 _BATCH_PI = '''@jit(parallel=True)
 def {name}_pi_batch(gravity, PI, Q, V, X, OUT):
@@ -275,7 +275,7 @@ def clear_cache(directory: str | None = None) -> int:
         except FileNotFoundError:
             continue
         for name in names:
-            # (".fastdyn_generated_...tmp": a write a crash cut short, fastdyn/_atomic.py)
+            # (".fastdyn_generated_...tmp": a write a crash cut short, fastdyn/_internal/atomic.py)
             if name.startswith((_PREFIX, "." + _PREFIX)):
                 try:
                     os.remove(os.path.join(folder, name))
@@ -294,7 +294,7 @@ def _write(directory: str, filename: str, text: str) -> str:
                 return path
     except (FileNotFoundError, UnicodeDecodeError):  # (garbled: written again)
         pass
-    # Whole or not at all (fastdyn/_atomic.py): a concurrent process sees the old file or the
+    # Whole or not at all (fastdyn/_internal/atomic.py): a concurrent process sees the old file or the
     # new one; 0644, as a module others sharing the directory may read.
     return replace_file(path, lambda fh: fh.write(text.encode("utf-8")), mode=0o644,
                         follow_symlinks=False)

@@ -9,7 +9,7 @@ with dtau/dq, dtau/dv and M from codegen/rnea_derivatives.py at (q, v, a). Gener
 at a, reusing ABA's placements, J, v and body inertias, written into the outputs; and
 ``abad_solve``: M^-1 applied through the tree-sparse factorization M = U D U^T (Featherstone,
 "Rigid Body Dynamics Algorithms" (2008), sec. 6.5, Tables 6.3 and 6.4;
-kernels/algorithms/cholesky.py), traced on M's entries in the first and handed to the second
+kernels/linalg/cholesky.py), traced on M's entries in the first and handed to the second
 in Minv's storage (U above the diagonal, W = U D below it, 1 / D on it). With b the
 right-hand sides, both sweeps pull, so each row is stored once:
   z_j = 1/D_j (b_j - sum_{k below j} W[j, k] z_k)   (j = nv-1 .. 0;  b = -X for -M^-1 X)
@@ -57,7 +57,7 @@ def ancestors(lam, k: int) -> list[int]:
 
 def factor(T: Tracer, lam, M: dict):
     """U (dict (j, k) for j an ancestor of k), W = U D (the same keys) and 1 / D (a list) of
-    M = U D U^T, traced (kernels/algorithms/cholesky.py's LTDL on the related entries of M,
+    M = U D U^T, traced (kernels/linalg/cholesky.py's LTDL on the related entries of M,
     r <= c)."""
     nv = len(lam)
     H = dict(M)

@@ -1,6 +1,6 @@
 """Generated input checks and the checked entry points the Python methods call.
 
-The same checks as kernels/algorithms/guard.py (finite entries, unit quaternions and
+The same checks as kernels/entry/guard.py (finite entries, unit quaternions and
 (cos, sin) pairs within the tolerance), plus the lengths, with this model's sizes and unit-part
 offsets written in, and the result's finiteness. A checked kernel returns 0 when it ran; 4 when
 an output or the workspace has the wrong shape (nothing was written); 1 when an input is bad,

@@ -1,6 +1,6 @@
 """Generated free velocity of a simulator step with constraint rows: M, h, the factorization.
 
-The simulator's step (kernels/algorithms/time_step.py, ``free_velocity``) starts every step
+The simulator's step (kernels/contact/time_step.py, ``free_velocity``) starts every step
 that may have contact, limit or friction rows with
   M_d = M(q) + dt diag(damping) = U D U^T,     vf = v + dt M_d^-1 (tau - h(q, v) - damping v)
 (h = RNEA(q, v, 0), no external forces), and the rows and the Delassus matrix read U, D and
@@ -10,13 +10,13 @@ all of that for one robot as straight-line code:
   joints' sines and cosines written once), never stored: the factorization reads the traced
   entries;
 - the tree-sparse factorization M_d = U D U^T (Featherstone 2008, "Rigid Body Dynamics
-  Algorithms", sec. 6.5, Table 6.3, the recursion of kernels/algorithms/cholesky.py) unrolled
+  Algorithms", sec. 6.5, Table 6.3, the recursion of kernels/linalg/cholesky.py) unrolled
   over the dof tree: only ancestor pairs exist, and the literal kernel folds the free-flyer's
   constant block (its mass times the identity, in its own frame) into constants;
 - the solve (Table 6.4) of vf;
 - oMi of every joint (the world frame) and every dof's world Jacobian column about joint 1's
   origin, world axes (kernels/algorithms/world_origin.py), into the workspace rows that
-  kernels/algorithms/constraint_rows.py reads.
+  kernels/contact/constraint_rows.py reads.
 U is written at its ancestor entries only, the entries its solves read (cholesky.solve,
 solve_upper); D whole. The division by each pivot is a product with its reciprocal, so results
 agree with the generic kernels to rounding, not bit for bit.

@@ -6,9 +6,9 @@ from types import ModuleType
 
 import numpy as np
 
-from .. import _checks
-from .._checks import QUAT_TOL
-from .._fastcall import Kernel
+from .._internal import checks as _checks
+from .._internal.checks import QUAT_TOL
+from .._internal.fastcall import Kernel
 from ..model import Data, Model
 
 ALGORITHMS = ("forward_kinematics", "joint_jacobians", "rnea", "crba", "aba", "free_velocity")
@@ -240,7 +240,7 @@ class _Missing:
 
 _ND = np.ndarray
 _F64 = _checks.F64
-# which arguments of each *_checked kernel are state vectors (any layout: fastdyn/_fastcall.py)
+# which arguments of each *_checked kernel are state vectors (any layout: fastdyn/_internal/fastcall.py)
 _VECTORS = {"rnea": (1, 2, 3), "rnea_fext": (1, 2, 3), "aba": (1, 2, 3), "aba_fext": (1, 2, 3),
             "crba": (0,), "forward_kinematics": (0,), "joint_jacobians": (0,),
             "rnea_derivatives": (1, 2, 3), "aba_derivatives": (1, 2, 3)}

@@ -11,7 +11,7 @@ a batch of robots with edited placements must go through the generic kernels, ne
 through these. ``INERTIAS`` reads only the bodies' 10 inertial parameters, from a ``pi``
 argument (njoints - 1, 10), body i in row i - 1 (fastdyn.sample_parameters' layout): gravity
 is an argument and rotor inertias literals, as for ``LITERALS``; a batch over inertias then
-streams 80 bytes a body (kernels/algorithms/batch_inertias.py says why that matters).
+streams 80 bytes a body (kernels/entry/batch_inertias.py says why that matters).
 ``OWN`` keeps the literals but reads gravity from ``prm`` (the simulator's steps).
 Each provider also names its functions (``suffix``) and their leading arguments.
 """
@@ -91,7 +91,7 @@ class Inertias(Literals):
 class Own(Literals):
     """The model's inertias and rotor inertias as literals, gravity read from ``prm``'s
     universe row: the simulator's steps of the model itself, which take the same arguments
-    as the ``TABLE`` variant (one callback type for both: fastdyn/_generated_rollout.py)."""
+    as the ``TABLE`` variant (one callback type for both: fastdyn/sim/generated_rollout.py)."""
 
     suffix = "_own"
 

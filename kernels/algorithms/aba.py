@@ -28,7 +28,7 @@ from ..joints.jcalc import jcalc
 from ..layout import (C, CJ, DI, IA, LI, OAG, OJ, OM, OV, P_ARMATURE, P_GRAVITY, P_PI, PA, S,
                       TMP, U, UU)
 from ..spatial import force, inertia, matrix6, motion, se3
-from .dense import invert_spd
+from ..linalg.dense import invert_spd
 from .world_origin import restore_origin, shift_origin
 
 

@@ -16,7 +16,7 @@ entries it reaches (inverse_sparse).
 from .._jit import jit
 from ..layout import LI, OM
 from .aba import aba
-from .cholesky import cholesky, inverse_sparse, solve_pair
+from ..linalg.cholesky import cholesky, inverse_sparse, solve_pair
 from .rnea_derivatives import backward_pass, clear, joint_columns
 from .world_origin import restore_origin
 

@@ -4,7 +4,7 @@ guard.py does for the dynamics; its codes: 0 ran, 7 overflow, 8 sizes, anything 
 input that the Python side words by rerunning its own checks)."""
 
 from .._jit import jit
-from ..algorithms.guard import CODE, _finite, _sizes, check_inputs
+from ..entry.guard import CODE, _finite, _sizes, check_inputs
 from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
 from .dispatch import (d_difference, d_integrate, difference, integrate, interpolate,
                        normalize)
