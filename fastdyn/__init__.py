@@ -13,25 +13,26 @@ code.
 
 import gc as _gc
 
-from ._internal import (compile_notice as _compile_notice, source_tree as _source_tree,
-                        startup as _startup)  # noqa: F401 (_compile_notice: listens)
+from ._internal import (compile_notice as _compile_notice, moved as _moved,  # noqa: F401
+                        source_tree as _source_tree, startup as _startup)  # (notice: listens)
 
 _source_tree.link_kernels()  # a source checkout's kernels/ (an installed one has its own)
+_moved.install()  # fastdyn 0.1's module paths, deprecated (fastdyn/_internal/moved.py)
 
 _gc_was_enabled = _gc.isenabled()
 _gc.disable()  # why: see fastdyn/_internal/startup.py
 try:
-    from . import batch, configuration, models, parameters, representations, samples, study
+    from . import (batch, configuration, errors, models, parameters, representations,
+                   samples, study)
     from .centroidal import (ccrba, compute_centroidal_map, compute_centroidal_momentum,
                              compute_centroidal_momentum_time_variation, dccrba,
                              jacobian_center_of_mass, jacobian_subtree_center_of_mass)
-    from ._internal.checks import NumericalOverflowError
     from .builder import ModelBuilder
     from .derivatives import (compute_aba_derivatives, compute_generalized_gravity_derivatives,
                               compute_rnea_derivatives, compute_static_torque_derivatives)
     from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
                                 is_normalized, neutral, normalize, random_configuration)
-    from .dynamics import (SingularMassMatrixError, aba, cholesky, cholesky_solve, compute_minverse,
+    from .dynamics import (aba, cholesky, cholesky_solve, compute_minverse,
                            crba, generalized_gravity, kinetic_energy, mechanical_energy,
                            nonlinear_effects, potential_energy, rnea, static_torque)
     from .kernels.joints.codes import NAMES as JOINT_TYPES
@@ -54,12 +55,15 @@ try:
     from .model import Data, Model
     from .parameter_derivatives import compute_aba_parameter_derivatives
     from .parameters import parameter_batch, sample_parameters
-    from .io import MJCFError, URDFError, load_mjcf, load_urdf
+    from .errors import (CacheWarning, ConvergenceWarning, DivergenceError, MJCFError,
+                         MJCFWarning, MimicNotSupportedError, NumericalOverflowError,
+                         RolloutWarning, SingularMassMatrixError, URDFError, URDFWarning)
+    from .io import load_mjcf, load_urdf
     from .regressors import (batch_joint_torque_regressor, compute_joint_torque_regressor,
                              compute_kinetic_energy_regressor,
                              compute_potential_energy_regressor, compute_static_regressor,
                              dynamic_parameters)
-    from .sim.scene import ConvergenceWarning, DivergenceError, Rollout, RolloutWarning, Scene
+    from .sim.scene import Rollout, Scene
     from .sim.simulation import simulate
     from .tick import compute_all_terms, computed_torque, forward_step
     _startup.warm_numba()
@@ -97,5 +101,6 @@ __all__ = [
     "compute_forward_kinematics_derivatives", "get_joint_velocity_derivatives",
     "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
     "get_frame_acceleration_derivatives", "compute_centroidal_dynamics_derivatives",
-    "compute_all_terms", "computed_torque", "forward_step",
+    "compute_all_terms", "computed_torque", "forward_step", "errors", "URDFWarning",
+    "MJCFWarning", "MimicNotSupportedError", "CacheWarning",
 ]

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks, compiled_checks as _compiled_checks
+from ._internal import arrays as _arrays
 from ._internal.fastcall import Kernel
-from .jacobians import _buffer
 from .kernels.algorithms import center_of_mass_jacobian as _jc
 from .kernels.algorithms import centroidal as _cen
 from .kernels.entry import guard_api as _guard_api
@@ -86,7 +86,7 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q,
     joint are left in data.mass and data.com (world)."""
     q, _, _ = _inputs(model, data, q)
     r = _checks.joint_index(model, joint)
-    Jc = _buffer(data, "Jcom_subtree", (3, model.nv))
+    Jc = _arrays.buffer(data, "Jcom_subtree", (3, model.nv))
     _jc.jacobian_subtree_center_of_mass(model.jnt, model.prm, q, r, data.ws, data.mass, data.com,
                                         Jc)
     data.kinematics = 1
@@ -153,9 +153,9 @@ def dccrba(model: Model, data: Data, q, v) -> np.ndarray:
     computeCentroidalMapTimeVariation, which omits dS/dt: the two differ on the columns of
     spherical_zyx and universal joints, where only this one is the time derivative)."""
     q, v, _ = _inputs(model, data, q, v)
-    dAg = _buffer(data, "dAg", (6, model.nv))
-    _cen.dccrba(model.jnt, model.prm, q, v, data.ws, _buffer(data, "Ag", (6, model.nv)), dAg,
-                _buffer(data, "hg", (6,)))
+    dAg = _arrays.buffer(data, "dAg", (6, model.nv))
+    _cen.dccrba(model.jnt, model.prm, q, v, data.ws, _arrays.buffer(data, "Ag", (6, model.nv)), dAg,
+                _arrays.buffer(data, "hg", (6,)))
     data.kinematics = 2
     _massive(model, float(data.ws[0, OYC]), "dccrba")
     return _finite(model, dAg, q, v)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
+from ._internal import arrays as _arrays
 from ._internal.checks import QUAT_TOL
 from ._internal.fastcall import Kernel
 from .kernels.entry import guard as _guard
@@ -33,28 +34,15 @@ _aba_derivatives = Kernel(_guard.aba_derivatives_checked, vectors=(3, 4, 5))
 _static_derivatives = Kernel(_guard.static_torque_derivatives_checked, vectors=(2,))
 
 
-def _same(model: Model, data: Data) -> None:
-    try:
-        same = data.model_token == model.token
-    except AttributeError:  # not a Data or not a Model: data_for says which
-        same = False
-    if not same:
-        _checks.data_for(model, data)
-
-
-def _forces(model: Model, fext) -> np.ndarray:
-    return NO_FORCES if fext is None else _checks.forces(model, fext)
-
-
 def compute_rnea_derivatives(model: Model, data: Data, q, v, a,
                              fext=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(dtau_dq, dtau_dv, dtau_da = M) of tau = RNEA(q, v, a, fext): data.dtau_dq,
     data.dtau_dv, data.M, each (nv, nv) with both triangles; data.tau = RNEA(q, v, a, fext)
     too. q is perturbed along tangent vectors (module docstring), as Pinocchio's
     computeRNEADerivatives."""
-    _same(model, data)
+    _arrays.same_data(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
-    fext = _forces(model, fext)
+    fext = _arrays.optional_forces(model, fext)
     code = _rnea_derivatives.call(model.jnt, model.prm, q, v, a, fext, data.ws, data.tau,
                                   data.dtau_dq, data.dtau_dv, data.M, QUAT_TOL)
     data.kinematics = 0 if code else 1  # a world-frame algorithm: oMi is fresh
@@ -71,9 +59,9 @@ def compute_aba_derivatives(model: Model, data: Data, q, v, tau,
     -M^-1 dtau/dv at a = ABA(q, v, tau) through the tree-sparse factorization (Carpentier &
     Mansard 2018, sec. V). q is perturbed along tangent vectors (module docstring), as
     Pinocchio's computeABADerivatives."""
-    _same(model, data)
+    _arrays.same_data(model, data)
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
-    fext = _forces(model, fext)
+    fext = _arrays.optional_forces(model, fext)
     code = _aba_derivatives.call(model.jnt, model.prm, model.dof, q, v, tau, fext, data.ws,
                                  data.ddq, data.ddq_dq, data.ddq_dv, data.M, data.U, data.D,
                                  data.Minv, QUAT_TOL)
@@ -86,7 +74,7 @@ def compute_aba_derivatives(model: Model, data: Data, q, v, tau,
 def compute_generalized_gravity_derivatives(model: Model, data: Data, q) -> np.ndarray:
     """d g / dq (data.dg_dq, (nv, nv)) of the generalized gravity g(q) (data.g, filled too),
     q perturbed along tangent vectors, as Pinocchio's computeGeneralizedGravityDerivatives."""
-    _same(model, data)
+    _arrays.same_data(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _static_derivatives.call(model.jnt, model.prm, q, NO_FORCES, data.ws, data.g,
                                     data.dg_dq, EMPTY, QUAT_TOL)
@@ -101,9 +89,9 @@ def compute_static_torque_derivatives(model: Model, data: Data, q, fext) -> np.n
     itself in data.tau), with fext LOCAL forces that move with their bodies; q perturbed along
     tangent vectors, as Pinocchio's computeStaticTorqueDerivatives (fext None: no forces, the
     generalized gravity's derivative)."""
-    _same(model, data)
+    _arrays.same_data(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
-    fext = _forces(model, fext)
+    fext = _arrays.optional_forces(model, fext)
     code = _static_derivatives.call(model.jnt, model.prm, q, fext, data.ws, data.tau,
                                     data.dtau_dq, EMPTY, QUAT_TOL)
     data.kinematics = 0 if code else 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
+from ._internal import arrays as _arrays
 from ._internal.checks import QUAT_TOL
 from ._internal.fastcall import Kernel
 from .kernels.linalg import cholesky as _chol
@@ -17,6 +18,7 @@ from .kernels.entry import guard_api as _guard_api
 from .kinematics import EMPTY, NO_FORCES
 from .mimic import MimicModel
 from .model import Data, Model
+from .errors import SingularMassMatrixError  # noqa: F401
 
 _rnea_checked = Kernel(_guard.rnea_checked, vectors=(2, 3, 4))
 _aba_checked = Kernel(_guard.aba_checked, vectors=(2, 3, 4))
@@ -26,14 +28,6 @@ _cholesky = Kernel(_chol.cholesky)
 _cholesky_solve = Kernel(_guard_api.cholesky_solve_checked, vectors=(3,))
 _energy_checked = Kernel(_guard_api.energy_checked, vectors=(2, 3))
 _ND, _F64 = np.ndarray, _checks.F64
-
-
-class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
-    """M(q) is not positive definite, e.g. a massless subtree carried by a moving joint."""
-
-
-def _fext(model: Model, fext) -> np.ndarray:
-    return NO_FORCES if fext is None else _checks.forces(model, fext)
 
 
 def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
@@ -49,8 +43,8 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
         _checks.data_for(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     code = _rnea_checked.call(model.jnt, model.prm, q, v, a,
-                         NO_FORCES if fext is None else _fext(model, fext), data.ws, data.tau,
-                         QUAT_TOL)
+                              NO_FORCES if fext is None else _checks.forces(model, fext),
+                              data.ws, data.tau, QUAT_TOL)
     data.kinematics = 0  # liMi, v, f are fresh; oMi is not (RNEA works in local frames)
     if code:
         _checks.explain(model, code, ("q", "v", "a"), q, v, a)
@@ -75,7 +69,7 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: str) -> np.ndarray:
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     v = None if v is None else _checks.fast_vector(v, model.nv, "v")
-    fext = _fext(model, fext)
+    fext = _arrays.optional_forces(model, fext)
     z = data._zero_v
     out = getattr(data, out)
     code = _rnea_checked.call(model.jnt, model.prm, q, z if v is None else v, z, fext,
@@ -183,8 +177,8 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
         _checks.data_for(model, data)
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
     code = _aba_checked.call(model.jnt, model.prm, q, v, tau,
-                        NO_FORCES if fext is None else _fext(model, fext), data.ws, data.ddq,
-                        QUAT_TOL)
+                             NO_FORCES if fext is None else _checks.forces(model, fext),
+                             data.ws, data.ddq, QUAT_TOL)
     data.kinematics = 0 if code else 1  # ABA works in the world frame: oMi is fresh
     if code:
         _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)

@@ -186,8 +186,8 @@ def inverse_kinematics_batch(model: Model, frame: int | str, targets, q0=None, *
     conv = np.zeros(n, dtype=np.bool_)
     iters = np.zeros(n, dtype=np.int64)
     res = np.zeros(n)
-    from .batch import _robots
-    PRM = _robots(model, prm, n)
+    from ._internal import batching
+    PRM = batching.robots(model, prm, n)
     launch(_ik.solve_batch, _ik.solve_chunk, model.jnt, PRM, model.frm, f, mode, tg, Q0,
            lower, upper, tol, max_iter, seed, ws3, per_thread(nt, (model.nframes, 12)),
            per_thread(nt, (6, model.nv)), Q, conv, iters, res)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
+from ._internal import arrays as _arrays
 from ._internal.fastcall import Kernel
 from .frames import LOCAL, reference_code
 from .kernels.algorithms import frame_motion as _fm
@@ -42,18 +43,8 @@ _MOTION = {name: Kernel(getattr(_fm, name)) for name in
            ("frame_velocity", "frame_acceleration", "frame_classical_acceleration")}
 
 
-def _buffer(data: Data, name: str, shape: tuple[int, ...]) -> np.ndarray:
-    """A float64 array kept on ``data`` under ``name``, allocated at its first use only (one
-    Data per thread, so no two calls share it)."""
-    a = data.__dict__.get(name)
-    if a is None or a.shape != shape:
-        a = np.zeros(shape)
-        setattr(data, name, a)
-    return a
-
-
 def _out(data: Data, name: str, shape: tuple[int, ...], out) -> np.ndarray:
-    return _buffer(data, name, shape) if out is None else _checks.output(out, shape, "out")
+    return _arrays.buffer(data, name, shape) if out is None else _checks.output(out, shape, "out")
 
 
 def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
@@ -139,8 +130,8 @@ def compute_joint_jacobians_time_variation(model: Model, data: Data, q, v) -> np
     _checks.data_for(model, data)
     q = _checks.configuration(model, q)
     v = _checks.vector(v, model.nv, "v")
-    J = _buffer(data, "J", (6, model.nv))
-    dJ = _buffer(data, "dJ", (6, model.nv))
+    J = _arrays.buffer(data, "J", (6, model.nv))
+    dJ = _arrays.buffer(data, "dJ", (6, model.nv))
     _jtv.joint_jacobians_time_variation(model.jnt, model.prm, q, v, data.ws, J, dJ)
     data.kinematics = 2
     return dJ
@@ -158,7 +149,7 @@ def frame_jacobian_time_variation(model: Model, data: Data, q, v, frame: int | s
     v = _checks.vector(v, model.nv, "v")
     f = _checks.frame_index(model, frame)
     ref = reference_code(reference)
-    J = _buffer(data, "J_frame", (6, model.nv))
+    J = _arrays.buffer(data, "J_frame", (6, model.nv))
     dJ = _out(data, "dJ_frame", (6, model.nv), out)
     _jtv.frame_jacobian_time_variation(model.jnt, model.prm, model.frm, q, v, f, ref, data.ws,
                                        data.oMf, J, dJ)
@@ -175,9 +166,8 @@ def _frame_motion(level: int, what: str, model: Model, data: Data, frame, refere
     if not same:
         if type(model) is MimicModel:
             from ._internal import mimic_calls as _mimic_calls
-            from .kinematics import _copy_out
-            return _copy_out(_mimic_calls.frame_motion(what, model, data, frame, reference),
-                             out)
+            return _arrays.copy_out(
+                _mimic_calls.frame_motion(what, model, data, frame, reference), out)
         _checks.data_for(model, data)
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
         _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause

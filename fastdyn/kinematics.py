@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
+from ._internal import arrays as _arrays
+from ._internal.arrays import EMPTY, NO_FORCES  # noqa: F401 (imported from here too)
 from .kernels.algorithms import frames as _frames
 from .kernels.entry import guard as _guard
 from .kernels.entry import guard_api as _guard_api
@@ -15,8 +17,6 @@ from .model import Data, Model
 
 # Zero-size stand-ins for "no velocity" and "no external forces". Left writeable (there is
 # nothing to write): a read-only argument would compile a second kernel specialization.
-EMPTY = np.zeros(0)
-NO_FORCES = np.zeros((0, 6))
 
 
 _fk_checked = Kernel(_guard.forward_kinematics_checked, vectors=(2, 3, 4))
@@ -110,7 +110,7 @@ def joint_placement(model: Model, data: Data, joint: int | str,
     if not same:
         if type(model) is MimicModel:
             from ._internal import mimic_calls as _mimic_calls
-            return _copy_out(_mimic_calls.joint_placement(model, data, joint), out)
+            return _arrays.copy_out(_mimic_calls.joint_placement(model, data, joint), out)
         _checks.data_for(model, data)
     j = joint if type(joint) is int and 0 <= joint < model.njoints else \
         _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
@@ -140,7 +140,7 @@ def frame_placement(model: Model, data: Data, frame: int | str,
     if not same:
         if type(model) is MimicModel:
             from ._internal import mimic_calls as _mimic_calls
-            return _copy_out(_mimic_calls.frame_placement(model, data, frame), out)
+            return _arrays.copy_out(_mimic_calls.frame_placement(model, data, frame), out)
         _checks.data_for(model, data)
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
         _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
@@ -150,14 +150,6 @@ def frame_placement(model: Model, data: Data, frame: int | str,
     if not _frame_T.call(model.frm, f, data.ws, data.oMf, T):
         raise ValueError(f"this Data's arrays do not fit {model!r}; use model.create_data()")
     return T
-
-
-def _copy_out(T: np.ndarray, out) -> np.ndarray:
-    if out is None:
-        return T
-    out = _checks.output(out, T.shape, "out")
-    out[...] = T
-    return out
 
 
 def frame_pose(model: Model, data: Data, frame: int | str) -> tuple[np.ndarray, np.ndarray]:

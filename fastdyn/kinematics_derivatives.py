@@ -36,10 +36,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
+from ._internal import arrays as _arrays
 from ._internal.checks import QUAT_TOL
 from ._internal.fastcall import Kernel
 from .frames import LOCAL, reference_code
-from .derivatives import _same
 from .kernels.entry import guard as _guard
 from .kernels.algorithms import kinematics_derivatives as _kd
 from .kernels.layout import OYC
@@ -63,7 +63,7 @@ def compute_forward_kinematics_derivatives(model: Model, data: Data, q, v, a) ->
     """The partial derivatives of every joint's velocity and acceleration at (q, v, a), kept in
     ``data`` for the get_* functions (Pinocchio's computeForwardKinematicsDerivatives). Also
     leaves what forward_kinematics(model, data, q, v, a) does (placements, data.v, data.a)."""
-    _same(model, data)
+    _arrays.same_data(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     code = _pass.call(model.jnt, model.prm, q, v, a, data.ws, NO_FORCES, QUAT_TOL)
     data.kinematics = 0 if code else DERIVATIVES
@@ -72,7 +72,7 @@ def compute_forward_kinematics_derivatives(model: Model, data: Data, q, v, a) ->
 
 
 def _ready(model: Model, data: Data, what: str) -> None:
-    _same(model, data)
+    _arrays.same_data(model, data)
     if data.kinematics < DERIVATIVES:
         raise RuntimeError(f"{what} reads the kinematics derivatives: call "
                            f"compute_forward_kinematics_derivatives(model, data, q, v, a) first "
@@ -97,7 +97,7 @@ _ACCELERATION = ("dv_dq", "da_dq", "da_dv", "da_da")
 
 def _target(model: Model, data: Data, kind: str, target, reference, what: str) -> int:
     """The joint or frame index (a plain in-range int passes at once), after the checks."""
-    _same(model, data)
+    _arrays.same_data(model, data)
     n = model.njoints if kind == "joint" else model.nframes
     if not (type(target) is int and 0 <= target < n):
         target = (_checks.joint_index if kind == "joint" else _checks.frame_index)(model, target)
@@ -179,7 +179,7 @@ def compute_centroidal_dynamics_derivatives(model: Model, data: Data, q, v, a
     computeCentroidalDynamicsDerivatives. dhdot_da = dh_dv = A_g. Views of data.dh_dq,
     data.dhdot_dq, data.dhdot_dv and data.Ag; data.hg and data.dhg are filled too, and the
     kinematics derivatives (the get_* functions can follow)."""
-    _same(model, data)
+    _arrays.same_data(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     code = _centroidal.call(model.jnt, model.prm, q, v, a, data.ws, data.dh_dq, data.dhdot_dq,
                             data.dhdot_dv, data.Ag, data.hg, data.dhg, NO_FORCES, QUAT_TOL)

@@ -6,6 +6,7 @@ import uuid
 
 import numpy as np
 
+from ._internal.indices import joint_index
 from ._internal.invariants import check_model
 from .kernels import layout
 from .kernels.joints import codes
@@ -158,7 +159,6 @@ class Model:
 
     def joint_type(self, j: int | str) -> str:
         """Joint ``j``'s type name (one of fastdyn.JOINT_TYPES), by index or name."""
-        from ._internal.checks import joint_index  # (_checks imports this module)
         return codes.NAMES[int(self.jnt[joint_index(self, j, "j")]["type"])]
 
     # --- per-coordinate views, Pinocchio's names ------------------------------------------

@@ -16,10 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
+from ._internal import arrays as _arrays
 from ._internal.checks import QUAT_TOL
 from ._internal.fastcall import Kernel
-from .derivatives import _forces, _same
-from .jacobians import _buffer
 from .kernels.entry import aba_parameter_derivatives as _apd
 from .model import Data, Model
 
@@ -34,10 +33,10 @@ def compute_aba_parameter_derivatives(model: Model, data: Data, q, v, tau,
     RSS 2018, applied to pi). Armature is not in pi. A view into data
     (``data.ddq_dpi``, overwritten by the next call); data.ddq = ABA(q, v, tau, fext) and
     data.M, U, D = M(q) and its factorization too."""
-    _same(model, data)
+    _arrays.same_data(model, data)
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
-    fext = _forces(model, fext)
-    out = _buffer(data, "ddq_dpi", (model.nv, 10 * (model.njoints - 1)))
+    fext = _arrays.optional_forces(model, fext)
+    out = _arrays.buffer(data, "ddq_dpi", (model.nv, 10 * (model.njoints - 1)))
     code = _kernel.call(model.jnt, model.prm, model.dof, q, v, tau, fext, data.ws, data.ddq, out,
                         data.M, data.U, data.D, data._scratch_v, QUAT_TOL)
     data.kinematics = 0  # RNEA's and CRBA's quantities, not oMi alone

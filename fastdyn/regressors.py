@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
+from ._internal import arrays as _arrays
 from ._internal.checks import QUAT_TOL
 from ._internal.fastcall import Kernel
 from ._internal.parallel import launch
-from .jacobians import _buffer
 from .kernels.entry import batch as _batch
 from .kernels.entry import guard as _guard
 from .kernels.algorithms import regressor as _reg
@@ -62,7 +62,7 @@ def compute_joint_torque_regressor(model: Model, data: Data, q, v, a) -> np.ndar
     if not same:
         _checks.data_for(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
-    Y = _buffer(data, "jointTorqueRegressor", (model.nv, _columns(model)))
+    Y = _arrays.buffer(data, "jointTorqueRegressor", (model.nv, _columns(model)))
     code = _torque_checked.call(model.jnt, model.prm, q, v, a, NO_FORCES, data.ws, Y,
                                 data._scratch_v, QUAT_TOL)
     data.kinematics = 0  # RNEA's local quantities, not oMi
@@ -81,7 +81,7 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarr
         from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.energy_regressor(compute_kinetic_energy_regressor, model, data, q, v)
     forward_kinematics(model, data, q, v)  # checked: q, v and the velocities are finite
-    y = _buffer(data, "kineticEnergyRegressor", (_columns(model),))
+    y = _arrays.buffer(data, "kineticEnergyRegressor", (_columns(model),))
     if _kinetic.call(model.jnt, data.ws, y) >= 0:  # |v|^2 overflows for |v| > 1e154
         raise _checks.NumericalOverflowError(_checks.overflow_message(("q", "v"), (q, v)))
     return y
@@ -94,7 +94,7 @@ def compute_potential_energy_regressor(model: Model, data: Data, q) -> np.ndarra
         from ._internal import mimic_calls as _mimic_calls
         return _mimic_calls.energy_regressor(compute_potential_energy_regressor, model, data, q)
     forward_kinematics(model, data, q)  # checked: q and the placements are finite
-    y = _buffer(data, "potentialEnergyRegressor", (_columns(model),))
+    y = _arrays.buffer(data, "potentialEnergyRegressor", (_columns(model),))
     if _potential.call(model.jnt, model.prm, data.ws, y) >= 0:  # g . p can overflow
         raise _checks.NumericalOverflowError(_checks.overflow_message(("q",), (q,)))
     return y
@@ -110,7 +110,7 @@ def compute_static_regressor(model: Model, data: Data, q) -> np.ndarray:
     if not total > 0.0:
         raise ValueError(f"compute_static_regressor: {model.name!r} has no mass; the centre "
                          f"of mass is undefined")
-    S = _buffer(data, "staticRegressor", (3, 4 * (model.njoints - 1)))
+    S = _arrays.buffer(data, "staticRegressor", (3, 4 * (model.njoints - 1)))
     blocks = S.reshape(3, model.njoints - 1, 4)
     blocks[:, :, 0] = data.oMi_p[1:].T / total
     blocks[:, :, 1:] = data.oMi_R[1:].transpose(1, 0, 2) / total
@@ -122,15 +122,15 @@ def batch_joint_torque_regressor(model: Model, Q, V, A, prm=None) -> np.ndarray:
     ``fastdyn.batch``; row r equals the single call bit for bit). Memory: N nv 10 (njoints - 1)
     doubles (UR5, N = 1000: 2.9 MB; Talos: 100 MB). ``prm``: one robot per row, as
     ``fastdyn.batch`` (only the placements matter: Y does not depend on pi)."""
-    from .batch import _configurations, _explain_row, _robots, _rows, _workspaces
-    Q = _configurations(model, Q)
-    V = _rows(model, V, model.nv, "V", Q.shape[0])
-    A = _rows(model, A, model.nv, "A", Q.shape[0])
+    from ._internal import batching
+    Q = batching.configurations(model, Q)
+    V = batching.rows(model, V, model.nv, "V", Q.shape[0])
+    A = batching.rows(model, A, model.nv, "A", Q.shape[0])
     YS = np.empty((Q.shape[0], model.nv, _columns(model)))
-    ws3 = _workspaces(model)
+    ws3 = batching.workspaces(model)
     bad = np.empty(Q.shape[0], dtype=np.int64)
-    PRM = _robots(model, prm, Q.shape[0])
+    PRM = batching.robots(model, prm, Q.shape[0])
     launch(_batch.regressor_batch, _batch.regressor_chunk, model.jnt, PRM, Q, V, A,
            NO_FORCES, ws3, YS, per_thread(ws3.shape[0], (model.nv,)), bad)
-    _explain_row(model, bad, compute_joint_torque_regressor, Q, V, A, PRM=PRM)
+    batching.explain_row(model, bad, compute_joint_torque_regressor, Q, V, A, PRM=PRM)
     return YS

@@ -21,9 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
-from .dynamics import SingularMassMatrixError, _fext
+from ._internal import arrays as _arrays
+from .dynamics import SingularMassMatrixError
 from .frames import LOCAL
-from .jacobians import _buffer, frame_jacobian
+from .jacobians import frame_jacobian
 from .kernels.algorithms import coriolis as _cor
 from .kernels.algorithms import velocity_representation as _vr
 from .kernels.joints import codes
@@ -48,7 +49,7 @@ def coriolis_matrix(model: Model, data: Data, q, v, representation: str = BODY_F
     _checks.data_for(model, data)
     q = _checks.configuration(model, q)
     v = _checks.vector(v, model.nv, "v")
-    C = _buffer(data, "C", (model.nv, model.nv))
+    C = _arrays.buffer(data, "C", (model.nv, model.nv))
     if representation == BODY_FIXED:
         _cor.coriolis_matrix(model.jnt, model.prm, q, v, data.ws, C)
     else:
@@ -70,7 +71,7 @@ def _code(model: Model, representation) -> int:
 
 
 def _xx(data: Data) -> np.ndarray:
-    return _buffer(data, "base_X", (2, 6, 6))
+    return _arrays.buffer(data, "base_X", (2, 6, 6))
 
 
 def transform(model: Model, data: Data, q, representation: str) -> np.ndarray:
@@ -83,7 +84,7 @@ def transform(model: Model, data: Data, q, representation: str) -> np.ndarray:
     forward_kinematics(model, data, q)
     XX = _xx(data)
     _vr.base_transform(data.ws, rep, XX[0])
-    T = _buffer(data, "T", (model.nv, model.nv))
+    T = _arrays.buffer(data, "T", (model.nv, model.nv))
     T[:] = np.eye(model.nv)
     T[:6, :6] = XX[0]
     return T
@@ -121,7 +122,7 @@ def bias(model: Model, data: Data, q, v, representation: str, fext=None) -> np.n
     v = _checks.vector(v, model.nv, "v")
     rep = _code(model, representation)
     _vr.dynamics(model.jnt, model.prm, q, v, rep, data.ws, _xx(data), data.M, data.nle,
-                 data.qv, _fext(model, fext))
+                 data.qv, _arrays.optional_forces(model, fext))
     data.kinematics = 2
     _checks.finite_result(data.M, ("q", "v"), (q, v))
     return _checks.finite_result(data.nle, ("q", "v"), (q, v))

@@ -27,7 +27,7 @@ from .frames import LOCAL, reference_code
 from .kernels.entry import all_terms as _all_terms
 from .kernels.entry import computed_torque as _computed_torque
 from .kernels.entry import forward_step as _forward_step
-from .kernels.entry.guard import CODE
+from .kernels.checks import CODE
 from .kinematics import NO_FORCES
 from .model import Data, Model
 

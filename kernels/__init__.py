@@ -65,7 +65,7 @@ from .algorithms.kinematics_derivatives import (frame_motion_derivatives,
                                                 joint_motion_derivatives, kinematics_derivatives)
 from .algorithms.rnea import rnea, rnea_inertias
 from .algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
-from .entry.simulate import simulate
+from .algorithms.simulate import simulate
 from .contact.step_derivatives import step_derivatives
 from .configuration.dispatch import difference, integrate, neutral, normalize
 from .joints.jcalc import jcalc

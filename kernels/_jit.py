@@ -261,7 +261,7 @@ def _discard(path: str, error: Exception) -> None:
                           f"again (further damaged files in this process are discarded silently)")
 
 
-class _FunctionCache(caching.FunctionCache):
+class FunctionCache(caching.FunctionCache):
     _impl_class = _CacheImpl
 
     def save_overload(self, sig, data):
@@ -298,7 +298,7 @@ def clear_cache() -> tuple[int, int]:
     index = data = 0
     for f in _KERNELS:
         try:
-            cache = _FunctionCache(f)
+            cache = FunctionCache(f)
         except (OSError, RuntimeError):  # no usable cache directory: nothing was cached
             continue
         folder, stem = cache.cache_path, cache._impl.filename_base
@@ -367,7 +367,7 @@ def jit(func=None, *, parallel=False, inline="never", nrt=False):
         if CACHE and not numba.config.DISABLE_JIT:  # (pure-Python mode has nothing to cache)
             # What Dispatcher.enable_caching does, with the fallback locator appended.
             try:
-                disp._cache = _FunctionCache(disp.py_func)
+                disp._cache = FunctionCache(disp.py_func)
             except OSError as e:  # the fallback directory is unusable or unsafe
                 _warn_once("nodir", f"fastdyn kernels compile without a disk cache (in memory "
                                     f"only, so every process compiles again): {e}")

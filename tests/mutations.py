@@ -9,8 +9,8 @@ Each mutation is an exact snippet of one file, replaced by a wrong one a person 
 the narrow test selection that should fail on it. For each, the working tree's fastdyn/,
 kernels/, tests/, models/ and pyproject.toml are copied once into a temporary directory; the
 mutation is applied there (never in the checkout), ``python -m pytest`` runs from that copy's
-root (which imports the copy: fastdyn/_internal/source_tree.py) with its own NUMBA_CACHE_DIR, and the
-snippet is restored. Verdicts: caught (the selection failed), SURVIVED (it passed: a gap in the
+root (which imports the copy: fastdyn/_internal/source_tree.py) with its own NUMBA_CACHE_DIR, and
+the snippet is restored. Verdicts: caught (the selection failed), SURVIVED (it passed: a gap in the
 tests), STALE (the snippet is no longer in the file: mend the entry), TIMEOUT. The exit code is
 non-zero when any mutation survived or is stale. Not run in CI (each mutation recompiles what its
 tests use); run it after changing a kernel family or the tests that guard it.
@@ -65,7 +65,7 @@ MUTATIONS = [
     Mutation("representations-bias-fext", "fastdyn/representations.py",
              "data.qv, _fext(model, fext))", "data.qv, NO_FORCES)",
              ("tests/test_representations.py",), "bias() ignoring the external forces"),
-    Mutation("simulate-torque-row", "kernels/entry/simulate.py",
+    Mutation("simulate-torque-row", "kernels/algorithms/simulate.py",
              "euler_step(jnt, prm, qs[k], vs[k], torques[k], dt",
              "euler_step(jnt, prm, qs[k], vs[k], torques[max(k - 1, 0)], dt",
              ("tests/test_simulate_oracle.py",), "the torque table read one row late"),

@@ -1,4 +1,5 @@
-"""A first call that compiles for long says so, once, on stderr (fastdyn/_internal/compile_notice.py).
+"""A first call that compiles for long says so, once, on stderr
+(fastdyn/_internal/compile_notice.py).
 
 Each probe is a fresh interpreter with its own empty numba cache, so what it compiles is known.
 The threshold is lowered (AFTER) so that a kernel of a few seconds counts as long: what is
@@ -13,7 +14,7 @@ PROBE = """\
 import logging, sys
 import numba, numpy as np
 import fastdyn as fd
-from fastdyn import _compile_notice as cn
+from fastdyn._internal import compile_notice as cn
 from fastdyn.kernels.spatial.sincos import sincos
 cn.AFTER = 600.0
 m = fd.samples.double_pendulum(); d = m.create_data()   # its checks compile: not announced

@@ -4,8 +4,8 @@ pyproject.toml pins numba to the releases this file has passed on. A numba upgra
 one of these fails here, with the fastdyn file that needs mending in the message, instead of
 somewhere deep in a kernel call. What relies on what:
 
-- fastdyn/_internal/fastcall.py: ``Dispatcher.overloads[signature].entry_point``, the compiled function
-  called without numba's per-call type dispatch;
+- fastdyn/_internal/fastcall.py: ``Dispatcher.overloads[signature].entry_point``, the
+  compiled function called without numba's per-call type dispatch;
 - kernels/_jit.py: ``numba.njit(_nrt=...)``; ``caching.FunctionCache`` and its
   ``_impl_class``, ``CompileResultCacheImpl._locator_classes``, the locators'
   ``from_function`` / ``ensure_cache_path`` / ``get_cache_path`` / ``get_source_stamp``,
@@ -13,7 +13,8 @@ somewhere deep in a kernel call. What relies on what:
   dispatcher's ``_cache`` attribute;
 - fastdyn/sim/policy.py: ``ccallback.CFunc(py_func, signature, locals, options)`` with ``_cache``
   and ``compile()``, a dispatcher's ``targetoptions``, ``caching.NullCache``;
-- fastdyn/_internal/startup.py: ``registry.cpu_target.typing_context.refresh()`` (guarded: only slower);
+- fastdyn/_internal/startup.py: ``registry.cpu_target.typing_context.refresh()`` (guarded:
+  only slower);
 - fastdyn/_internal/parallel.py: ``numba.np.ufunc.omppool.openmp_vendor`` (guarded: assumes GNU);
 - fastdyn/_internal/compile_notice.py: ``numba.core.event``'s ``Listener`` and ``register``, and the
   ``"numba:compile"`` event around each compilation (not a cache load), its ``data["dispatcher"]``
@@ -84,7 +85,7 @@ def test_cache_machinery_has_the_hooks_kernels_jit_overrides():
         assert hasattr(caching.IndexDataCacheFile, attr), (
             f"numba's IndexDataCacheFile lost {attr}: mend kernels/_jit.py")
     # Our subclass builds and points at a directory, with our whole-tree source stamp.
-    cache = _jit._FunctionCache(_first_kernel())
+    cache = _jit.FunctionCache(_first_kernel())
     assert Path(cache.cache_path).is_dir() or not _jit.CACHE
     assert isinstance(cache._cache_file, _jit._IndexDataCacheFile)
     assert cache._impl.locator.get_source_stamp()[1] == _jit._TREE
@@ -105,7 +106,7 @@ def test_a_kernel_uses_our_cache_object():
 
     if not _jit.CACHE:
         pytest.skip("FASTDYN_NO_CACHE is set")
-    assert isinstance(rnea._cache, _jit._FunctionCache), (
+    assert isinstance(rnea._cache, _jit.FunctionCache), (
         "numba's dispatcher no longer keeps its cache in ._cache: mend kernels/_jit.py")
 
 
@@ -174,8 +175,8 @@ def test_stack_matrix_is_a_private_scratch_matrix_of_each_call():
 
 
 def test_compile_events_carry_the_dispatcher():
-    """fastdyn/_internal/compile_notice.py: a "numba:compile" start and end around a compilation, the
-    dispatcher in the event's data; none for a call that compiles nothing."""
+    """fastdyn/_internal/compile_notice.py: a "numba:compile" start and end around a compilation,
+    the dispatcher in the event's data; none for a call that compiles nothing."""
     from numba.core import event
 
     seen = []

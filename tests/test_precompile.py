@@ -1,5 +1,5 @@
-"""``fastdyn.cli.precompile``: cold kernels compile on several processes into one disk cache, and the
-parent loads the helpers' work instead of compiling it again; a warm cache starts no process."""
+"""``fastdyn.cli.precompile``: cold kernels compile on several processes into one disk cache, and
+the parent loads the helpers' work instead of compiling it again; a warm cache starts no process."""
 
 import os
 import shutil

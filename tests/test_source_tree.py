@@ -1,5 +1,5 @@
-"""A checkout imported directly runs its own kernels (fastdyn/_internal/source_tree.py), also when an
-editable install of another checkout (a second git worktree) is on the path."""
+"""A checkout imported directly runs its own kernels (fastdyn/_internal/source_tree.py), also when
+an editable install of another checkout (a second git worktree) is on the path."""
 
 import subprocess
 import sys

@@ -1,5 +1,5 @@
-"""Monte Carlo studies on one machine (fastdyn/study/__init__.py), checked against computations that do
-not go through the study: RNEA per sample on that sample's own model (fd.rnea on
+"""Monte Carlo studies on one machine (fastdyn/study/__init__.py), checked against computations
+that do not go through the study: RNEA per sample on that sample's own model (fd.rnea on
 model.with_parameters), Pinocchio with the sample's inertias set through pin.Inertia,
 Scene.rollout per sample, NumPy's mean and quantiles on the raw samples.
 The Dask runs are in test_study_dask.py."""

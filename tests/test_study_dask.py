@@ -69,7 +69,7 @@ def test_the_cluster_gives_the_local_arrays_and_gets_the_model_once(client, arm)
     for worker, counts in after.items():  # exactly one new study, received once by each
         new = {k: c for k, c in counts.items() if k not in before[worker]}
         assert list(new.values()) == [1], (worker, new)
-    assert not any(client.run(lambda: bool(__import__("fastdyn.study.cluster").study_dask._JOBS))
+    assert not any(client.run(lambda: bool(__import__("fastdyn.study.cluster").study.cluster._JOBS))
                    .values())  # unregistered when done
     if _jit.CACHE:  # the product kernel was loaded from disk, never compiled, on the workers
         from fastdyn.kernels.entry import regressor_product as P
@@ -137,7 +137,7 @@ def test_an_error_on_a_worker_reaches_the_caller(client, arm):
     with pytest.raises(RuntimeError, match="this sampler fails on a worker"):
         study.run(arm, _FailsOnWorkers(arm, **SPREAD), what, n=2000, seed=0, client=client,
                   chunk=1000, timeout=TIMEOUT)
-    assert not any(client.run(lambda: bool(__import__("fastdyn.study.cluster").study_dask._JOBS))
+    assert not any(client.run(lambda: bool(__import__("fastdyn.study.cluster").study.cluster._JOBS))
                    .values())  # no study left on the workers
 
 

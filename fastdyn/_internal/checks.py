@@ -6,13 +6,18 @@ inputs are converted to float64 (a copy) rather than compiling a second speciali
 
 from __future__ import annotations
 
-import operator
+import os
+import sys
 
 import numpy as np
 
 from ..kernels.joints import codes
 from ..model import Data, Model
+from .indices import frame_index, index, joint_index, typename  # noqa: F401
+from ..errors import (MimicNotSupportedError, NumericalOverflowError,  # noqa: F401
+                      SingularMassMatrixError)
 
+_HERE = os.path.dirname(os.path.abspath(__file__))  # fastdyn/_internal
 QUAT_TOL = 1e-6  # |‖quat‖ - 1| above this is a caller error, not rounding
 F64 = np.dtype(np.float64)
 _ND = np.ndarray
@@ -37,11 +42,6 @@ def fast_state(q, v, x, nq: int, nv: int, xname: str) -> tuple:
     return vector(q, nq, "q"), vector(v, nv, "v"), vector(x, nv, xname)
 
 
-class NumericalOverflowError(OverflowError, ValueError):
-    """A result is not finite although every input is: the inputs are too large for float64
-    (e.g. v = 1e200), or a rollout diverged. Also a ValueError, like every bad-input error."""
-
-
 def explain(model, code: int, names: tuple[str, ...], *inputs: np.ndarray) -> None:
     """Raise the error that a guard kernel's code stands for (kernels/entry/guard.py);
     ``inputs`` are the arrays named by ``names``, q first."""
@@ -53,7 +53,6 @@ def explain(model, code: int, names: tuple[str, ...], *inputs: np.ndarray) -> No
     if kind == 5:
         configuration(model, inputs[0], "q")  # raises, naming the joint and the norm
     if kind == 6:
-        from ..dynamics import SingularMassMatrixError
         raise SingularMassMatrixError(
             f"the articulated inertia seen by joint {model.joint_names[detail]!r} is not "
             f"positive definite (massless subtree on a moving joint?)")
@@ -63,7 +62,6 @@ def explain(model, code: int, names: tuple[str, ...], *inputs: np.ndarray) -> No
         raise ValueError(f"this Data's arrays do not fit {model!r} (rebound or reshaped?); "
                          f"use model.create_data()")
     if kind == 9:
-        from ..dynamics import SingularMassMatrixError
         j = int(model.dof[detail]["joint"])
         raise SingularMassMatrixError(
             f"M(q) is not positive definite at dof {detail} (joint {model.joint_names[j]!r}): "
@@ -110,7 +108,7 @@ def output(out, shape: tuple[int, ...], name: str) -> np.ndarray:
     the given shape. Anything else would be written through a conversion copy, or compile a
     kernel for another dtype and lose digits, and the caller would read a stale array."""
     if not isinstance(out, np.ndarray):
-        raise TypeError(f"{name} must be a numpy array of shape {shape}, got {_typename(out)}")
+        raise TypeError(f"{name} must be a numpy array of shape {shape}, got {typename(out)}")
     if out.dtype != np.float64:
         raise TypeError(f"{name} must be float64, got dtype {out.dtype}")
     if out.shape != shape:
@@ -127,11 +125,11 @@ def real(x, name: str, what: str) -> np.ndarray:
     try:
         a = np.asarray(x)
     except (TypeError, ValueError):  # ragged nested lists
-        raise TypeError(f"{name} must be {what}, got {_typename(x)}") from None
+        raise TypeError(f"{name} must be {what}, got {typename(x)}") from None
     if a.dtype.kind not in "fiu":
         if isinstance(x, np.ndarray):
             raise TypeError(f"{name} must be a real array, got dtype {a.dtype}")
-        raise TypeError(f"{name} must be {what}, got {_typename(x)} of {a.dtype.name} values")
+        raise TypeError(f"{name} must be {what}, got {typename(x)} of {a.dtype.name} values")
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
@@ -139,22 +137,16 @@ def model_arg(model) -> None:
     """TypeError unless ``model`` is a fastdyn Model (a Pinocchio model, None, a Data...)."""
     if not isinstance(model, Model):
         refuse_mimic(model)
-        raise TypeError(f"model must be a fastdyn.Model, got {_typename(model)}")
-
-
-class MimicNotSupportedError(NotImplementedError, TypeError):
-    """A function that does not take a model with mimic joints (fastdyn.mimic) was given one."""
+        raise TypeError(f"model must be a fastdyn.Model, got {typename(model)}")
 
 
 def refuse_mimic(model) -> None:
     """Raise MimicNotSupportedError, naming the public function, if ``model`` is a MimicModel
     (every function that has not been taught the reduced system lands here)."""
-    from ..mimic import MimicModel  # (the mimic module imports this one through the builder)
-    if not isinstance(model, MimicModel):
+    if not isinstance(getattr(model, "full", None), Model):  # a MimicModel wraps its full Model
         return
-    import sys
     f = sys._getframe(1)
-    while f is not None and (f.f_code.co_filename == __file__ or (
+    while f is not None and (f.f_code.co_filename.startswith(_HERE) or (  # the plumbing
             f.f_code.co_name.startswith("_") and f.f_code.co_name != "__init__")):
         f = f.f_back
     name = "this function" if f is None else f.f_code.co_qualname.replace(".__init__", "")
@@ -171,7 +163,7 @@ def scalar(x, name: str, positive: bool = False) -> float:
         x = x[()]  # a NumPy scalar in an array: the same number
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer,
                                                                 np.floating)):
-        raise TypeError(f"{name} must be a real number, got {_typename(x)} {x!r}")
+        raise TypeError(f"{name} must be a real number, got {typename(x)} {x!r}")
     x = float(x)
     if not np.isfinite(x):
         raise ValueError(f"{name} must be finite, got {x}")
@@ -243,43 +235,9 @@ def data_for(model, data) -> None:
     """Raise unless ``data`` was created by ``model`` (or a pickled or copied twin of it)."""
     if not isinstance(model, Model):
         refuse_mimic(model)
-        raise TypeError(f"model must be a fastdyn.Model, got {_typename(model)}")
+        raise TypeError(f"model must be a fastdyn.Model, got {typename(model)}")
     if not isinstance(data, Data):
         raise TypeError(f"data must be a fastdyn.Data (model.create_data()), got "
-                        f"{_typename(data)}")
+                        f"{typename(data)}")
     if data.model_token != model.token:
         raise ValueError(f"this Data was not created by {model!r}; use model.create_data()")
-
-
-def _typename(x) -> str:
-    t = type(x)
-    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
-
-
-def index(i, name: str, what: str = "a name or an integer index") -> int:
-    """An integer: ints and NumPy integers; a float (1.7, even 2.0) or a bool is a TypeError,
-    never truncated to a neighbouring joint or frame."""
-    if isinstance(i, (bool, np.bool_)):
-        raise TypeError(f"{name} must be {what}, got {i!r}")
-    try:
-        return operator.index(i)
-    except TypeError:
-        raise TypeError(f"{name} must be {what}, got {_typename(i)} {i!r}") from None
-
-
-def joint_index(model, j, name: str = "joint") -> int:
-    if isinstance(j, str):
-        return model.joint_id(j)
-    j = index(j, name)
-    if not 0 <= j < model.njoints:
-        raise IndexError(f"{name} index {j} out of range 0..{model.njoints - 1}")
-    return j
-
-
-def frame_index(model, f, name: str = "frame") -> int:
-    if isinstance(f, str):
-        return model.frame_id(f)
-    f = index(f, name)
-    if not 0 <= f < model.nframes:
-        raise IndexError(f"{name} index {f} out of range 0..{model.nframes - 1}")
-    return f

@@ -13,12 +13,12 @@ import numpy as np
 
 from . import checks as _checks
 from .fastcall import Kernel
-from ..kernels.entry import guard as _guard
-from ..kinematics import EMPTY, NO_FORCES
+from ..kernels import checks as _kchecks
+from .arrays import EMPTY, NO_FORCES
 
-_inputs = Kernel(_guard.check_inputs, vectors=(1, 2, 3))
-_finite_vector = Kernel(_guard._finite)
-_finite_matrix = Kernel(_guard._finite_block)
+_inputs = Kernel(_kchecks.check_inputs, vectors=(1, 2, 3))
+_finite_vector = Kernel(_kchecks.first_nonfinite)
+_finite_matrix = Kernel(_kchecks.first_nonfinite_row)
 
 
 def state(model, q, v=None, a=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -7,7 +7,7 @@ Topology (``jnt``): joint 0 the universe; every other joint's parent in 0..i-1 (
 children); a known type code; nq, nv those of the type; idx_q, idx_v the running sums (q and v
 in joint order, no gap, no overlap); names unique, one per joint. The records' dtypes are
 JOINT_DTYPE's (int64), checked where the arrays are frozen (``model._frozen``).
-Parameters (``prm``): ``fastdyn.parameters.check_table``'s rules (finite, rotations, unit
+Parameters (``prm``): ``check_table``'s rules (below) (finite, rotations, unit
 axes, mass, armature, damping and friction >= 0, limits not NaN, lower <= upper for each
 position limit a joint uses (``crossed_limits``), gravity), which also check every batch of
 robots.
@@ -23,11 +23,15 @@ MJCF files that Pinocchio and MuJoCo accept carry such bodies; the builder's ``a
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from ..kernels import layout
+from ..kernels.entry import parameter_check
 from ..kernels.entry.parameter_check import ROTATION_ATOL, ROTATION_RTOL
 from ..kernels.joints import codes
+from .parallel import launch
 
 _NQ = np.array(codes.NQ, dtype=np.int64)
 _NV = np.array(codes.NV, dtype=np.int64)
@@ -42,8 +46,6 @@ def check_model(jnt: np.ndarray, prm: np.ndarray, frm: np.ndarray, joint_names, 
     (njoints, NP) float64, FRAME_DTYPE) break an invariant the kernels rely on (module
     docstring); else return."""
     check_topology(jnt, joint_names)
-    from ..parameters import check_table  # (parameters imports the model, which imports us)
-
     check_table(jnt, prm, joint_names)  # (lower <= upper included: crossed_limits)
     check_frames(frm, jnt.shape[0], frame_names)
     if mimic:
@@ -172,3 +174,83 @@ def is_rotation(R: np.ndarray) -> np.ndarray:
     # np.isclose(RRt, eye, rtol, atol) written out (NaN and inf fail it too), 5x faster
     close = (np.abs(RRt - eye) <= ROTATION_ATOL + ROTATION_RTOL * eye).all(axis=(-2, -1))
     return close & (np.linalg.det(R) > 0.0)
+
+
+def check_table(jnt: np.ndarray, prm: np.ndarray, joint_names: Sequence[str]) -> None:
+    """The parameter invariants the kernels rely on, for the topology ``jnt``: finite
+    placements, axes and inertias; rotation matrices; a unit axis (the type's own for
+    axis-aligned joints, whose kernels never read it); mass, armature, damping and friction
+    >= 0; limits not NaN, and lower <= upper for each position limit a joint uses; gravity
+    finite and only in the universe row.
+
+    ``prm``: one model's table (njoints, NP), as ``Model.check`` passes it, or a batch of
+    robots (N, njoints, NP), float64 and of the right shape (the callers check that). Raises
+    ValueError naming the joint and field, and for a batch the robot."""
+    batch = prm.ndim == 3
+    x = prm if batch else prm[None]
+    bad = np.empty(x.shape[0], dtype=np.int64)
+    fixed, uses = _axis_rules(jnt)
+    args = (jnt, np.ascontiguousarray(x), fixed, uses, bad)
+    if x.shape[0] > 1:
+        launch(parameter_check.check_batch, parameter_check.check_chunk, *args)
+    else:  # one table (Model.check): no threads
+        parameter_check.check_chunk(0, 1, *args)
+    hit = np.flatnonzero(bad >= 0)
+    if not hit.size:
+        crossed = crossed_limits(jnt, x)
+        if crossed is not None:
+            s, j, k = crossed
+            lo, hi = (float(x[s, j, c + k]) for c in (layout.P_Q_LOWER, layout.P_Q_UPPER))
+            at = f"prm: robot {s}, " if batch else ""
+            raise ValueError(f"{at}joint {joint_names[j]!r}: position limits lower > upper "
+                             f"(q_lower[{k}] = {lo:g} > q_upper[{k}] = {hi:g})")
+        return
+    s = int(hit[0])
+    code, joint = divmod(int(bad[s]), parameter_check.CODE)
+    at = f"prm: robot {s}" if batch else ""
+    if code != parameter_check.GRAVITY_NOT_FINITE and code != parameter_check.GRAVITY_MISPLACED:
+        at += f"{', ' if at else ''}joint {joint_names[joint]!r}"
+    what = VIOLATIONS[code]
+    raise ValueError(f"{at}: {what}" if at else what)
+
+
+# parameter_check's rule codes, worded (the rules and their order are the kernel's)
+VIOLATIONS = {
+    **{k + 1: f"{f} is not finite" for k, f in enumerate(
+        ("R", "p", "axis", "axis2", "pitch", "pi", "armature", "damping", "friction"))},
+    **{10 + k: f"{f} contains NaN" for k, f in enumerate(
+        ("q_lower", "q_upper", "v_max", "effort_max"))},
+    **{14 + k: f"{f} must be >= 0" for k, f in enumerate(("armature", "damping", "friction"))},
+    parameter_check.NEGATIVE_MASS: "negative mass",
+    parameter_check.NOT_ROTATION: "R is not a rotation matrix (orthonormal, determinant +1)",
+    parameter_check.AXIS_CHANGED: "axis differs from the one its joint type fixes (an "
+                                  "axis-aligned joint's kernels never read it: change the "
+                                  "model's joint type instead)",
+    parameter_check.AXIS_NOT_UNIT: "axis is not a unit vector",
+    parameter_check.GRAVITY_NOT_FINITE: "gravity is not finite",
+    parameter_check.GRAVITY_MISPLACED: "gravity lives in the universe row only; the gravity "
+                                       "columns of every other row must be zero",
+    parameter_check.NOT_PHYSICAL: "not a rigid body's inertia: its principal moments about "
+                                  "the com break the triangle inequality I1 + I2 >= I3 (or "
+                                  "it has a first moment m c without mass); see "
+                                  "fastdyn.parameters.is_physically_consistent",
+}
+
+
+def _axis_rules(jnt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per joint: the axis its type fixes (zeros: none) and whether its kernels read the
+    parameter row's axis (the joint contract, codes.ALIGNED_AXIS and codes.AXIS_TYPES)."""
+    types = jnt["type"]
+    return _aligned_axes(types), np.isin(types, list(codes.AXIS_TYPES))
+
+
+def _aligned(types: np.ndarray) -> np.ndarray:
+    return np.isin(types, list(codes.ALIGNED_AXIS))
+
+
+def _aligned_axes(types: np.ndarray) -> np.ndarray:
+    """The axis each axis-aligned joint type fixes (njoints, 3); zero for other types."""
+    out = np.zeros((len(types), 3))
+    fixed = _aligned(types)
+    out[fixed] = np.eye(3)[[codes.ALIGNED_AXIS[int(t)] for t in types[fixed]]]
+    return out

@@ -1,8 +1,8 @@
 """How much memory this machine has, and the refusal of results that would not fit in it.
 
 Shared by the batch entry points that allocate all their results up front: studies
-(fastdyn/study/__init__.py) and rollouts (fastdyn/sim/scene.py) refuse more than half of the physical
-memory with a MemoryError that says what to keep instead, before allocating anything.
+(fastdyn/study/__init__.py) and rollouts (fastdyn/sim/scene.py) refuse more than half of the
+physical memory with a MemoryError that says what to keep instead, before allocating anything.
 """
 
 from __future__ import annotations

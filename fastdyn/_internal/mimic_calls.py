@@ -35,7 +35,7 @@ _solve = Kernel(_k.cholesky_solve)
 def _data(model: MimicModel, data) -> MimicData:
     if not isinstance(data, MimicData):
         raise TypeError(f"data must be the MimicData of this model (model.create_data()), got "
-                        f"{_checks._typename(data)}")
+                        f"{_checks.typename(data)}")
     if data.mimic_token != model.token:
         raise ValueError(f"this Data was not created by {model!r}; use model.create_data()")
     return data

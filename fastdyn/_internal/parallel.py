@@ -23,11 +23,7 @@ import threading
 import warnings
 
 import numba
-
-
-class ForkedSerialWarning(RuntimeWarning):
-    """This process was forked after its parent ran GNU OpenMP threads: batches run on one
-    thread here."""
+from ..errors import ForkedSerialWarning
 
 
 _lock = threading.Lock()

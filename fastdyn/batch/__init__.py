@@ -27,6 +27,7 @@ import numpy as np
 from .._internal import checks as _checks
 from .. import dynamics, kinematics
 from ..sim import simulation
+from .._internal import batching
 from .._internal.parallel import launch
 from ..dynamics import NO_FORCES
 from ..codegen.parameters import KINEMATIC_COLUMNS
@@ -45,101 +46,6 @@ __all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate", "rnea_deriva
            "centroidal_dynamics_derivatives"]
 
 
-def _rows(model: Model, X, n: int, name: str, nrows: int | None = None) -> np.ndarray:
-    X = _checks.matrix(X, (-1 if nrows is None else nrows, n), name)
-    return X
-
-
-def _configurations(model: Model, Q, name: str = "Q") -> np.ndarray:
-    _checks.model_arg(model)
-    Q = _rows(model, Q, model.nq, name)
-    for i, o, k in _checks.unit_parts(model):
-        nrm = np.sqrt((Q[:, o:o + k] ** 2).sum(axis=1))
-        bad = np.flatnonzero(np.abs(nrm - 1.0) > _checks.QUAT_TOL)
-        if bad.size:
-            raise ValueError(f"{name} row {bad[0]}: joint {model.joint_names[i]!r} has a "
-                             f"non-unit {_checks.UNIT_NAME[k]} (norm {nrm[bad[0]]:.9g}); "
-                             f"normalize first")
-    return Q
-
-
-def _robots(model: Model, prm, n: int) -> np.ndarray:
-    """The parameter batch the kernels read: (1, njoints, NP) for the model's own parameters,
-    or ``prm`` checked (fastdyn.parameters.check_parameters) with one robot or one per row."""
-    if prm is None:
-        return model.prm[None]
-    from ..parameters import check_parameters
-    PRM = check_parameters(model, prm)
-    if PRM.shape[0] not in (1, n):
-        raise ValueError(f"prm holds {PRM.shape[0]} robots for {n} rows: give one robot, or "
-                         f"one per row")
-    return PRM
-
-
-def _inertias(model: Model, pi, prm, n: int) -> np.ndarray:
-    """The batch over inertias the kernels read (parameters.check_inertias), for n rows."""
-    if prm is not None:
-        raise ValueError("give prm= (whole parameter rows) or pi= (inertias only, the rest "
-                         "the model's), not both")
-    from ..parameters import check_inertias
-    PI = check_inertias(model, pi)
-    if PI.shape[0] not in (1, n):
-        raise ValueError(f"pi holds {PI.shape[0]} sets of inertias for {n} rows: give one, "
-                         f"or one per row")
-    return PI
-
-
-def _explain_inertia_row(model: Model, bad: np.ndarray, call, PI: np.ndarray, *rows) -> None:
-    """As _explain_row for a batch over inertias: a row whose inertias the kernels refused
-    (left NaN) is named with its rule, any other by the single call on that row's robot."""
-    hit = np.flatnonzero(bad >= 0)
-    if not hit.size:
-        return
-    from ..parameters import explain_inertias
-    explain_inertias(model, PI, hit)
-    prm = model.prm.copy()
-    prm[1:, layout.P_PI:layout.P_PI + 10] = PI[int(hit[0]) if PI.shape[0] > 1 else 0]
-    _explain_row(model.with_parameters(prm), bad, call, *rows)
-
-
-def _workspaces(model: Model) -> np.ndarray:
-    return workspace(model.jnt, numba.get_num_threads())
-
-
-def _robot(model: Model, PRM: np.ndarray, r: int) -> Model:
-    """Row r's robot as a Model (to explain a failed row with the single calls)."""
-    return model if PRM.shape[0] == 1 else model.with_parameters(PRM[r])
-
-
-def _explain_row(model: Model, bad: np.ndarray, call, *rows, PRM=None) -> None:
-    """Raise for the first row with ``bad >= 0``, by running the checked single call on it
-    (fastdyn.rnea, .aba, ...), which names the cause (a singular inertia, an overflow) as a
-    single call would; prefixed with the row."""
-    hit = np.flatnonzero(bad >= 0)
-    if not hit.size:
-        return
-    r = int(hit[0])
-    where = f"row {r}" if hit.size == 1 else f"row {r} (of {hit.size} failed)"
-    try:
-        m = model if PRM is None else _robot(model, PRM, r)
-        call(m, m.create_data(), *(x[r] for x in rows))
-    except (ValueError, ArithmeticError) as e:
-        raise type(e)(f"{where}: {e}") from None
-    raise _checks.NumericalOverflowError(f"{where}: the result is not finite although its "
-                                         f"inputs are")
-
-
-def _generated_for(model: Model, generated):
-    """``generated`` if its kernels were generated from this very model: same joints (token)
-    and the same parameters, which generated code holds as literals (a with_* variant shares
-    the token but not the parameters)."""
-    if generated is not None and not (generated.model_token == model.token and (
-            generated._model is model or np.array_equal(generated._model.prm[1:], model.prm[1:]))):
-        raise ValueError("these generated kernels were made for another model "
-                         "(fastdyn.codegen.generate(model) for this one)")
-    return generated
-
-
 def _rowwise(kernel):
     """A generated single-row kernel as a chunk kernel (t, nt, gravity, X, Y, Z, OUT): the
     serial fallback of the generated batches (fastdyn/_internal/parallel.py)."""
@@ -147,10 +53,6 @@ def _rowwise(kernel):
         for r in range(X.shape[0]):
             kernel(gravity, X[r], Y[r], Z[r], OUT[r])
     return chunk
-
-
-# the first column of each named field of a parameter row (to name a column)
-_FIELD_STARTS = np.array([layout.PARAM_DTYPE.fields[f][1] // 8 for f in layout.PARAM_DTYPE.names])
 
 
 def _rowwise_prm(kernel, same_kinematics):
@@ -175,23 +77,6 @@ def _rowwise_pi(kernel):
             else:
                 OUT[r, 0] = np.nan
     return chunk
-
-
-def _kinematics_differ(model: Model, PRM: np.ndarray, bad: np.ndarray) -> None:
-    """Raise for the first failed row whose robot has other placements, axes or pitch than
-    the generated kernels hold (they left it NaN); other failures are _explain_row's."""
-    for r in np.flatnonzero(bad >= 0):
-        s = int(r) if PRM.shape[0] > 1 else 0
-        diff = PRM[s, 1:, :KINEMATIC_COLUMNS] != model.prm[1:, :KINEMATIC_COLUMNS]
-        if diff.any():
-            j, c = (int(x) for x in np.argwhere(diff)[0])
-            field = layout.PARAM_DTYPE.names[np.searchsorted(_FIELD_STARTS, c, "right") - 1]
-            raise ValueError(
-                f"row {int(r)}: robot {s} has another {field!r} for joint "
-                f"{model.joint_names[j + 1]!r} than the model these generated kernels were "
-                f"made from; they hold placements, axes and pitches as constants and read "
-                f"only the dynamic parameters (inertias, armature, gravity) from prm: use "
-                f"generated=None for robots with edited kinematics")
 
 
 def _finite_rows(X: np.ndarray) -> np.ndarray:
@@ -222,13 +107,13 @@ def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single,
               prm, pi) -> np.ndarray:
     """rnea or aba (``name``) on every row, with the generic kernels or the generated ones;
     a non-finite row is explained by ``single``, the checked single call, on that row."""
-    Q = _configurations(model, Q)
-    V = _rows(model, V, model.nv, "V", Q.shape[0])
-    X = _rows(model, X, model.nv, xname, Q.shape[0])
+    Q = batching.configurations(model, Q)
+    V = batching.rows(model, V, model.nv, "V", Q.shape[0])
+    X = batching.rows(model, X, model.nv, xname, Q.shape[0])
     OUT = np.empty((Q.shape[0], model.nv))
     if pi is not None:
-        PI = _inertias(model, pi, prm, Q.shape[0])
-        if _generated_for(model, generated) is not None:
+        PI = batching.inertias(model, pi, prm, Q.shape[0])
+        if batching.generated_for(model, generated) is not None:
             launch(getattr(generated.kernels, name + "_pi_batch"),
                    _rowwise_pi(getattr(generated.kernels, name + "_pi")), model.gravity, PI,
                    Q, V, X, OUT)
@@ -236,11 +121,11 @@ def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single,
         else:
             bad = np.empty(Q.shape[0], dtype=np.int64)
             launch(getattr(_batch_pi, name + "_batch"), getattr(_batch_pi, name + "_chunk"),
-                   model.jnt, model.prm, PI, Q, V, X, NO_FORCES, _workspaces(model), OUT, bad)
-        _explain_inertia_row(model, bad, single, PI, Q, V, X)
+                   model.jnt, model.prm, PI, Q, V, X, NO_FORCES, batching.workspaces(model), OUT, bad)
+        batching.explain_inertia_row(model, bad, single, PI, Q, V, X)
         return OUT
-    PRM = _robots(model, prm, Q.shape[0])
-    if _generated_for(model, generated) is not None:
+    PRM = batching.robots(model, prm, Q.shape[0])
+    if batching.generated_for(model, generated) is not None:
         k = generated.kernels
         if prm is None:
             launch(getattr(k, name + "_batch"), _rowwise(getattr(k, name)), model.gravity, Q, V,
@@ -250,44 +135,44 @@ def _dynamics(model: Model, Q, V, X, xname: str, generated, name: str, single,
                    _rowwise_prm(getattr(k, name + "_prm"), k.same_kinematics), PRM, Q, V, X, OUT)
         bad = _finite_rows(OUT)
         if prm is not None and (bad >= 0).any():
-            _kinematics_differ(model, PRM, bad)
+            batching.kinematics_differ(model, PRM, bad)
     else:
         bad = np.empty(Q.shape[0], dtype=np.int64)
         launch(getattr(_batch, name + "_batch"), getattr(_batch, name + "_chunk"), model.jnt,
-               PRM, Q, V, X, NO_FORCES, _workspaces(model), OUT, bad)
-    _explain_row(model, bad, single, Q, V, X, PRM=PRM)
+               PRM, Q, V, X, NO_FORCES, batching.workspaces(model), OUT, bad)
+    batching.explain_row(model, bad, single, Q, V, X, PRM=PRM)
     return OUT
 
 
 def crba(model: Model, Q, prm=None, pi=None) -> np.ndarray:
     """MM (N, nv, nv): the mass matrix of every row (``prm``: one robot per row; ``pi``: the
     bodies' inertias of each row, as for ``rnea``)."""
-    Q = _configurations(model, Q)
+    Q = batching.configurations(model, Q)
     MM = np.empty((Q.shape[0], model.nv, model.nv))
     bad = np.empty(Q.shape[0], dtype=np.int64)
     if pi is not None:
-        PI = _inertias(model, pi, prm, Q.shape[0])
+        PI = batching.inertias(model, pi, prm, Q.shape[0])
         launch(_batch_pi.crba_batch, _batch_pi.crba_chunk, model.jnt, model.prm, PI, Q,
-               _workspaces(model), MM, EMPTY, bad)
-        _explain_inertia_row(model, bad, dynamics.crba, PI, Q)
+               batching.workspaces(model), MM, EMPTY, bad)
+        batching.explain_inertia_row(model, bad, dynamics.crba, PI, Q)
         return MM
-    PRM = _robots(model, prm, Q.shape[0])
-    launch(_batch.crba_batch, _batch.crba_chunk, model.jnt, PRM, Q, _workspaces(model), MM,
+    PRM = batching.robots(model, prm, Q.shape[0])
+    launch(_batch.crba_batch, _batch.crba_chunk, model.jnt, PRM, Q, batching.workspaces(model), MM,
            EMPTY, bad)
-    _explain_row(model, bad, dynamics.crba, Q, PRM=PRM)
+    batching.explain_row(model, bad, dynamics.crba, Q, PRM=PRM)
     return MM
 
 
 def forward_kinematics(model: Model, Q, prm=None) -> tuple[np.ndarray, np.ndarray]:
     """(R (N, njoints, 3, 3), p (N, njoints, 3)): joint placements of every row (``prm``: one
     robot per row)."""
-    Q = _configurations(model, Q)
-    PRM = _robots(model, prm, Q.shape[0])
+    Q = batching.configurations(model, Q)
+    PRM = batching.robots(model, prm, Q.shape[0])
     OMI = np.empty((Q.shape[0], model.njoints, 12))
     bad = np.empty(Q.shape[0], dtype=np.int64)
     launch(_batch.forward_kinematics_batch, _batch.forward_kinematics_chunk, model.jnt, PRM, Q,
-           _workspaces(model), OMI, EMPTY, bad)
-    _explain_row(model, bad, kinematics.forward_kinematics, Q, PRM=PRM)
+           batching.workspaces(model), OMI, EMPTY, bad)
+    batching.explain_row(model, bad, kinematics.forward_kinematics, Q, PRM=PRM)
     return OMI[:, :, :9].reshape(Q.shape[0], model.njoints, 3, 3), OMI[:, :, 9:]
 
 
@@ -296,16 +181,16 @@ def simulate(model: Model, Q0, V0, TORQUES, dt: float,
     """Rollouts: (QS (N, T + 1, nq), VS (N, T + 1, nv)) from each row of Q0, V0 under
     TORQUES (N, T, nv), by semi-implicit Euler on the Lie group (see fastdyn.simulate);
     ``prm``: one robot per rollout."""
-    Q0 = _configurations(model, Q0, "Q0")
+    Q0 = batching.configurations(model, Q0, "Q0")
     n = Q0.shape[0]
-    PRM = _robots(model, prm, n)
-    V0 = _rows(model, V0, model.nv, "V0", n)
+    PRM = batching.robots(model, prm, n)
+    V0 = batching.rows(model, V0, model.nv, "V0", n)
     TORQUES = _checks.matrix(TORQUES, (n, -1, model.nv), "TORQUES")
     dt = _checks.scalar(dt, "dt", positive=True)
     steps = TORQUES.shape[1]
     QS = np.empty((n, steps + 1, model.nq))
     VS = np.empty((n, steps + 1, model.nv))
-    ws3 = _workspaces(model)
+    ws3 = batching.workspaces(model)
     scratch = per_thread(ws3.shape[0], (model.nv,))
     bad = np.empty(n, dtype=np.int64)
     launch(_batch.simulate_batch, _batch.simulate_chunk, model.jnt, PRM, Q0, V0,
@@ -314,7 +199,7 @@ def simulate(model: Model, Q0, V0, TORQUES, dt: float,
     if rows.size:
         r = int(rows[0])
         k = int(bad[r])
-        simulation.explain_step(_robot(model, PRM, r), QS[r, k], VS[r, k], TORQUES[r, k], k, dt,
+        simulation.explain_step(batching.robot(model, PRM, r), QS[r, k], VS[r, k], TORQUES[r, k], k, dt,
                                 f"rollout {r} (of {rows.size} that failed)")
     return QS, VS
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._internal import checks as _checks
 from .._internal.parallel import launch
-from . import _configurations, _explain_row, _generated_for, _robots, _rows, _workspaces
+from .._internal import batching
 from ..derivatives import compute_aba_derivatives, compute_rnea_derivatives
 from ..kernels.entry import batch_derivatives as _bd
 from ..kernels.layout import per_thread
@@ -49,21 +49,8 @@ def _forces(model: Model, fext, n: int) -> np.ndarray:
     return np.ascontiguousarray(F)
 
 
-def _outputs(out, shapes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, ...]:
-    if out is None:
-        return tuple(np.empty(s) for s in shapes)
-    if not isinstance(out, (tuple, list)) or len(out) != len(shapes):
-        raise TypeError(f"out must be a tuple of {len(shapes)} arrays of shapes "
-                        f"{', '.join(map(str, shapes))}")
-    arrays = tuple(_checks.output(x, s, f"out[{k}]") for k, (x, s) in enumerate(zip(out, shapes)))
-    if len({id(x) for x in arrays}) != len(arrays) or any(
-            np.shares_memory(x, y) for k, x in enumerate(arrays) for y in arrays[k + 1:]):
-        raise ValueError("out: the arrays must not overlap")
-    return arrays
-
-
 def _row_call(single):
-    """single(model, data, q, v, x) with row r's forces, for _explain_row."""
+    """single(model, data, q, v, x) with row r's forces, for batching.explain_row."""
     def call(m, d, q, v, x, f):
         return single(m, d, q, v, x, f if f.size else None)
     return call
@@ -78,7 +65,7 @@ def _generated(model: Model, generated, name: str, fext, prm):
     ``name`` generated, no fext or prm), else None."""
     if generated is None:
         return None
-    _generated_for(model, generated)
+    batching.generated_for(model, generated)
     if fext is not None or prm is not None:
         raise ValueError("generated derivative kernels take no fext or prm: use generated=None")
     if not hasattr(generated.kernels, name + "_batch"):
@@ -103,7 +90,7 @@ def _run_generated(model: Model, k, name: str, Q, V, X, outs, single) -> None:
            *outs)
     diag = np.stack([np.diagonal(x, axis1=1, axis2=2) for x in outs], axis=1)
     ok = np.isfinite(S).all(axis=1) & np.isfinite(diag).all(axis=(1, 2))
-    _explain_row(model, np.where(ok, -1, 0), _row_call(single), Q, V, X,
+    batching.explain_row(model, np.where(ok, -1, 0), _row_call(single), Q, V, X,
                  np.zeros((Q.shape[0], 0, 6)))
 
 
@@ -112,12 +99,12 @@ def _prologue(model: Model, Q, V, X, xname: str, algo: str, fext, prm, out, gene
     """(Q, V, X, outputs, done): rnea_derivatives' and aba_derivatives' checked rows and
     outputs (N, nv, nv) x 3; ``done`` when the generated kernels took the call (outputs
     filled)."""
-    Q = _configurations(model, Q)
+    Q = batching.configurations(model, Q)
     n, nv = Q.shape[0], model.nv
-    V = _rows(model, V, nv, "V", n)
-    X = _rows(model, X, nv, xname, n)
+    V = batching.rows(model, V, nv, "V", n)
+    X = batching.rows(model, X, nv, xname, n)
     k = _generated(model, generated, algo, fext, prm)
-    outputs = _outputs(out, ((n, nv, nv),) * 3)
+    outputs = batching.outputs(out, ((n, nv, nv),) * 3)
     if k is not None:
         _run_generated(model, k, algo, Q, V, X, outputs, single)
     return Q, V, X, outputs, k is not None
@@ -133,11 +120,11 @@ def rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None, out=None,
         return DQ, DV, MM
     n = Q.shape[0]
     F = _forces(model, fext, n)
-    PRM = _robots(model, prm, n)
+    PRM = batching.robots(model, prm, n)
     bad = np.empty(n, dtype=np.int64)
     launch(_bd.rnea_derivatives_batch, _bd.rnea_derivatives_chunk, model.jnt, PRM, Q, V, A, F,
-           _workspaces(model), DQ, DV, MM, np.empty(0), bad)
-    _explain_row(model, bad, _row_call(compute_rnea_derivatives), Q, V, A, _rows_of(F, n),
+           batching.workspaces(model), DQ, DV, MM, np.empty(0), bad)
+    batching.explain_row(model, bad, _row_call(compute_rnea_derivatives), Q, V, A, _rows_of(F, n),
                  PRM=PRM)
     return DQ, DV, MM
 
@@ -153,14 +140,14 @@ def aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None, out=None,
         return DQ, DV, MINV
     n, nv = Q.shape[0], model.nv
     F = _forces(model, fext, n)
-    PRM = _robots(model, prm, n)
-    ws3 = _workspaces(model)
+    PRM = batching.robots(model, prm, n)
+    ws3 = batching.workspaces(model)
     nt = ws3.shape[0]
     bad = np.empty(n, dtype=np.int64)
     launch(_bd.aba_derivatives_batch, _bd.aba_derivatives_chunk, model.jnt, PRM, model.dof, Q, V,
            TAU, F, ws3, np.empty((n, nv)), DQ, DV, MINV, per_thread(nt, (nv, nv)),
            per_thread(nt, (nv, nv)), per_thread(nt, (nv,)), bad)
-    _explain_row(model, bad, _row_call(compute_aba_derivatives), Q, V, TAU, _rows_of(F, n),
+    batching.explain_row(model, bad, _row_call(compute_aba_derivatives), Q, V, TAU, _rows_of(F, n),
                  PRM=PRM)
     return DQ, DV, MINV
 
@@ -177,14 +164,14 @@ def step_derivatives(scene, Q, V, TAU=None, fext=None, prm=None,
     if not isinstance(scene, Scene):
         raise TypeError(f"scene must be a fastdyn.Scene, got {type(scene).__name__}")
     model = scene.model
-    Q = _configurations(model, Q)
+    Q = batching.configurations(model, Q)
     n, nv = Q.shape[0], model.nv
-    V = _rows(model, V, nv, "V", n)
-    TAU = np.zeros((n, nv)) if TAU is None else _rows(model, TAU, nv, "TAU", n)
+    V = batching.rows(model, V, nv, "V", n)
+    TAU = np.zeros((n, nv)) if TAU is None else batching.rows(model, TAU, nv, "TAU", n)
     F = _forces(model, fext, n)
-    PRM = _robots(model, prm, n)
+    PRM = batching.robots(model, prm, n)
     opt = _sd.step_options(scene, PRM)
-    AA, BB = _outputs(out, ((n, 2 * nv, 2 * nv), (n, 2 * nv, nv)))
+    AA, BB = batching.outputs(out, ((n, 2 * nv, 2 * nv), (n, 2 * nv, nv)))
     ws3, FBUF, IBUF, DBUF = _sd.step_buffers(scene, numba.get_num_threads())
     bad = np.empty(n, dtype=np.int64)
     launch(_bd.step_derivatives_batch, _bd.step_derivatives_chunk, model.jnt, PRM, model.dof,

@@ -23,8 +23,7 @@ import numpy as np
 from .._internal import checks as _checks
 from .._internal.checks import QUAT_TOL
 from .._internal.parallel import launch
-from . import _configurations, _explain_row, _robots, _rows, _workspaces
-from .derivatives import _outputs
+from .._internal import batching
 from ..frames import LOCAL, reference_code
 from ..kernels.entry import batch_kinematics_derivatives as _bk
 from ..kernels.layout import per_thread
@@ -38,11 +37,11 @@ __all__ = ["joint_velocity_derivatives", "joint_acceleration_derivatives",
            "centroidal_dynamics_derivatives"]
 
 def _states(model: Model, Q, V, A, prm) -> tuple[np.ndarray, ...]:
-    Q = _configurations(model, Q)
+    Q = batching.configurations(model, Q)
     n = Q.shape[0]
-    V = _rows(model, V, model.nv, "V", n)
-    A = np.zeros((n, model.nv)) if A is None else _rows(model, A, model.nv, "A", n)
-    return Q, V, A, _robots(model, prm, n)
+    V = batching.rows(model, V, model.nv, "V", n)
+    A = np.zeros((n, model.nv)) if A is None else batching.rows(model, A, model.nv, "A", n)
+    return Q, V, A, batching.robots(model, prm, n)
 
 
 def _motion(model: Model, Q, V, A, kind: str, target, reference, prm, out,
@@ -54,19 +53,19 @@ def _motion(model: Model, Q, V, A, kind: str, target, reference, prm, out,
         i = _checks.joint_index(model, target)
     ref = reference_code(reference)
     n, nv = Q.shape[0], model.nv
-    ws3 = _workspaces(model)
+    ws3 = batching.workspaces(model)
     nt = ws3.shape[0]
     if acceleration:
-        DVDQ, DADQ, DADV, DADA = _outputs(out, ((n, 6, nv),) * 4)
+        DVDQ, DADQ, DADV, DADA = batching.outputs(out, ((n, 6, nv),) * 4)
         DVDV = per_thread(nt, (6, nv)).reshape(-1, 6, nv)  # thread t's at t * rows
     else:
-        DVDQ, DVDV = _outputs(out, ((n, 6, nv),) * 2)
+        DVDQ, DVDV = batching.outputs(out, ((n, 6, nv),) * 2)
         DADQ = DADV = DADA = np.empty((n, 6, 0))
     bad = np.empty(n, dtype=np.int64)
     launch(_bk.motion_derivatives_batch, _bk.motion_derivatives_chunk, model.jnt, PRM, model.frm,
            Q, V, A, i, kind == "frame", ref, ws3, per_thread(nt, (model.nframes, 12)), DVDQ, DVDV,
            DADQ, DADV, DADA, NO_FORCES, QUAT_TOL, bad)
-    _explain_row(model, bad, compute_forward_kinematics_derivatives, Q, V, A, PRM=PRM)
+    batching.explain_row(model, bad, compute_forward_kinematics_derivatives, Q, V, A, PRM=PRM)
     return (DVDQ, DADQ, DADV, DADA) if acceleration else (DVDQ, DVDV)
 
 
@@ -107,11 +106,11 @@ def centroidal_dynamics_derivatives(model: Model, Q, V, A, prm=None, out=None
     at every row (dh_g/dq, d(dh_g/dt)/dq, d(dh_g/dt)/dv and A_g = d(dh_g/dt)/da)."""
     Q, V, A, PRM = _states(model, Q, V, A, prm)
     n, nv = Q.shape[0], model.nv
-    out = _outputs(out, ((n, 6, nv),) * 4)
-    ws3 = _workspaces(model)
+    out = batching.outputs(out, ((n, 6, nv),) * 4)
+    ws3 = batching.workspaces(model)
     nt = ws3.shape[0]
     bad = np.empty(n, dtype=np.int64)
     launch(_bk.centroidal_derivatives_batch, _bk.centroidal_derivatives_chunk, model.jnt, PRM,
            Q, V, A, ws3, *out, per_thread(nt, (6,)), per_thread(nt, (6,)), NO_FORCES, QUAT_TOL, bad)
-    _explain_row(model, bad, compute_centroidal_dynamics_derivatives, Q, V, A, PRM=PRM)
+    batching.explain_row(model, bad, compute_centroidal_dynamics_derivatives, Q, V, A, PRM=PRM)
     return out

@@ -294,8 +294,8 @@ def _write(directory: str, filename: str, text: str) -> str:
                 return path
     except (FileNotFoundError, UnicodeDecodeError):  # (garbled: written again)
         pass
-    # Whole or not at all (fastdyn/_internal/atomic.py): a concurrent process sees the old file or the
-    # new one; 0644, as a module others sharing the directory may read.
+    # Whole or not at all (fastdyn/_internal/atomic.py): a concurrent process sees the old file or
+    # the new one; 0644, as a module others sharing the directory may read.
     return replace_file(path, lambda fh: fh.write(text.encode("utf-8")), mode=0o644,
                         follow_symlinks=False)
 
@@ -367,4 +367,4 @@ def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) 
     module = sys.modules.get(modname) or _import(modname, path)
     return Generated(model, module, path,
                      tuple(a for a in ALGORITHMS + DERIVATIVES if a in algorithms),
-                     directory)
+                     directory, recipe=generate)

@@ -24,7 +24,8 @@ class Generated:
 
     Checked single calls from Python, with the object API's input checks (types, shapes,
     finiteness, unit quaternions; a bad input raises the same error as ``fastdyn.rnea`` would):
-    ``gen.rnea(data, q, v, a, fext=None)``, ``gen.aba(data, q, v, tau, fext=None)``, ``gen.crba(data, q)``,
+    ``gen.rnea(data, q, v, a, fext=None)``, ``gen.aba(data, q, v, tau, fext=None)``,
+    ``gen.crba(data, q)``,
     ``gen.forward_kinematics(data, q)``, ``gen.compute_joint_jacobians(data, q)``, and when
     generated (``DERIVATIVES``), ``gen.compute_rnea_derivatives(data, q, v, a)`` and
     ``gen.compute_aba_derivatives(data, q, v, tau)`` (no fext). Each fills
@@ -34,8 +35,10 @@ class Generated:
     """
 
     def __init__(self, model: Model, module: ModuleType, path: str,
-                 algorithms: tuple[str, ...] = ALGORITHMS, directory: str | None = None):
+                 algorithms: tuple[str, ...] = ALGORITHMS, directory: str | None = None,
+                 recipe=None):
         self.model_token = model.token
+        self._recipe = recipe  # fastdyn.codegen.generate, which made this (for pickling)
         self.kernels = module
         self.path = path
         self.algorithms = algorithms
@@ -52,8 +55,7 @@ class Generated:
         pool) regenerates, which finds the same file and the machine code cached beside it.
         The model's token travels with it, so a Data of that model (pickled with it or not)
         is accepted by these kernels in the worker too."""
-        from . import generate
-        return generate, (self._model, self.algorithms, self._directory)
+        return self._recipe, (self._model, self.algorithms, self._directory)
 
     def __repr__(self) -> str:
         have = [a for a in ALGORITHMS + DERIVATIVES
@@ -240,7 +242,8 @@ class _Missing:
 
 _ND = np.ndarray
 _F64 = _checks.F64
-# which arguments of each *_checked kernel are state vectors (any layout: fastdyn/_internal/fastcall.py)
+# which arguments of each *_checked kernel are state vectors (any layout:
+# fastdyn/_internal/fastcall.py)
 _VECTORS = {"rnea": (1, 2, 3), "rnea_fext": (1, 2, 3), "aba": (1, 2, 3), "aba_fext": (1, 2, 3),
             "crba": (0,), "forward_kinematics": (0,), "joint_jacobians": (0,),
             "rnea_derivatives": (1, 2, 3), "aba_derivatives": (1, 2, 3)}

@@ -31,6 +31,7 @@ from ..kernels import layout
 from ..kernels.joints import codes
 from ..mimic import MimicModel
 from ..model import Model
+from ..errors import DescriptionError  # noqa: F401
 
 JOINT_KINDS = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar", "spherical")
 
@@ -41,18 +42,6 @@ _UNIT_BOUND = 1.01
 _ROOT_ALIASES = {"freeflyer": codes.FREEFLYER, "free-flyer": codes.FREEFLYER,
                  "free_flyer": codes.FREEFLYER, "floating": codes.FREEFLYER}
 _NEEDS_AXIS = (codes.REVOLUTE, codes.CONTINUOUS, codes.PRISMATIC, codes.HELICAL, codes.UNIVERSAL)
-
-
-class DescriptionError(ValueError):
-    """A description that cannot become a model; says where (source, element, line) and why."""
-
-    def __init__(self, message: str, source: str | None = None, element: str | None = None,
-                 line: int | None = None):
-        self.source, self.element, self.line, self.reason = source, element, line, message
-        where = source or "<description>"
-        if line is not None:
-            where += f", line {line}"
-        super().__init__(f"{where}: {element + ': ' if element else ''}{message}")
 
 
 @dataclass

@@ -71,21 +71,12 @@ from . import _xml
 from ._mjcf_build import describe
 from ._mjcf_doc import ORIENTATIONS, Attrs, Defaults, Numbers, expand_includes
 from .description import Collision, Description, DescriptionError, root_joint_type, to_model
+from ..errors import MJCFError, MJCFWarning  # noqa: F401
 
 __all__ = ["load_mjcf", "parse_mjcf", "mjcf_collisions", "MJCFError", "MJCFWarning"]
 
 MAX_BYTES = 64 * 2**20  # as load_urdf: the document and everything it includes
 _LOADERS = "load_mjcf, parse_mjcf or mjcf_collisions"
-
-
-class MJCFError(DescriptionError):
-    """An MJCF file fastdyn cannot load: ``str(err)`` is "file, line N: element: reason";
-    ``.source``, ``.line``, ``.element`` and ``.reason`` hold the parts."""
-
-
-class MJCFWarning(UserWarning):
-    """Something in an MJCF file that the Model leaves out (meshes' mass, joint springs,
-    equality constraints ...), said once per file and kind."""
 
 
 def load_mjcf(path_or_xml, root_joint: str | None = None, mimic: bool = False, *,

@@ -34,18 +34,9 @@ from ..mimic import MimicModel
 from ..model import Model
 from . import _xml
 from .description import Collision, Description, DescriptionError, Inertial, Joint, Link, to_model
+from ..errors import URDFError, URDFWarning  # noqa: F401
 
 __all__ = ["load_urdf", "parse_urdf", "URDFError", "URDFWarning"]
-
-
-class URDFError(DescriptionError):
-    """A URDF fastdyn cannot load: ``str(err)`` is "file, line N: element: reason";
-    ``.source``, ``.line``, ``.element`` and ``.reason`` hold the parts."""
-
-
-class URDFWarning(UserWarning):
-    """Something Pinocchio accepts silently but a reader should know (e.g. a non-physical
-    inertia, a mimic tag naming a fixed joint)."""
 
 
 # A URDF is text, rarely above a few MiB (Talos with every sensor: 0.4 MiB); 64 MiB leaves

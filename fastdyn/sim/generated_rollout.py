@@ -28,7 +28,7 @@ from numba import types
 from numba.core.ccallback import CFunc
 
 from . import policy as _policy
-from ..batch import _generated_for, _kinematics_differ
+from .._internal import batching
 from ..kernels.contact import generated_step
 from ..model import Model
 
@@ -67,7 +67,7 @@ def callbacks(model: Model, generated, PRM: np.ndarray, ws: np.ndarray,
     if not hasattr(generated, "kernels") or not hasattr(generated, "model_token"):
         raise TypeError(f"generated must be fastdyn.codegen.generate(model)'s kernels, got "
                         f"{type(generated).__name__}")
-    _generated_for(model, generated)
+    batching.generated_for(model, generated)
     kernels = generated.kernels
     if free and not hasattr(kernels, "aba_prm"):
         raise ValueError("these generated kernels have no ABA: fastdyn.codegen.generate(model, "
@@ -78,7 +78,7 @@ def callbacks(model: Model, generated, PRM: np.ndarray, ws: np.ndarray,
         return aba, fv  # no generated kernel for this scene: nothing baked in is used
     same = np.array([kernels.same_kinematics(PRM[s]) for s in range(PRM.shape[0])])
     if not same.all():
-        _kinematics_differ(model, PRM, np.where(same, -1, 0))
+        batching.kinematics_differ(model, PRM, np.where(same, -1, 0))
         raise ValueError(f"robot {int(np.argmin(same))} of prm has other kinematic parameters "
                          f"than these generated kernels hold: use generated=None for it")
     own = PRM.shape[0] == 1 and np.array_equal(PRM[0], model.prm)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from numba.core.ccallback import CFunc
 
 from . import policy as _policy
-from ..batch import _generated_for
+from .._internal import batching
 from ..kernels.contact import generated_step_derivatives as _gsd
 from ..model import Model
 
@@ -29,7 +29,7 @@ def aba_derivatives(model: Model, generated) -> CFunc:
     if not hasattr(generated, "kernels") or not hasattr(generated, "model_token"):
         raise TypeError(f"generated must be fastdyn.codegen.generate(model)'s kernels, got "
                         f"{type(generated).__name__}")
-    _generated_for(model, generated)
+    batching.generated_for(model, generated)
     if not hasattr(generated.kernels, "aba_derivatives"):
         raise ValueError("these generated kernels have no ABA derivatives: fastdyn.codegen."
                          "generate(model, algorithms=(..., 'aba_derivatives'))")

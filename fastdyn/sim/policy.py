@@ -1,6 +1,6 @@
 """A rollout's controller as a first-class function, so the compiled rollout loop is cached.
 
-The rollout loop (kernels/contact/rollout.py) calls ``policy(r, k, t, q, v, args, tau)``.
+The rollout loop (kernels/entry/rollout.py) calls ``policy(r, k, t, q, v, args, tau)``.
 Handed the @njit dispatcher itself, numba types the argument by the dispatcher's identity, a
 key no other process can match: the loop's machine code was saved at every run and never
 loaded (about 12 s of compilation per process for the quadruped scene). Handed the same
@@ -15,7 +15,7 @@ A policy runs as a C callback, where an exception cannot cross into the loop (nu
 callback wrapper would print "Exception ignored" and return, and the step would go on with
 the torques of the step before). So the callback is the policy inside a guard, ``try:
 policy(...) except Exception: return 1``, returning 0 otherwise; the loop stops a rollout
-whose policy returned 1 (kernels/contact/rollout.py, RAISED), and fastdyn/sim/scene.py calls
+whose policy returned 1 (kernels/entry/rollout.py, RAISED), and fastdyn/sim/scene.py calls
 the policy again from Python at that state to name the exception (``raised``).
 """
 
@@ -27,7 +27,7 @@ from numba.core import types
 from numba.core.caching import NullCache
 from numba.core.ccallback import CFunc
 
-from ..kernels._jit import CACHE, _FunctionCache
+from ..kernels._jit import CACHE, FunctionCache
 
 _MADE: dict = {}  # (dispatcher, signature) -> compiled callback, for this process
 
@@ -77,7 +77,7 @@ def callback(function, sig, body=None) -> CFunc:
                      options=options)
         if CACHE and not isinstance(getattr(function, "_cache", None), NullCache):
             try:
-                made._cache = _FunctionCache(function.py_func)
+                made._cache = FunctionCache(function.py_func)
             except (OSError, RuntimeError):  # no file (a notebook, python -c): compile only
                 pass
         made.compile()

@@ -27,30 +27,17 @@ from . import generated_rollout as _generated_rollout, policy as _policy
 from .._internal.fastcall import Kernel
 from .._internal.parallel import launch
 from .._internal.slices import next_span, progress as _progress
-from ..batch import _configurations, _robots
+from .._internal import batching
 from ..kernels import layout as L
-from ..kernels.contact import constraint_rows as _rows, controllers, rollout as _roll
+from ..kernels.contact import constraint_rows as _rows, controllers
+from ..kernels.entry import rollout as _roll
 from ..kernels.contact import time_step as _ts
 from ..model import Model
 from .step_derivatives import step_derivatives as _step_derivatives
+from ..errors import ConvergenceWarning, DivergenceError, RolloutWarning  # noqa: F401
 
 RECORDABLE = ("q", "v", "tau", "contacts", "stats")
 _SOLVERS = {"pgs": L.PGS, "admm": L.ADMM}
-
-
-class RolloutWarning(RuntimeWarning):
-    """Some rollouts of a batch stopped early (diverged, met a singular mass matrix, or their
-    policy raised)."""
-
-
-class ConvergenceWarning(RolloutWarning):
-    """A step's constraint solver stopped at its iteration cap with the residual above the
-    tolerance: its forces and the state after it do not solve the step's equations
-    (``Rollout.status`` "unconverged"; ``Scene.step`` warns)."""
-
-
-class DivergenceError(_checks.NumericalOverflowError):
-    """A simulated state is no longer finite: the rollout diverged."""
 
 
 @dataclass
@@ -526,18 +513,18 @@ class Scene:
         and go on generically: the quadruped's contact steps about 1.4x faster. Results equal
         to round-off where every step's solver converged (after a step stopped at the cap,
         status "unconverged", they may part by more); steps with ``fext`` and Runge-Kutta
-        steps are unchanged (kernels/contact/generated_step.py). Kernels of another model, or a ``prm`` robot
-        with other placements or axes than they hold, are refused with a ValueError naming
-        it. Cost: the model's kernel compiled once as a callback (fastdyn/sim/generated_rollout.py),
-        cached on disk beside the generated module: the first generated contact-free rollout
-        of a model took 3.8 s (UR5), 5.5 s (Panda), 9.7 s (Solo12), 44 s (Talos), the first
-        one with contacts 8 s (the quadruped), later processes 0.01-0.07 s; the rollout loop
-        itself is shared with the generic rollouts.
+        steps are unchanged (kernels/contact/generated_step.py). Kernels of another model, or a
+        ``prm`` robot with other placements or axes than they hold, are refused with a ValueError
+        naming it. Cost: the model's kernel compiled once as a callback
+        (fastdyn/sim/generated_rollout.py), cached on disk beside the generated module: the first
+        generated contact-free rollout of a model took 3.8 s (UR5), 5.5 s (Panda), 9.7 s (Solo12),
+        44 s (Talos), the first one with contacts 8 s (the quadruped), later processes 0.01-0.07
+        s; the rollout loop itself is shared with the generic rollouts.
         Runs on numba's threads (``numba.set_num_threads``), in slices of ~50 ms so that
         Ctrl-C stops it promptly. A rollout that diverges stops alone (``Rollout.status``)."""
         model = self.model
         single = np.ndim(q0) == 1
-        Q0 = _configurations(model, np.atleast_2d(q0), "q0")
+        Q0 = batching.configurations(model, np.atleast_2d(q0), "q0")
         n = Q0.shape[0]
         V0 = _checks.matrix(np.atleast_2d(v0), (n, model.nv), "v0")
         steps = _checks.integer(steps, "steps", 0)
@@ -672,7 +659,7 @@ class Scene:
              warm=None, frames=None, generated=None) -> Rollout:
         model = self.model
         n, nq, nv = Q0.shape[0], model.nq, model.nv
-        PRM = _robots(model, prm, n)
+        PRM = batching.robots(model, prm, n)
         if policy is None:
             args = self._controller(n, steps, Q0, torques, kp, kd, q_ref, v_ref)
             # no gain anywhere: the torque table as it is (the same torques, no loop over gains)
@@ -828,7 +815,7 @@ class _OneStep:
 
 def _effort_limited(model: Model, PRM: np.ndarray) -> bool:
     """Whether any dof of any robot in PRM has a finite effort limit (else the step's clamp
-    is skipped: time_step._clamp_step)."""
+    is skipped: time_step.clamp_torque_step)."""
     dofs = np.arange(L.MAX_NV) < model.jnt["nv"][1:, None]  # (njoints - 1, 6): real dofs
     limits = PRM[:, 1:, L.P_EFFORT_MAX:L.P_EFFORT_MAX + L.MAX_NV]
     return bool(np.isfinite(limits[:, dofs]).any())

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._internal import checks as _checks
 from ..dynamics import NO_FORCES, SingularMassMatrixError, aba
-from ..kernels.entry import simulate as _sim
+from ..kernels.algorithms import simulate as _sim
 from ..model import Model
 
 

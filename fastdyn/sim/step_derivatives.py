@@ -50,6 +50,7 @@ from .._internal import checks as _checks
 from .._internal.checks import QUAT_TOL
 from .._internal.fastcall import Kernel
 from ..dynamics import NO_FORCES
+from ..errors import DivergenceError, SingularMassMatrixError
 from ..kernels import layout as L
 from ..kernels.contact import generated_step_derivatives as _gsd
 from ..kernels.contact import step_derivatives as _sd
@@ -113,13 +114,11 @@ def explain(scene, code: int, where: str = "the step") -> None:
             f"its row {detail} (a degenerate active set, e.g. redundant rows without "
             f"compliance: set Scene.regularization > 0)")
     if kind == _sd.SINGULAR:
-        from ..dynamics import SingularMassMatrixError
         j = int(model.dof[detail]["joint"])
         raise SingularMassMatrixError(
             f"{where}: M(q) + dt diag(damping) is not positive definite at dof {detail} (joint "
             f"{model.joint_names[j]!r}): a moving joint carries no mass or inertia")
     if kind == _sd.DIVERGED:
-        from .scene import DivergenceError
         what = "the next state" if detail == 0 else "its Jacobians"
         raise DivergenceError(f"{where}: {what} is not finite although the inputs are (an "
                               f"overflow: inputs too large for float64)")

@@ -52,20 +52,13 @@ from ..kernels.entry import batch_inertias
 from ..kernels.entry import regressor_product as _product
 from ..model import Model
 from ..parameters import check_physical
+from ..errors import StudyInterrupted  # noqa: F401
+from .streams import BLOCK
 
 __all__ = ["ParameterSampler", "InverseDynamics", "Rollouts", "AtStates", "StudyResult",
            "StudyInterrupted", "run", "BLOCK", "LEVELS"]
 
-BLOCK = 1024  # samples per random stream (see the module docstring)
 LEVELS = (0.05, 0.25, 0.5, 0.75, 0.95)  # the quantiles a study reports unless told
-
-
-class StudyInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a study; ``done`` of its ``n`` samples had been computed."""
-
-    def __init__(self, done: int, n: int):
-        super().__init__(f"study interrupted after {done} of {n} samples")
-        self.done, self.n = done, n
 
 
 # --- sampling ------------------------------------------------------------------------------
@@ -153,11 +146,11 @@ class InverseDynamics:
 
 class _InverseDynamics(_Bound):
     def __init__(self, model: Model, spec: InverseDynamics):
-        from ..batch import _configurations, _rows
+        from .._internal import batching
         from ..regressors import batch_joint_torque_regressor
-        Q = _configurations(model, spec.Q)
-        V = _rows(model, spec.V, model.nv, "V", Q.shape[0])
-        A = _rows(model, spec.A, model.nv, "A", Q.shape[0])
+        Q = batching.configurations(model, spec.Q)
+        V = batching.rows(model, spec.V, model.nv, "V", Q.shape[0])
+        A = batching.rows(model, spec.A, model.nv, "A", Q.shape[0])
         T, nv = Q.shape[0], model.nv
         if T < 1:
             raise ValueError("InverseDynamics: the trajectory Q has no steps")
@@ -213,10 +206,10 @@ class Rollouts:
 
 class _Rollouts(_Bound):
     def __init__(self, model: Model, spec: Rollouts):
-        from ..batch import _configurations
+        from .._internal import batching
         from ..sim.scene import Scene
         self.single = np.ndim(spec.q0) == 1
-        self.Q0 = _configurations(model, np.atleast_2d(spec.q0), "q0")
+        self.Q0 = batching.configurations(model, np.atleast_2d(spec.q0), "q0")
         S = self.Q0.shape[0]
         self.V0 = _checks.matrix(np.atleast_2d(spec.v0), (S, model.nv), "v0")
         self.steps = _checks.integer(spec.steps, "steps", 1)
@@ -286,17 +279,17 @@ class AtStates:
 
 class _AtStates(_Bound):
     def __init__(self, model: Model, spec: AtStates):
-        from ..batch import _configurations, _rows
+        from .._internal import batching
         if spec.quantity not in QUANTITIES:
             raise ValueError(f"AtStates quantity must be one of {tuple(QUANTITIES)}, got "
                              f"{spec.quantity!r}")
         self.quantity = spec.quantity
-        self.Q = _configurations(model, np.atleast_2d(spec.Q))
+        self.Q = batching.configurations(model, np.atleast_2d(spec.Q))
         S = self.Q.shape[0]
         zeros = np.zeros((S, model.nv))
-        self.V = zeros if spec.V is None else _rows(model, np.atleast_2d(spec.V), model.nv,
+        self.V = zeros if spec.V is None else batching.rows(model, np.atleast_2d(spec.V), model.nv,
                                                     "V", S)
-        self.X = zeros if spec.X is None else _rows(model, np.atleast_2d(spec.X), model.nv,
+        self.X = zeros if spec.X is None else batching.rows(model, np.atleast_2d(spec.X), model.nv,
                                                     "X", S)
         if self.quantity == "crba" and (spec.V is not None or spec.X is not None):
             raise ValueError("AtStates crba: the mass matrix depends on Q only (no V, X)")
@@ -308,14 +301,14 @@ class _AtStates(_Bound):
         # the model's table (kernels/entry/batch_inertias.py: 10 numbers a body, not a
         # whole parameter row).
         from .. import dynamics
-        from ..batch import _explain_inertia_row, _workspaces
+        from .._internal import batching
         from ..dynamics import NO_FORCES
         from ..kinematics import EMPTY
         from ..parameters import check_inertias
         PI = check_inertias(model, pi)
         n = PI.shape[0]
         res = out[QUANTITIES[self.quantity]]
-        ws3 = _workspaces(model)
+        ws3 = batching.workspaces(model)
         bad = np.empty(n, dtype=np.int64)
         for s in range(self.Q.shape[0]):
             Q = np.ascontiguousarray(np.broadcast_to(self.Q[s], (n, model.nq)))
@@ -333,7 +326,8 @@ class _AtStates(_Bound):
                 kernel(0, 1, *args)
             else:
                 launch(getattr(batch_inertias, self.quantity + "_batch"), kernel, *args)
-            _explain_inertia_row(model, bad, call, PI, *rows)  # names the sample that failed
+            # names the sample that failed
+            batching.explain_inertia_row(model, bad, call, PI, *rows)
             res[:, s] = OUT
 
 

@@ -26,8 +26,8 @@ why:
   result is taken off the cluster as it completes (so results never live only on a worker
   for long).
 - **Identical to the local run**: a sample's parameters depend on (seed, index) alone and its
-  computation on nothing else (fastdyn/study/__init__.py), and the summaries are computed here, on the
-  gathered arrays.
+  computation on nothing else (fastdyn/study/__init__.py), and the summaries are computed here, on
+  the gathered arrays.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ import time
 import numba
 
 from .._internal import slices as _slices
+from ..errors import StudyInterrupted
+from .streams import BLOCK
 
 try:
     from distributed import as_completed
@@ -121,7 +123,6 @@ def default_chunk(n: int, per_sample: float, slots: int) -> int:
     """Samples per task: about CHUNK_SECONDS of work, fewer (down to MIN_CHUNK_SECONDS) to
     give every worker thread CHUNKS_PER_SLOT tasks, whole random-stream blocks when larger than
     one (so no task draws samples it does not use)."""
-    from . import BLOCK
     shortest = math.ceil(MIN_CHUNK_SECONDS / per_sample)
     chunk = max(shortest, min(math.ceil(CHUNK_SECONDS / per_sample),
                               math.ceil(n / (CHUNKS_PER_SLOT * max(slots, 1)))))
@@ -134,7 +135,6 @@ def run_on_cluster(job, n: int, client, chunk: int | None, progress: bool,
                    timeout: float | None):
     """(params, outputs, workers, chunks, seconds) of the study ``job`` run on ``client``'s
     cluster; ``seconds`` from the plugin's registration to the last result."""
-    from . import StudyInterrupted
     if as_completed is None:
         raise ImportError('fastdyn.study.run(client=...) needs dask.distributed: pip install '
                           '"fastdyn[distributed]"')

@@ -66,16 +66,16 @@ def jacobian_subtree_center_of_mass(jnt, prm, q, r, ws, mass, com, Jc):
     for i in range(max(r, 1), subtree_end(jnt, r)):
         world_columns(jnt, i, ws)
         s = mass[i] / mass[r]
-        _columns(jnt, i, ws, s, com[i, 0], com[i, 1], com[i, 2], Jc)
+        com_columns(jnt, i, ws, s, com[i, 0], com[i, 1], com[i, 2], Jc)
     i = jnt[r].parent if r > 0 else 0
     while i > 0:
         world_columns(jnt, i, ws)
-        _columns(jnt, i, ws, 1.0, com[r, 0], com[r, 1], com[r, 2], Jc)
+        com_columns(jnt, i, ws, 1.0, com[r, 0], com[r, 1], com[r, 2], Jc)
         i = jnt[i].parent
 
 
 @jit
-def _columns(jnt, i, ws, s, cx, cy, cz, Jc):
+def com_columns(jnt, i, ws, s, cx, cy, cz, Jc):
     """Jc[:, dofs of i] = s (J_v + J_w x c) from ws[i, OJ:]."""
     w = ws[i]
     iv = jnt[i].idx_v

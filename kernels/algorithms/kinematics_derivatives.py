@@ -44,7 +44,7 @@ from ..joints.jcalc import jcalc
 from ..layout import (A, CJ, DADQ, DADV, DVDQ, LI, LOCAL, OAG, OM, OV, S, V, VJ, WORLD)
 from ..spatial import motion, se3
 from .frames import frame_placement
-from .rnea_derivatives import _moving_subspace
+from .rnea_derivatives import moving_subspace
 from .world_origin import restore_origin, shift_origin
 
 ORIGIN = DVDQ  # universe row: the origin the pass used (3); no dof has columns there
@@ -85,7 +85,7 @@ def forward_pass(jnt, prm, q, v, a, ws):
             for k in range(6 * jr.nv):
                 w[DVDQ + k] = 0.0
                 w[DADV + k] = 0.0
-            _moving_subspace(jr, prm[i], q, v, a, w)
+            moving_subspace(jr, prm[i], q, v, a, w)
 
 
 @jit

@@ -123,7 +123,7 @@ def joint_columns(jr, pr, i, q, v, a, fext, w, wp):
             w[DADV + 6 * d + k] = vj[k] + dv[k]
     moving = S_MOVES[jr.type]
     if moving:
-        _moving_subspace(jr, pr, q, v, a, w)
+        moving_subspace(jr, pr, q, v, a, w)
     for d in range(nvi):
         aj = motion.cross(wp, OAG, w, OJ + 6 * d)
         vv = motion.cross(wp, OV, w, DVDQ + 6 * d)
@@ -132,7 +132,7 @@ def joint_columns(jr, pr, i, q, v, a, fext, w, wp):
             w[o + k] = aj[k] + vv[k] + (w[o + k] if moving else 0.0)
 
 @jit
-def _moving_subspace(jr, pr, q, v, a, w):
+def moving_subspace(jr, pr, q, v, a, w):
     """The extra terms of a joint whose S depends on q (module docstring): W_k into DVDQ,
     v_i x W_k + X_k + dc_J/dq_k into DADQ (which forward_pass completes), dc_J/dqdot_k into
     DADV."""

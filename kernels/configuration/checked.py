@@ -4,7 +4,7 @@ guard.py does for the dynamics; its codes: 0 ran, 7 overflow, 8 sizes, anything 
 input that the Python side words by rerunning its own checks)."""
 
 from .._jit import jit
-from ..entry.guard import CODE, _finite, _sizes, check_inputs
+from ..checks import CODE, check_inputs, first_nonfinite, nq_nv
 from ..joints.codes import LIE_GROUP, UNIT_LENGTH, UNIT_OFFSET
 from .dispatch import (d_difference, d_integrate, difference, integrate, interpolate,
                        normalize)
@@ -12,14 +12,14 @@ from .dispatch import (d_difference, d_integrate, difference, integrate, interpo
 
 @jit
 def _overflow_or_zero(out):
-    k = _finite(out)
+    k = first_nonfinite(out)
     return 0 if k < 0 else 7 * CODE + k
 
 
 @jit
 def _overflow_or_zero_matrix(out):
     for r in range(out.shape[0]):
-        k = _finite(out[r])
+        k = first_nonfinite(out[r])
         if k >= 0:
             return 7 * CODE + r * out.shape[1] + k
     return 0
@@ -37,7 +37,7 @@ def _two_configurations(jnt, q0, q1, empty, no_forces, tol):
 @jit
 def integrate_checked(jnt, q, v, dt, out, empty, no_forces, tol):
     code = check_inputs(jnt, q, v, empty, no_forces, tol)
-    if code == 0 and (v.shape[0] != _sizes(jnt)[1] or out.shape[0] != q.shape[0]):
+    if code == 0 and (v.shape[0] != nq_nv(jnt)[1] or out.shape[0] != q.shape[0]):
         code = 8 * CODE
     if code == 0:
         integrate(jnt, q, v, dt, out)
@@ -50,7 +50,7 @@ def difference_checked(jnt, q0, q1, out, empty, no_forces, tol):
     code = check_inputs(jnt, q0, empty, empty, no_forces, tol)
     if code == 0:
         code = check_inputs(jnt, q1, empty, empty, no_forces, tol)
-    if code == 0 and out.shape[0] != _sizes(jnt)[1]:
+    if code == 0 and out.shape[0] != nq_nv(jnt)[1]:
         code = 8 * CODE
     if code == 0:
         difference(jnt, q0, q1, out)
@@ -61,9 +61,9 @@ def difference_checked(jnt, q0, q1, out, empty, no_forces, tol):
 @jit
 def normalize_checked(jnt, q, out):
     """q finite, no unit part all zero (it has no direction), then normalize into out."""
-    if q.shape[0] != _sizes(jnt)[0] or out.shape[0] != q.shape[0]:
+    if q.shape[0] != nq_nv(jnt)[0] or out.shape[0] != q.shape[0]:
         return 8 * CODE
-    k = _finite(q)
+    k = first_nonfinite(q)
     if k >= 0:
         return 1 * CODE + k
     for i in range(1, jnt.shape[0]):
@@ -90,15 +90,15 @@ def interpolate_checked(jnt, q0, q1, u, out, empty, no_forces, tol):
 
 
 @jit
-def _square(jnt, out):
-    nv = _sizes(jnt)[1]
+def is_square(jnt, out):
+    nv = nq_nv(jnt)[1]
     return out.shape[0] == nv and out.shape[1] == nv
 
 
 @jit
 def d_integrate_checked(jnt, q, v, arg, out, empty, no_forces, tol):
     code = check_inputs(jnt, q, v, empty, no_forces, tol)
-    if code == 0 and (v.shape[0] != _sizes(jnt)[1] or not _square(jnt, out)):
+    if code == 0 and (v.shape[0] != nq_nv(jnt)[1] or not is_square(jnt, out)):
         code = 8 * CODE
     if code == 0:
         d_integrate(jnt, q, v, arg, out)
@@ -109,7 +109,7 @@ def d_integrate_checked(jnt, q, v, arg, out, empty, no_forces, tol):
 @jit
 def d_difference_checked(jnt, q0, q1, arg, out, empty, no_forces, tol):
     code = _two_configurations(jnt, q0, q1, empty, no_forces, tol)
-    if code == 0 and not _square(jnt, out):
+    if code == 0 and not is_square(jnt, out):
         code = 8 * CODE
     if code == 0:
         d_difference(jnt, q0, q1, arg, out)

@@ -34,7 +34,7 @@ from math import sqrt
 
 from .._jit import jit
 from ..linalg.dense import factor_shifted, solve_factored
-from .pgs import _u  # (u_r = c_r + G_r . x)
+from .pgs import row_velocity  # (u_r = c_r + G_r . x)
 
 
 PIVOTS = 8  # sets tried from one guess (block pivoting: 1-4 sufficed on a standing humanoid)
@@ -81,7 +81,7 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
                     changed = True
                 elif not sqrt(t1 * t1 + t2 * t2) <= mu[i] * ln:
                     slides = True  # out of its cone: wrong unless another pivot mends it
-            elif _u(G, c, trial, m, n) < -FLIP:  # parted, yet it approaches: closes
+            elif row_velocity(G, c, trial, m, n) < -FLIP:  # parted, yet it approaches: closes
                 flag[n] = flag[n + 1] = flag[n + 2] = 1.0
                 changed = True
         for r in range(3 * nc, m):
@@ -94,7 +94,7 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
                     trial[r] = lo[r] if x < lo[r] else hi[r]
                     changed = True
             else:
-                u = _u(G, c, trial, m, r)
+                u = row_velocity(G, c, trial, m, r)
                 if (x == lo[r] and u < -FLIP) or (x == hi[r] and u > FLIP):
                     flag[r] = 1.0  # the bound pushes the wrong way: release it
                     changed = True

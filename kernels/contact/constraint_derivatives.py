@@ -56,10 +56,10 @@ from .._jit import jit
 from ..layout import (H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, LOCAL_WORLD_ALIGNED, O_BOUNCE,
                       O_DT, O_ERP, O_IMPRATIO, O_TOL, OM, P_Q_LOWER, P_Q_UPPER)
 from ..linalg.cholesky import solve_rows
-from .constraint_rows import REST_GAP, _along, _contact
+from .constraint_rows import REST_GAP, along, sphere_rows
 from ..linalg.gauss import gauss_solve
 from ..algorithms.kinematics_derivatives import kinematics_derivatives, motion_derivatives
-from .pgs import _u
+from .pgs import row_velocity
 from .softness import impedance, impedance_slope, is_soft, stiffness_damping
 
 FIXED = 0
@@ -140,7 +140,7 @@ def classify(opt, nc, m, G, c, lam, lo, hi, mu, kind, slide):
             continue
         radius = mu[i] * lam[n]
         norm = sqrt(lam[n + 1] * lam[n + 1] + lam[n + 2] * lam[n + 2])
-        u1, u2 = _u(G, c, lam, m, n + 1), _u(G, c, lam, m, n + 2)
+        u1, u2 = row_velocity(G, c, lam, m, n + 1), row_velocity(G, c, lam, m, n + 2)
         speed = sqrt(u1 * u1 + u2 * u2)
         if norm >= radius * (1.0 - BOUNDARY) and speed > opt[O_TOL] and speed > 0.0:
             kind[n + 1] = kind[n + 2] = SLIDE
@@ -181,14 +181,14 @@ def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, ki
         h = hsp[e]
         # the step's own gap and sums (rewriting J's rows n..n+2 as they are), so that the
         # targets are classified as constraint_rows.contact_rows classified them, to the bit
-        phi, _, _, _, u0, u1, u2, f0, f1, f2 = _contact(jnt, sph, hsp, s, e, ws, v, vf, J, n)
+        phi, _, _, _, u0, u1, u2, f0, f1, f2 = sphere_rows(jnt, sph, hsp, s, e, ws, v, vf, J, n)
         if is_soft(h):
             K, B = stiffness_damping(h, dt)
             kb[n] = dt * K * (impedance(h, phi) + impedance_slope(h, phi) * phi)
             er[n] = er[n + 1] = er[n + 2] = -(1.0 - dt * B)
             continue
         b = -phi / dt if phi > 0.0 else -erp * phi / dt
-        un, un0 = _along(h, H_N, f0, f1, f2), _along(h, H_N, u0, u1, u2)
+        un, un0 = along(h, H_N, f0, f1, f2), along(h, H_N, u0, u1, u2)
         rest = h[H_RESTITUTION]
         if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP and -rest * un0 > b:
             er[n] = rest

@@ -51,7 +51,7 @@ def _target(phi, dt, erp):
 
 
 @jit
-def _contact(jnt, sph, hsp, s, e, ws, v, vf, J, m):
+def sphere_rows(jnt, sph, hsp, s, e, ws, v, vf, J, m):
     """Rows m, m+1, m+2 of J for sphere s on half-space e; returns (phi, point, the point's
     velocity under v, under vf), the velocities summed over the point's chain of dofs, where
     J's rows are non-zero."""
@@ -92,7 +92,7 @@ def _contact(jnt, sph, hsp, s, e, ws, v, vf, J, m):
 
 
 @jit
-def _along(h, o, x0, x1, x2):
+def along(h, o, x0, x1, x2):
     """h[o:o+3] . x"""
     return h[o] * x0 + h[o + 1] * x1 + h[o + 2] * x2
 
@@ -109,11 +109,11 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
     for s in range(sph.shape[0]):
         for e in range(nh):
             m = 3 * nc
-            phi, p0, p1, p2, u0, u1, u2, f0, f1, f2 = _contact(jnt, sph, hsp, s, e, ws, v, vf,
+            phi, p0, p1, p2, u0, u1, u2, f0, f1, f2 = sphere_rows(jnt, sph, hsp, s, e, ws, v, vf,
                                                                 J, m)
             h = hsp[e]
-            un = _along(h, H_N, f0, f1, f2)
-            un0 = _along(h, H_N, u0, u1, u2)
+            un = along(h, H_N, f0, f1, f2)
+            un0 = along(h, H_N, u0, u1, u2)
             factor, ratio = 0.0, 1.0
             if is_soft(h):
                 if not phi < 0.0:
@@ -121,8 +121,8 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
                 factor, b, keep = soft_targets(h, phi, un0, dt)  # keep: 1 - dt B
                 factor *= sph[s].invweight
                 ratio = max(opt[O_IMPRATIO], 1e-15)  # (an opt of one's own may hold 0)
-                c[m + 1] = _along(h, H_T1, f0, f1, f2) - keep * _along(h, H_T1, u0, u1, u2)
-                c[m + 2] = _along(h, H_T2, f0, f1, f2) - keep * _along(h, H_T2, u0, u1, u2)
+                c[m + 1] = along(h, H_T1, f0, f1, f2) - keep * along(h, H_T1, u0, u1, u2)
+                c[m + 2] = along(h, H_T2, f0, f1, f2) - keep * along(h, H_T2, u0, u1, u2)
             else:
                 if not phi + dt * min(un, 0.0) < margin:
                     continue
@@ -130,8 +130,8 @@ def contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, sof
                 rest = h[H_RESTITUTION]
                 if rest > 0.0 and un0 < -bounce and phi + dt * un < REST_GAP:
                     b = max(b, -rest * un0)  # the impact falls within this step
-                c[m + 1] = _along(h, H_T1, f0, f1, f2)
-                c[m + 2] = _along(h, H_T2, f0, f1, f2)
+                c[m + 1] = along(h, H_T1, f0, f1, f2)
+                c[m + 2] = along(h, H_T2, f0, f1, f2)
             c[m] = un - b
             mu[nc] = h[H_MU]
             p = s * nh + e

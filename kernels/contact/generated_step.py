@@ -26,9 +26,9 @@ from math import nan
 from .._jit import jit
 from ..configuration.frozen import euler
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, RK4
-from ..entry.guard import _finite
-from .time_step import (SINGULAR, _clamp_step, _ended, constrained_step, free_velocity, rhs_offset,
-                        time_step)
+from ..checks import first_nonfinite
+from .time_step import (SINGULAR, clamp_torque_step, constrained_step, end_without_rows,
+                        free_velocity, rhs_offset, time_step)
 
 
 @jit
@@ -52,11 +52,11 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, 
     rollout thread's ``buffers`` of fbuf and ibuf, made once, not per step), with ``aba`` the
     generated forward dynamics in the contact-free Euler step and ``fv`` the generated free
     velocity of the other steps (the module docstring) when ``generated``. A step with rows
-    on the generic kernels is time_step's own sequence (_clamp_step, free_velocity,
+    on the generic kernels is time_step's own sequence (clamp_torque_step, free_velocity,
     constrained_step: the same bits) on those views; a contact-free one is time_step."""
     if opt[O_FREE] <= 0.0:
         M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = views
-        _clamp_step(jnt, prm, opt, tau)
+        clamp_torque_step(jnt, prm, opt, tau)
         if not (generated and fext.shape[0] == 0
                 and fv(prm, q, v, tau, opt[O_DT], ws, Uf, D, vf) < 0):
             bad = free_velocity(jnt, prm, dof, q, v, tau, fext, opt[O_DT], ws, M, Uf, D, h,
@@ -69,11 +69,11 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, 
     if generated and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
         nv = v.shape[0]
         ddq = fbuf[:nv]  # M's storage, unused by a step without constraint rows
-        _clamp_step(jnt, prm, opt, tau)
+        clamp_torque_step(jnt, prm, opt, tau)
         aba(prm, q, v, tau, ddq)
-        if _finite(ddq) < 0:
+        if first_nonfinite(ddq) < 0:
             euler(jnt, q, v, ddq, opt[O_DT], qn, vn)
             o = rhs_offset(nv)
-            return _ended(-1, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
+            return end_without_rows(-1, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
     return time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,
                      qn, vn, cf, stats)

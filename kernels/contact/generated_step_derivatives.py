@@ -25,11 +25,11 @@ from numba.extending import intrinsic
 from .._jit import jit
 from ..configuration.frozen import d_frozen_velocity
 from ..layout import NO, NP, O_DT, O_FREE, O_INTEGRATOR, P_GRAVITY, RK4
-from ..entry.guard import _finite, _sizes, check_inputs
+from ..checks import check_inputs, first_nonfinite, nq_nv
 from .step_derivatives import (CHECKED, CODE, OK, STALE, advance, checked_views,
                                derivative_buffers, finish, flat, flat_rows, head_size,
                                step_derivatives, velocity_rows)
-from .time_step import _clamp
+from .time_step import clamp_torque
 
 
 _VEC = types.float64[::1]
@@ -92,7 +92,7 @@ def free_step_derivatives_checked(address, jnt, prm, sopt, q, v, tau, scratch, A
     (STALE * CODE: the options were edited; ROUTE * CODE: the scene has constraint rows or
     integrates with RK4, or the generated result is not finite; guard.py's codes for bad
     input) says "take the full route", which checks, steps and explains as before."""
-    nq, nv = _sizes(jnt)
+    nq, nv = nq_nv(jnt)
     if sopt.shape[0] != NO or scratch.shape[0] != free_size(nq, nv):
         return STALE * CODE
     for k in range(NO):
@@ -127,13 +127,13 @@ def _free_step(abad, jnt, prm, dt, q, v, tau, g, dbuf, qn, vn, A, B):
     for k in range(nv):
         tc[k] = tau[k]
         vn[k] = v[k]
-    _clamp(jnt, prm, tc)
+    clamp_torque(jnt, prm, tc)
     for k in range(nq):
         qn[k] = q[k]
     for k in range(3):
         g[k] = prm[0, P_GRAVITY + k]
     abad(g, qn, vn, tc, a, Aq, Av, Minv)
-    if _finite(a) >= 0 or not advance(jnt, q, v, a, dt, qn, vn):
+    if first_nonfinite(a) >= 0 or not advance(jnt, q, v, a, dt, qn, vn):
         return False
     if flat(jnt):
         return flat_rows(dt, tau, tc, Aq, Av, Minv, A, B)

@@ -30,7 +30,7 @@ from .._jit import jit
 
 
 @jit
-def _u(G, c, lam, m, r):
+def row_velocity(G, c, lam, m, r):
     acc = c[r]
     for s in range(m):
         acc += G[r, s] * lam[s]
@@ -53,7 +53,7 @@ def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
             gnn = G[n, n]
             if not gnn <= 0.0:  # (a NaN enters, to be reported)
                 old = lam[n]
-                new = old - _u(G, c, lam, m, n) / gnn
+                new = old - row_velocity(G, c, lam, m, n) / gnn
                 if new < 0.0:
                     new = 0.0
                 lam[n] = new
@@ -64,8 +64,8 @@ def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
             gt = 0.5 * (a + d) + sqrt(0.25 * (a - d) * (a - d) + b * b)
             if not gt <= 0.0:
                 o1, o2 = lam[n + 1], lam[n + 2]
-                t1 = o1 - _u(G, c, lam, m, n + 1) / gt
-                t2 = o2 - _u(G, c, lam, m, n + 2) / gt
+                t1 = o1 - row_velocity(G, c, lam, m, n + 1) / gt
+                t2 = o2 - row_velocity(G, c, lam, m, n + 2) / gt
                 radius = mu[i] * lam[n]
                 norm = sqrt(t1 * t1 + t2 * t2)
                 if norm > radius:
@@ -80,7 +80,7 @@ def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
             grr = G[r, r]
             if not grr <= 0.0:  # (a NaN enters, to be reported)
                 old = lam[r]
-                new = min(max(old - _u(G, c, lam, m, r) / grr, lo[r]), hi[r])
+                new = min(max(old - row_velocity(G, c, lam, m, r) / grr, lo[r]), hi[r])
                 lam[r] = new
                 d = abs(new - old) * grr
                 residual = max(residual, d)

@@ -48,9 +48,9 @@ from ..linalg.cholesky import inverse_sparse, solve_pair
 from .constraint_derivatives import (classify, compliance_terms, constrained_rows,
                                      constraint_buffers, constraint_size, contact_terms,
                                      contact_wrenches, count_contacts, limit_terms, targets)
-from ..entry.guard import _all_nv, _finite, _sizes, check_state
+from ..checks import all_nv, check_state, first_nonfinite, nq_nv
 from ..algorithms.rnea_derivatives import rnea_derivatives
-from .time_step import DIVERGED as TS_DIVERGED, _clamp, buffers, sizes, time_step
+from .time_step import DIVERGED as TS_DIVERGED, clamp_torque, buffers, sizes, time_step
 
 CODE = 1_000_000
 OK = 0
@@ -105,7 +105,7 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
     Aq, Av, Minv, G, M2, tc, u, a = derivative_buffers(dbuf, nv)
     for k in range(nv):
         tc[k] = tau[k]
-    _clamp(jnt, prm, tc)
+    clamp_torque(jnt, prm, tc)
     if opt[O_FREE] > 0.0:
         code = _free_rows(jnt, prm, dof, q, v, tc, tau, fext, ws, fbuf, dt, Aq, Av, Minv, a, qn,
                           vn, A, B)
@@ -165,7 +165,7 @@ def advance(jnt, q, v, a, dt, qn, vn):
     """The Euler step from the acceleration a: vn = v + dt a, qn = q (+) dt vn (frozen.euler);
     True when both are finite."""
     euler(jnt, q, v, a, dt, qn, vn)
-    return _finite(vn) < 0 and _finite(qn) < 0
+    return first_nonfinite(vn) < 0 and first_nonfinite(qn) < 0
 
 
 @jit
@@ -362,7 +362,7 @@ def scratch_size(nq, nv, nsph, nhsp, njoints):
 def checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scratch, A, B, tol):
     """step_derivatives_checked's checks and its views of ``scratch``: (code, opt, fbuf, dbuf,
     qn, vn), code 0 when the kernel may run (inlined: it returns views)."""
-    nq, nv = _sizes(jnt)
+    nq, nv = nq_nv(jnt)
     nsph, nhsp = sph.shape[0], hsp.shape[0]
     nf = sizes(nv, nsph, nhsp)[2]
     nd = derivative_size(nv, nsph * nhsp, jnt.shape[0])
@@ -380,7 +380,7 @@ def checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scra
             code = STALE * CODE
     if code == 0:
         code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
-    if code == 0 and not (_all_nv(jnt, v, tau, tau) and ibuf.shape[0] == sizes(nv, nsph, nhsp)[3]
+    if code == 0 and not (all_nv(jnt, v, tau, tau) and ibuf.shape[0] == sizes(nv, nsph, nhsp)[3]
                           and A.shape[0] == 2 * nv and A.shape[1] == 2 * nv
                           and B.shape[0] == 2 * nv and B.shape[1] == nv and dof.shape[0] == nv):
         code = 8 * CODE

@@ -32,10 +32,10 @@ from ..linalg.cholesky import cholesky, solve
 from .constraint_rows import RIGID, contact_rows, joint_rows, reached_limits
 from ..algorithms.crba import crba_rnea
 from .delassus import delassus
-from ..entry.guard import _finite
+from ..checks import first_nonfinite
 from .pgs import pgs
 from ..algorithms.rk4 import rk4_step
-from ..entry.simulate import euler_step
+from ..algorithms.simulate import euler_step
 
 OK = 0
 SINGULAR = 1  # M_d not positive definite (detail: the dof)
@@ -158,15 +158,15 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     if opt[O_FREE] > 0.0:  # two views, not buffers' eighteen (each one is reference-counted)
         o = rhs_offset(nv)
         if opt[O_INTEGRATOR] == RK4:
-            _clamp_step(jnt, prm, opt, tau)
+            clamp_torque_step(jnt, prm, opt, tau)
             stages = fbuf[fbuf.shape[0] - 8 * nv:]
             bad = rk4_step(jnt, prm, opt[O_DT], q, v, tau, fext, ws, stages, qn, vn)
-            return _ended(bad, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
+            return end_without_rows(bad, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
         return _free_step(jnt, prm, opt, q, v, tau, fext, ws, fbuf[o - 2 * nv:o - nv],
                           fbuf[o:o + nv], qn, vn, cf, stats)
     M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
         buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
-    _clamp_step(jnt, prm, opt, tau)
+    clamp_torque_step(jnt, prm, opt, tau)
     bad = free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
     if bad >= 0:
         return SINGULAR * 1_000_000 + bad
@@ -233,7 +233,7 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
         _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
     stats[0], stats[1], stats[2] = m, sweeps, residual
     advance(jnt, q, vn, dt, qn, vn)
-    if _finite(vn) >= 0 or _finite(qn) >= 0:
+    if first_nonfinite(vn) >= 0 or first_nonfinite(qn) >= 0:
         return DIVERGED
     return OK
 
@@ -300,15 +300,15 @@ def _pgs(G, c, mu, nc, lo, hi, m, lam, opt, work):
 
 
 @jit
-def _clamp_step(jnt, prm, opt, tau):
-    """_clamp, unless opt[O_NO_CLAMP] says no dof has a finite effort limit (a rollout
+def clamp_torque_step(jnt, prm, opt, tau):
+    """clamp_torque, unless opt[O_NO_CLAMP] says no dof has a finite effort limit (a rollout
     checks its robots once, not every step)."""
     if not opt[O_NO_CLAMP] > 0.0:
-        _clamp(jnt, prm, tau)
+        clamp_torque(jnt, prm, tau)
 
 
 @jit
-def _clamp(jnt, prm, tau):
+def clamp_torque(jnt, prm, tau):
     """tau = clip(tau, -effort_max, effort_max) dof by dof."""
     for i in range(1, jnt.shape[0]):
         jr = jnt[i]
@@ -321,13 +321,13 @@ def _clamp(jnt, prm, tau):
 def _free_step(jnt, prm, opt, q, v, tau, fext, ws, ddq, rhs, qn, vn, cf, stats):
     """The step when no constraint row can arise (no contact pairs, no limits, no dry
     friction, no damping: the object API's O_FREE): v+ = v + dt ABA(q, v, tau), O(n)."""
-    _clamp_step(jnt, prm, opt, tau)
+    clamp_torque_step(jnt, prm, opt, tau)
     bad = euler_step(jnt, prm, q, v, tau, opt[O_DT], fext, ws, ddq, qn, vn)
-    return _ended(bad, jnt, rhs, cf, stats, qn, vn)
+    return end_without_rows(bad, jnt, rhs, cf, stats, qn, vn)
 
 
 @jit
-def _ended(bad, jnt, rhs, cf, stats, qn, vn):
+def end_without_rows(bad, jnt, rhs, cf, stats, qn, vn):
     """A step without constraint rows (no constraint force, no contact, no solve) ends: its
     code from ``bad`` (-1, or the joint whose articulated inertia was singular) and qn, vn."""
     for k in range(rhs.shape[0]):
@@ -338,7 +338,7 @@ def _ended(bad, jnt, rhs, cf, stats, qn, vn):
     stats[0], stats[1], stats[2] = 0.0, 0.0, 0.0
     if bad >= 0:
         return SINGULAR * 1_000_000 + jnt[bad].idx_v
-    if _finite(vn) >= 0 or _finite(qn) >= 0:
+    if first_nonfinite(vn) >= 0 or first_nonfinite(qn) >= 0:
         return DIVERGED
     return OK
 

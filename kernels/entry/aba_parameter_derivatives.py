@@ -15,7 +15,8 @@ from ..layout import IA
 from ..algorithms.aba import aba
 from ..linalg.cholesky import cholesky, solve_pair
 from ..algorithms.crba import crba
-from .guard import CODE, _all_nv, _finite, _finite_block, _overflow, _sizes, _square, check_state
+from ..checks import (CODE, all_nv, check_state, first_nonfinite, first_nonfinite_row, is_square,
+                      nq_nv, overflow_code)
 from ..algorithms.regressor import joint_torque_regressor
 
 
@@ -47,20 +48,20 @@ def aba_parameter_derivatives_checked(jnt, prm, dof, q, v, tau, fext, ws, ddq, d
                                       scratch, tol):
     """The object API's entry point: guard.py's checks and codes, then the kernel."""
     code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
-    nv = _sizes(jnt)[1]
-    if code == 0 and not (_all_nv(jnt, v, tau, ddq) and D.shape[0] == nv
+    nv = nq_nv(jnt)[1]
+    if code == 0 and not (all_nv(jnt, v, tau, ddq) and D.shape[0] == nv
                           and scratch.shape[0] == nv and dof.shape[0] == nv
-                          and _square(nv, M) and _square(nv, U) and ddq_dpi.shape[0] == nv
+                          and is_square(nv, M) and is_square(nv, U) and ddq_dpi.shape[0] == nv
                           and ddq_dpi.shape[1] == 10 * (jnt.shape[0] - 1)):
         code = 8 * CODE
     if code == 0:
         bad = aba_parameter_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dpi, M, U,
                                         D, scratch)
         if bad >= 0:  # singular if the articulated inertia is finite (as aba_checked)
-            code = 6 * CODE + bad if _finite_block(ws[bad:bad + 1], IA, 36, 1) < 0 \
+            code = 6 * CODE + bad if first_nonfinite_row(ws[bad:bad + 1], IA, 36, 1) < 0 \
                 else 7 * CODE
         else:
-            code = _overflow(_finite(ddq))
+            code = overflow_code(first_nonfinite(ddq))
             for r in range(ddq_dpi.shape[0]):
                 for c in range(ddq_dpi.shape[1]):
                     if code == 0 and not (ddq_dpi[r, c] - ddq_dpi[r, c] == 0.0):

@@ -24,11 +24,11 @@ forward_kinematics(q, v) leaves (placements and velocities).
 from .._jit import jit
 from ..layout import OJ, P_GRAVITY
 from ..algorithms.center_of_mass import center_of_mass
-from ..algorithms.center_of_mass_jacobian import _columns
+from ..algorithms.center_of_mass_jacobian import com_columns
 from ..algorithms.crba import crba
 from ..algorithms.frames import frame_placement, update_frame_placements
-from .guard import (CODE, _diagonal_overflow, _finite, _overflow, _placements_overflow, _sizes,
-                    check_state)
+from ..checks import (CODE, check_state, diagonal_overflow, first_nonfinite, nq_nv, overflow_code,
+                      placements_overflow)
 from ..algorithms.jacobian import support_jacobian, world_columns
 from ..algorithms.rnea import rnea
 
@@ -59,7 +59,7 @@ def all_terms(jnt, prm, frm, q, v, frame, with_com, ws, oMf, M, nle, J, mass, co
         center_of_mass(jnt, prm, ws, 1, mass, com, vcom, acom)
         m0 = mass[0]
         for i in range(1, jnt.shape[0]):
-            _columns(jnt, i, ws, mass[i] / m0 if m0 > 0.0 else 0.0, com[i, 0], com[i, 1],
+            com_columns(jnt, i, ws, mass[i] / m0 if m0 > 0.0 else 0.0, com[i, 0], com[i, 1],
                      com[i, 2], Jcom)
 
 
@@ -106,7 +106,7 @@ def all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, 
     recorded in (TM, tx) for forward_step.py."""
     no_forces = ws[:0, :6]
     code = check_state(jnt, prm, q, v, v[:0], no_forces, ws, tol)
-    nv = _sizes(jnt)[1]
+    nv = nq_nv(jnt)[1]
     nj = jnt.shape[0]
     nf = frm.shape[0]
     ok = (v.shape[0] == nv and oMf.shape[0] == nf and oMf.shape[1] == 12
@@ -129,11 +129,11 @@ def all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, 
               Jcom, zero)
     if frame >= 0:
         support_jacobian(jnt, ws, frm[frame].parent_joint, oMf[frame], 0, reference, Jf)
-    code = _overflow(_finite(nle))
+    code = overflow_code(first_nonfinite(nle))
     if code == 0:
-        code = _diagonal_overflow(M)
+        code = diagonal_overflow(M)
     if code == 0:
-        code = _placements_overflow(jnt, ws, v, v[:0])
+        code = placements_overflow(jnt, ws, v, v[:0])
     if code == 0:
         record(prm, q, v, M, nle, TM, tx)
     return code

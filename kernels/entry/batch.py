@@ -26,10 +26,10 @@ from ..layout import OM
 from ..algorithms.aba import aba
 from ..algorithms.crba import crba
 from ..algorithms.forward_kinematics import forward_kinematics
-from .guard import _finite
+from ..checks import first_nonfinite
 from ..algorithms.regressor import joint_torque_regressor
 from ..algorithms.rnea import rnea
-from .simulate import simulate
+from ..algorithms.simulate import simulate
 
 
 @jit
@@ -60,7 +60,7 @@ def rnea_chunk(t, nt, jnt, PRM, Q, V, A, fext, ws3, TAU, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         rnea(jnt, PRM[robot(PRM, r)], Q[r], V[r], A[r], fext, ws3[t], TAU[r])
-        bad[r] = _finite(TAU[r])
+        bad[r] = first_nonfinite(TAU[r])
 
 
 @jit(parallel=True)
@@ -76,7 +76,7 @@ def aba_chunk(t, nt, jnt, PRM, Q, V, TAU, fext, ws3, DDQ, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
         bad[r] = aba(jnt, PRM[robot(PRM, r)], Q[r], V[r], TAU[r], fext, ws3[t], DDQ[r])
-        if bad[r] < 0 and _finite(DDQ[r]) >= 0:
+        if bad[r] < 0 and first_nonfinite(DDQ[r]) >= 0:
             bad[r] = 0
 
 
@@ -115,7 +115,7 @@ def forward_kinematics_chunk(t, nt, jnt, PRM, Q, ws3, OMI, empty, bad):
         for i in range(jnt.shape[0]):
             for k in range(12):
                 OMI[r, i, k] = ws[i, OM + k]
-            if bad[r] < 0 and _finite(OMI[r, i]) >= 0:
+            if bad[r] < 0 and first_nonfinite(OMI[r, i]) >= 0:
                 bad[r] = i
 
 

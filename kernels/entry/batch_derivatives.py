@@ -19,7 +19,7 @@ from numba import int64, prange
 from .._jit import jit
 from ..algorithms.aba_derivatives import aba_derivatives
 from .batch import chunk, robot
-from .guard import _finite
+from ..checks import first_nonfinite
 from ..algorithms.rnea_derivatives import rnea_derivatives
 from ..contact.step_derivatives import step_derivatives
 
@@ -68,7 +68,7 @@ def aba_derivatives_chunk(t, nt, jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, D
         bad[r] = aba_derivatives(jnt, PRM[robot(PRM, r)], dof, Q[r, ::1], V[r, ::1],
                                  TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], DDQ[r], DQ[r],
                                  DV[r], MS[t, 0], US[t, 0], DS[t, 0], MINV[r])
-        if bad[r] < 0 and max(_finite(DDQ[r]), _diagonal(DQ[r]), _diagonal(DV[r]),
+        if bad[r] < 0 and max(first_nonfinite(DDQ[r]), _diagonal(DQ[r]), _diagonal(DV[r]),
                               _diagonal(MINV[r])) >= 0:
             bad[r] = 0
 

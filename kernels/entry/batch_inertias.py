@@ -22,7 +22,7 @@ from .._jit import jit
 from ..algorithms.aba import aba_inertias
 from .batch import chunk, diagonal_bad, robot
 from ..algorithms.crba import crba_inertias
-from .guard import _finite
+from ..checks import first_nonfinite
 from .parameter_check import pi_violation
 from ..algorithms.rnea import rnea_inertias
 
@@ -36,7 +36,7 @@ def rnea_chunk(t, nt, jnt, prm, PI, Q, V, A, fext, ws3, TAU, bad):
             rnea_inertias(jnt, prm, pi, Q[r], V[r], A[r], fext, ws3[t], TAU[r])
         else:
             TAU[r, :] = np.nan
-        bad[r] = _finite(TAU[r])
+        bad[r] = first_nonfinite(TAU[r])
 
 
 @jit(parallel=True)
@@ -58,7 +58,7 @@ def aba_chunk(t, nt, jnt, prm, PI, Q, V, TAU, fext, ws3, DDQ, bad):
         else:
             DDQ[r, :] = np.nan
             bad[r] = -1
-        if bad[r] < 0 and _finite(DDQ[r]) >= 0:
+        if bad[r] < 0 and first_nonfinite(DDQ[r]) >= 0:
             bad[r] = 0
 
 

@@ -20,7 +20,7 @@ from .._jit import jit
 from ..configuration.dispatch import difference
 from .all_terms import all_terms_checked
 from ..linalg.dense import affine
-from .guard import CODE, _finite, check_inputs
+from ..checks import CODE, check_inputs, first_nonfinite
 
 
 @jit
@@ -53,9 +53,9 @@ def computed_torque_checked(jnt, prm, frm, q, v, q_ref, v_ref, a_ref, kp, kd, fr
     code = check_inputs(jnt, q_ref, v_ref, a_ref, ws[:0, :6], tol)
     if code != 0:
         return code + 10 * CODE
-    if _finite(kp) >= 0:
+    if first_nonfinite(kp) >= 0:
         return 14 * CODE
-    if _finite(kd) >= 0:
+    if first_nonfinite(kd) >= 0:
         return 14 * CODE + 1
     code = all_terms_checked(jnt, prm, frm, q, v, frame, reference, with_com, ws, oMf, M, nle,
                              J, Jf, mass, com, vcom, acom, Jcom, TM, tx, tol)
@@ -66,6 +66,6 @@ def computed_torque_checked(jnt, prm, frm, q, v, q_ref, v_ref, a_ref, kp, kd, fr
     nq = q.shape[0]
     x = tx[4 + nq + 2 * nv:4 + nq + 3 * nv]
     computed_torque_law(jnt, q, v, q_ref, v_ref, a_ref, kp, kd, M, nle, x, tau)
-    if _finite(tau) >= 0:
+    if first_nonfinite(tau) >= 0:
         return 7 * CODE
     return 0

@@ -21,8 +21,9 @@ from ..configuration.frozen import euler
 from ..layout import IA
 from .all_terms import recorded
 from ..linalg.cholesky import cholesky, solve
-from .guard import CODE, _all_nv, _finite, _finite_block, _overflow, _sizes, check_state
-from .simulate import euler_step
+from ..checks import (CODE, all_nv, check_state, first_nonfinite, first_nonfinite_row, nq_nv,
+                      overflow_code)
+from ..algorithms.simulate import euler_step
 
 
 @jit
@@ -33,8 +34,8 @@ def forward_step_checked(jnt, prm, dof, q, v, tau, fext, dt, reuse, ws, ddq, q_n
     ``reuse``: the caller vouches that the record (TM, tx) was made with these parameters
     (the same prm array; gravity, q and v are compared here)."""
     code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
-    nq, nv = _sizes(jnt)
-    if code == 0 and not (_all_nv(jnt, v, tau, ddq) and v_next.shape[0] == nv
+    nq, nv = nq_nv(jnt)
+    if code == 0 and not (all_nv(jnt, v, tau, ddq) and v_next.shape[0] == nv
                           and q_next.shape[0] == nq and dof.shape[0] == nv
                           and TM.shape[0] == nv and TM.shape[1] == nv
                           and tx.shape[0] == 1 + nq + 3 * nv + 3):
@@ -57,9 +58,9 @@ def forward_step_checked(jnt, prm, dof, q, v, tau, fext, dt, reuse, ws, ddq, q_n
     else:
         bad = euler_step(jnt, prm, q, v, tau, dt, fext, ws, ddq, q_next, v_next)
         if bad >= 0:  # as guard.aba_checked: singular if the articulated inertia is finite
-            return 6 * CODE + bad if _finite_block(ws[bad:bad + 1], IA, 36, 1) < 0 \
+            return 6 * CODE + bad if first_nonfinite_row(ws[bad:bad + 1], IA, 36, 1) < 0 \
                 else 7 * CODE
-    code = _overflow(_finite(ddq))
+    code = overflow_code(first_nonfinite(ddq))
     if code == 0:
-        code = _overflow(max(_finite(v_next), _finite(q_next)))
+        code = overflow_code(max(first_nonfinite(v_next), first_nonfinite(q_next)))
     return code

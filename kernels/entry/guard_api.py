@@ -14,15 +14,15 @@ from ..linalg.cholesky import solve
 from ..algorithms.energy import kinetic_energy, potential_energy
 from ..algorithms.forward_kinematics import forward_kinematics
 from ..algorithms.frames import update_frame_placements
-from .guard import CODE, _finite, _finite_block, _overflow, _placements_overflow, _sizes
-from .guard import check_state
+from ..checks import (CODE, check_state, first_nonfinite, first_nonfinite_row, nq_nv,
+                      overflow_code, placements_overflow)
 from ..algorithms.jacobian import joint_jacobian
 
 
 @jit
 def _matrix_overflow(X):
     """Code 7 for the first row of X holding a non-finite entry (0: none)."""
-    return _overflow(_finite_block(X, 0, X.shape[1], X.shape[0]))
+    return overflow_code(first_nonfinite_row(X, 0, X.shape[1], X.shape[0]))
 
 
 @jit
@@ -41,14 +41,14 @@ def center_of_mass_checked(jnt, prm, q, v, a, ws, order, mass, com, vcom, acom, 
         code = 8 * CODE
     if code == 0:
         forward_kinematics(jnt, prm, q, v, a, ws)
-        code = _placements_overflow(jnt, ws, v, a)
+        code = placements_overflow(jnt, ws, v, a)
     if code == 0:
         center_of_mass(jnt, prm, ws, order, mass, com, vcom, acom)
-        code = _overflow(_finite(com[0]))
+        code = overflow_code(first_nonfinite(com[0]))
         if code == 0 and order >= 1:
-            code = _overflow(_finite(vcom[0]))
+            code = overflow_code(first_nonfinite(vcom[0]))
         if code == 0 and order >= 2:
-            code = _overflow(_finite(acom[0]))
+            code = overflow_code(first_nonfinite(acom[0]))
     return code
 
 
@@ -60,7 +60,7 @@ def frames_forward_kinematics_checked(jnt, prm, frm, q, ws, oMf, no_forces, tol)
         code = 8 * CODE
     if code == 0:
         forward_kinematics(jnt, prm, q, q[:0], q[:0], ws)
-        code = _placements_overflow(jnt, ws, q[:0], q[:0])
+        code = placements_overflow(jnt, ws, q[:0], q[:0])
     if code == 0:
         update_frame_placements(frm, ws, oMf)
     return code
@@ -78,14 +78,14 @@ def energy_checked(jnt, prm, q, v, ws, energy, no_forces, tol):
         if v.shape[0] > 0:
             energy[0] = kinetic_energy(jnt, prm, v, ws)
         energy[1] = potential_energy(jnt, prm, ws)
-        code = _overflow(_finite(energy))
+        code = overflow_code(first_nonfinite(energy))
     return code
 
 
 @jit
 def joint_jacobian_checked(jnt, prm, q, joint, reference, ws, J, no_forces, tol):
     code = check_state(jnt, prm, q, q[:0], q[:0], no_forces, ws, tol)
-    if code == 0 and (not _fits(J, 6, _sizes(jnt)[1]) or joint < 0 or joint >= jnt.shape[0]):
+    if code == 0 and (not _fits(J, 6, nq_nv(jnt)[1]) or joint < 0 or joint >= jnt.shape[0]):
         code = 8 * CODE
     if code == 0:
         joint_jacobian(jnt, prm, q, joint, reference, ws, J)
@@ -100,7 +100,7 @@ def jacobian_center_of_mass_checked(jnt, prm, q, ws, mass, com, Jc, no_forces, t
     code = check_state(jnt, prm, q, q[:0], q[:0], no_forces, ws, tol)
     n = jnt.shape[0]
     if code == 0 and not (mass.shape[0] == n and _fits(com, n, 3)
-                          and _fits(Jc, 3, _sizes(jnt)[1])):
+                          and _fits(Jc, 3, nq_nv(jnt)[1])):
         code = 8 * CODE
     if code == 0:
         jacobian_subtree_center_of_mass(jnt, prm, q, 0, ws, mass, com, Jc)
@@ -112,7 +112,7 @@ def jacobian_center_of_mass_checked(jnt, prm, q, ws, mass, com, Jc, no_forces, t
 def ccrba_checked(jnt, prm, q, v, ws, Ag, hg, Ig, no_forces, tol):
     """A_g, h_g (when v is not empty) and I_g; the caller has checked the mass is positive."""
     code = check_state(jnt, prm, q, v, q[:0], no_forces, ws, tol)
-    if code == 0 and not (_fits(Ag, 6, _sizes(jnt)[1]) and hg.shape[0] == 6
+    if code == 0 and not (_fits(Ag, 6, nq_nv(jnt)[1]) and hg.shape[0] == 6
                           and _fits(Ig, 6, 6)):
         code = 8 * CODE
     if code == 0:
@@ -121,7 +121,7 @@ def ccrba_checked(jnt, prm, q, v, ws, Ag, hg, Ig, no_forces, tol):
         if code == 0:
             code = _matrix_overflow(Ig)
         if code == 0 and v.shape[0] > 0:
-            code = _overflow(_finite(hg))
+            code = overflow_code(first_nonfinite(hg))
     return code
 
 
@@ -133,9 +133,9 @@ def centroidal_momentum_checked(jnt, prm, q, v, a, ws, hg, dhg, no_forces, tol):
         code = 8 * CODE
     if code == 0:
         centroidal_momentum(jnt, prm, q, v, a, ws, hg, dhg)
-        code = _overflow(_finite(hg))
+        code = overflow_code(first_nonfinite(hg))
         if code == 0 and a.shape[0] > 0:
-            code = _overflow(_finite(dhg))
+            code = overflow_code(first_nonfinite(dhg))
     return code
 
 
@@ -146,10 +146,10 @@ def cholesky_solve_checked(dof, U, D, b, x):
     nv = dof.shape[0]
     if b.shape[0] != nv or x.shape[0] != nv or not _fits(U, nv, nv) or D.shape[0] != nv:
         return 8 * CODE
-    k = _finite(b)
+    k = first_nonfinite(b)
     if k >= 0:
         return 1 * CODE + k
     for k in range(nv):
         x[k] = b[k]
     solve(dof, U, D, x)
-    return _overflow(_finite(x))
+    return overflow_code(first_nonfinite(x))

@@ -29,11 +29,11 @@ from numba import int64, prange
 
 from .._jit import jit
 from ..layout import O_DT, O_TOL
-from ..entry.batch import chunk, robot
+from .batch import chunk, robot
 from ..algorithms.frames import frame_placement
 from ..algorithms.forward_kinematics import forward_kinematics
-from .generated_step import generated_time_step
-from .time_step import OK, buffers
+from ..contact.generated_step import generated_time_step
+from ..contact.time_step import OK, buffers
 
 RAISED = 3  # STATUS code: the policy raised (after time_step's OK, SINGULAR, DIVERGED)
 

@@ -11,8 +11,8 @@ kernels/configuration/frozen.py, which says why (a spinning body no longer speed
 
 from .._jit import jit
 from ..configuration.frozen import euler
-from ..algorithms.aba import aba
-from .guard import _finite
+from .aba import aba
+from ..checks import first_nonfinite
 
 
 @jit
@@ -41,6 +41,6 @@ def simulate(jnt, prm, q0, v0, torques, dt, fext, ws, qs, vs, scratch):
         if euler_step(jnt, prm, qs[k], vs[k], torques[k], dt, fext, ws, scratch, qs[k + 1],
                       vs[k + 1]) >= 0:
             return k
-        if _finite(vs[k + 1]) >= 0 or _finite(qs[k + 1]) >= 0:
+        if first_nonfinite(vs[k + 1]) >= 0 or first_nonfinite(qs[k + 1]) >= 0:
             return k
     return -1

@@ -1,0 +1,106 @@
+"""Every exception and warning fastdyn raises or issues, in one place.
+
+    import fastdyn as fd
+    try:
+        model = fd.load_urdf("robot.urdf")
+    except fd.errors.URDFError as err:      # err.source, err.line, err.element, err.reason
+        ...
+
+Every bad-input error is also a ``ValueError``, so ``except ValueError`` catches them all;
+each message says what was wrong and where (file, line, element; row, joint, field). The
+classes are also importable from the modules that raise them (``fastdyn.io.URDFError`` ...).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels._jit import CacheWarning, UnsafeCacheDirError
+
+__all__ = [
+    "NumericalOverflowError", "SingularMassMatrixError", "MimicNotSupportedError",
+    "DescriptionError", "URDFError", "URDFWarning", "MJCFError", "MJCFWarning",
+    "DivergenceError", "RolloutWarning", "ConvergenceWarning", "StudyInterrupted",
+    "ForkedSerialWarning", "CacheWarning", "UnsafeCacheDirError",
+]
+
+
+# --- numbers --------------------------------------------------------------------------------
+
+class NumericalOverflowError(OverflowError, ValueError):
+    """A result is not finite although every input is: the inputs are too large for float64
+    (e.g. v = 1e200), or a rollout diverged. Also a ValueError, like every bad-input error."""
+
+
+class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
+    """M(q) is not positive definite, e.g. a massless subtree carried by a moving joint."""
+
+
+class MimicNotSupportedError(NotImplementedError, TypeError):
+    """A function that does not take a model with mimic joints (fastdyn.mimic) was given one."""
+
+
+# --- robot descriptions (fastdyn.io) --------------------------------------------------------
+
+class DescriptionError(ValueError):
+    """A description that cannot become a model; says where (source, element, line) and why."""
+
+    def __init__(self, message: str, source: str | None = None, element: str | None = None,
+                 line: int | None = None):
+        self.source, self.element, self.line, self.reason = source, element, line, message
+        where = source or "<description>"
+        if line is not None:
+            where += f", line {line}"
+        super().__init__(f"{where}: {element + ': ' if element else ''}{message}")
+
+
+class URDFError(DescriptionError):
+    """A URDF fastdyn cannot load: ``str(err)`` is "file, line N: element: reason";
+    ``.source``, ``.line``, ``.element`` and ``.reason`` hold the parts."""
+
+
+class URDFWarning(UserWarning):
+    """Something Pinocchio accepts silently but a reader should know (e.g. a non-physical
+    inertia, a mimic tag naming a fixed joint)."""
+
+
+class MJCFError(DescriptionError):
+    """An MJCF file fastdyn cannot load: ``str(err)`` is "file, line N: element: reason";
+    ``.source``, ``.line``, ``.element`` and ``.reason`` hold the parts."""
+
+
+class MJCFWarning(UserWarning):
+    """Something in an MJCF file that the Model leaves out (meshes' mass, joint springs,
+    equality constraints ...), said once per file and kind."""
+
+
+# --- the simulator (fastdyn.sim) ------------------------------------------------------------
+
+class DivergenceError(NumericalOverflowError):
+    """A simulated state is no longer finite: the rollout diverged."""
+
+
+class RolloutWarning(RuntimeWarning):
+    """Some rollouts of a batch stopped early (diverged, met a singular mass matrix, or their
+    policy raised)."""
+
+
+class ConvergenceWarning(RolloutWarning):
+    """A step's constraint solver stopped at its iteration cap with the residual above the
+    tolerance: its forces and the state after it do not solve the step's equations
+    (``Rollout.status`` "unconverged"; ``Scene.step`` warns)."""
+
+
+# --- studies and parallel runs --------------------------------------------------------------
+
+class StudyInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a study; ``done`` of its ``n`` samples had been computed."""
+
+    def __init__(self, done: int, n: int):
+        super().__init__(f"study interrupted after {done} of {n} samples")
+        self.done, self.n = done, n
+
+
+class ForkedSerialWarning(RuntimeWarning):
+    """This process was forked after its parent ran GNU OpenMP threads: batches run on one
+    thread here."""
