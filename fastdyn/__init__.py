@@ -30,6 +30,8 @@ try:
     from .builder import ModelBuilder
     from .derivatives import (compute_aba_derivatives, compute_generalized_gravity_derivatives,
                               compute_rnea_derivatives, compute_static_torque_derivatives)
+    from .constrained_dynamics import constraint_dynamics, impulse_dynamics
+    from .constraints import CONTACT_3D, CONTACT_6D, RigidConstraint, constraint_table
     from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
                                 is_normalized, neutral, normalize, random_configuration)
     from .dynamics import (aba, cholesky, cholesky_solve, compute_minverse,
@@ -55,9 +57,10 @@ try:
     from .model import Data, Model
     from .parameter_derivatives import compute_aba_parameter_derivatives
     from .parameters import parameter_batch, sample_parameters
-    from .errors import (CacheWarning, ConvergenceWarning, DivergenceError, MJCFError,
-                         MJCFWarning, MimicNotSupportedError, NumericalOverflowError,
-                         RolloutWarning, SingularMassMatrixError, URDFError, URDFWarning)
+    from .errors import (CacheWarning, ConstraintError, ConvergenceWarning, DivergenceError,
+                         MJCFError, MJCFWarning, MimicNotSupportedError, NumericalOverflowError,
+                         RolloutWarning, SingularConstraintError, SingularMassMatrixError,
+                         URDFError, URDFWarning)
     from .io import load_mjcf, load_urdf
     from .regressors import (batch_joint_torque_regressor, compute_joint_torque_regressor,
                              compute_kinetic_energy_regressor,
@@ -102,5 +105,7 @@ __all__ = [
     "get_joint_acceleration_derivatives", "get_frame_velocity_derivatives",
     "get_frame_acceleration_derivatives", "compute_centroidal_dynamics_derivatives",
     "compute_all_terms", "computed_torque", "forward_step", "errors", "URDFWarning",
-    "MJCFWarning", "MimicNotSupportedError", "CacheWarning",
+    "MJCFWarning", "MimicNotSupportedError", "CacheWarning", "RigidConstraint", "CONTACT_3D",
+    "CONTACT_6D", "constraint_table", "constraint_dynamics", "impulse_dynamics",
+    "ConstraintError", "SingularConstraintError",
 ]

@@ -21,7 +21,8 @@ __all__ = [
     "NumericalOverflowError", "SingularMassMatrixError", "MimicNotSupportedError",
     "DescriptionError", "URDFError", "URDFWarning", "MJCFError", "MJCFWarning",
     "DivergenceError", "RolloutWarning", "ConvergenceWarning", "StudyInterrupted",
-    "ForkedSerialWarning", "CacheWarning", "UnsafeCacheDirError",
+    "ForkedSerialWarning", "CacheWarning", "UnsafeCacheDirError", "ConstraintError",
+    "SingularConstraintError",
 ]
 
 
@@ -38,6 +39,23 @@ class SingularMassMatrixError(np.linalg.LinAlgError, ValueError):
 
 class MimicNotSupportedError(NotImplementedError, TypeError):
     """A function that does not take a model with mimic joints (fastdyn.mimic) was given one."""
+
+
+# --- rigid constraints (fastdyn.constraints, fastdyn.constrained_dynamics) ------------------
+
+class ConstraintError(ValueError):
+    """A rigid constraint that cannot be built or used: ``str(err)`` is "constraint 'name':
+    reason"; ``.constraint`` and ``.reason`` hold the parts."""
+
+    def __init__(self, constraint: str, reason: str):
+        self.constraint, self.reason = constraint, reason
+        super().__init__(f"constraint {constraint!r}: {reason}")
+
+
+class SingularConstraintError(ConstraintError, np.linalg.LinAlgError):
+    """A constraint set whose rows are dependent (redundant or conflicting constraints) met a
+    direct solve (mu = 0): ``.constraint`` names the first constraint with a dependent row.
+    The proximal mode (mu > 0) gives the least-norm forces of a redundant set."""
 
 
 # --- robot descriptions (fastdyn.io) --------------------------------------------------------
@@ -88,7 +106,8 @@ class RolloutWarning(RuntimeWarning):
 class ConvergenceWarning(RolloutWarning):
     """A step's constraint solver stopped at its iteration cap with the residual above the
     tolerance: its forces and the state after it do not solve the step's equations
-    (``Rollout.status`` "unconverged"; ``Scene.step`` warns)."""
+    (``Rollout.status`` "unconverged"; ``Scene.step`` warns). Also the proximal iterations
+    of constraint_dynamics / impulse_dynamics (mu > 0) stopping at max_iterations."""
 
 
 # --- studies and parallel runs --------------------------------------------------------------

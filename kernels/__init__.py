@@ -44,6 +44,13 @@ mass, com, vcom, acom, Jcom, zero)`` (fastdyn.compute_all_terms' kernel; frame -
 frame placement), ``computed_torque_law(jnt, q, v, q_ref, v_ref, a_ref, kp, kd, M, h, x, tau)``
 (tau = M (a_ref + kp (q_ref (-) q) + kd (v_ref - v)) + h; kp, kd (nv,) or (1,); x (nv,)
 scratch) and ``simulate``'s step, ``kernels.entry.simulate.euler_step``.
+Rigid constraints (fastdyn.RigidConstraint; ``fastdyn.constraint_table(model, constraints)``
+gives their table, lambda has ``table["kind"].sum()`` = m rows):
+``constraint_dynamics(jnt, prm, dof, table, q, v, tau, prox, ws, work, ddq, lam)`` and
+``impulse_dynamics(jnt, prm, dof, table, q, v, restitution, prox, ws, work, v_after, lam)``,
+with prox the (layout.NX,) proximal settings (mu, max_iter, absolute and relative accuracy in;
+iterations and residuals out) and work ``constraint_work_size(nv, m)`` floats of scratch; both
+return (status, detail), (0, 0) when solved (kernels/contact/constrained_dynamics.py).
 For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
 take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
 i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
@@ -57,6 +64,8 @@ from .entry.computed_torque import computed_torque_law
 from .algorithms.centroidal_derivatives import centroidal_dynamics_derivatives
 from .linalg.cholesky import cholesky, inverse as cholesky_inverse, solve as cholesky_solve
 from .algorithms.crba import crba, crba_inertias
+from .contact.constrained_dynamics import constraint_dynamics, impulse_dynamics
+from .contact.constrained_dynamics import work_size as constraint_work_size
 from .algorithms.energy import kinetic_energy, potential_energy
 from .algorithms.forward_kinematics import forward_kinematics
 from .algorithms.frames import update_frame_placements
@@ -73,9 +82,10 @@ from .layout import workspace
 
 __all__ = ["aba", "aba_inertias", "aba_derivatives", "all_terms", "center_of_mass",
            "centroidal_dynamics_derivatives", "cholesky", "cholesky_inverse", "cholesky_solve",
-           "computed_torque_law", "crba", "crba_inertias", "difference", "forward_kinematics",
-           "frame_jacobian", "frame_motion_derivatives", "integrate", "jcalc", "joint_jacobian", "joint_jacobians",
-           "joint_motion_derivatives", "kinematics_derivatives", "kinetic_energy", "neutral",
-           "normalize", "potential_energy", "rnea", "rnea_derivatives", "rnea_inertias",
-           "simulate", "static_torque_derivatives", "step_derivatives", "update_frame_placements",
-           "workspace"]
+           "computed_torque_law", "constraint_dynamics", "constraint_work_size", "crba",
+           "crba_inertias", "difference", "forward_kinematics", "frame_jacobian",
+           "frame_motion_derivatives", "impulse_dynamics", "integrate", "jcalc", "joint_jacobian",
+           "joint_jacobians", "joint_motion_derivatives", "kinematics_derivatives",
+           "kinetic_energy", "neutral", "normalize", "potential_energy", "rnea",
+           "rnea_derivatives", "rnea_inertias", "simulate", "static_torque_derivatives",
+           "step_derivatives", "update_frame_placements", "workspace"]

@@ -112,6 +112,37 @@ MIMIC_DTYPE = np.dtype(
     align=True,
 )
 
+# Rigid constraints (fastdyn.RigidConstraint, kernels/contact/rigid_constraints.py): one row
+# per constraint, in the order the caller lists them. Frame c1, fixed to joint1, is held to
+# frame c2, fixed to joint2 (joint2 = 0: c2 is a placement in the world), as Pinocchio's
+# RigidConstraintModel (joint1_id, joint1_placement, joint2_id, joint2_placement).
+CONSTRAINT_DTYPE = np.dtype(
+    [
+        ("kind", np.int64),  # 3: point (CONTACT_3D, "connect"), 6: frame (CONTACT_6D, "weld") ()
+        ("reference", np.int64),  # LOCAL or LOCAL_WORLD_ALIGNED: the axes of its rows ()
+        ("joint1", np.int64),  # joint carrying c1 ()
+        ("R1", np.float64, (3, 3)),  # rotation of c1 in joint1's frame (3x3)
+        ("p1", np.float64, (3,)),  # origin of c1 in joint1's frame [m] (3)
+        ("joint2", np.int64),  # joint carrying c2; 0: the world ()
+        ("R2", np.float64, (3, 3)),  # rotation of c2 in joint2's frame (3x3)
+        ("p2", np.float64, (3,)),  # origin of c2 in joint2's frame [m] (3)
+        ("kp", np.float64),  # Baumgarte position gain [1/s^2] ()
+        ("kd", np.float64),  # Baumgarte velocity gain [1/s] ()
+        ("row", np.int64),  # first row of this constraint in lambda ()
+    ],
+    align=True,
+)
+# Proximal settings and results of a constrained solve, prox (NX,) float64 (Pinocchio's
+# ProximalSettings: the first four are read, the last three written):
+X_MU = 0  # proximal parameter mu >= 0; 0: one direct solve [units of G]
+X_MAX_ITER = 1  # most proximal iterations (>= 1) ()
+X_ABS_ACC = 2  # stop when |J ddq - rhs|_inf is at most this (1)
+X_REL_ACC = 3  # ... or when |lambda_k+1 - lambda_k|_inf is at most this (1)
+X_ITER = 4  # out: the iterations made (1)
+X_ABS_RES = 5  # out: |J ddq - rhs|_inf at the end (1)
+X_REL_RES = 6  # out: |lambda_k+1 - lambda_k|_inf at the end (1)
+NX = 7
+
 # --- Workspace columns, ws[i, ...] for joint i (row 0: the universe) -------------------------
 # A placement is 12 numbers: R row-major (9) then p (3).
 LI = 0  # liMi: placement of joint i in its parent (12)

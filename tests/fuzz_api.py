@@ -202,6 +202,17 @@ def _target(ctx, values):
     return np.array(fd.frame_placement(m, d, values["frame"]))
 
 
+def _last_frame(model) -> int:
+    """A frame of the model's last joint (its support has every dof of that branch)."""
+    return int(np.flatnonzero(model.frm["parent_joint"] == model.njoints - 1)[0])
+
+
+def _constraints(ctx, _):
+    """A point contact at the last joint's frame: well posed on the models with 6 dofs or more
+    on that branch (the Call's ``needs``)."""
+    return [fd.RigidConstraint(ctx.model, fd.CONTACT_3D, _last_frame(ctx.model), kd=1.0)]
+
+
 def _targets(ctx, values):
     return np.stack([_target(ctx, values) for _ in range(NROWS)])
 
@@ -244,6 +255,14 @@ def FRAME(name="frame"):
 
 def REFERENCE():
     return A("reference", "reference", _reference)
+
+
+def CONSTRAINTS():
+    return A("constraints", "constraints", _constraints, words=("constraint",))
+
+
+def _six_dofs(model) -> bool:
+    return int(model.frm["parent_joint"].max()) > 0 and model.nv >= 6
 
 
 def REPRESENTATION(name="representation"):
@@ -434,6 +453,13 @@ CALLS: list[Call] = [
          prepare=_cholesky_prepare, risky=("out",)),
     Call("compute_minverse", fd.compute_minverse, [MODEL(), DATA(), Q()]),
     Call("aba", fd.aba, [MODEL(), DATA(), Q(), V(), V("tau"), FEXT()]),
+    # rigid constraints (fastdyn/constraints.py, fastdyn/constrained_dynamics.py)
+    Call("constraint_dynamics", fd.constraint_dynamics,
+         [MODEL(), DATA(), Q(), V(), V("tau"), CONSTRAINTS()], needs=_six_dofs),
+    Call("impulse_dynamics", fd.impulse_dynamics,
+         [MODEL(), DATA(), Q(), V("v_before"), CONSTRAINTS()], needs=_six_dofs),
+    Call("constraint_table", fd.constraint_table, [MODEL(), CONSTRAINTS()], needs=_six_dofs,
+         observe=lambda out, _: out["row"]),
     # a control loop's tick (fastdyn/tick.py)
     Call("compute_all_terms", fd.compute_all_terms,
          [MODEL(), DATA(), Q(), V(), A("frame", "frame", _frame, optional=True), REFERENCE()],
@@ -1030,6 +1056,21 @@ def _out_mutations():
     ]
 
 
+def _constraints_mutations():
+    def other_model(c, v, a):
+        m = get_model(c.other_name)
+        return _one(a, [fd.RigidConstraint(m, fd.CONTACT_3D, _last_frame(m))],
+                    desc=f"a constraint of the model {c.other_name}")
+    return [
+        M("tuple", SAME, lambda c, v, a: _one(a, tuple(v[a.name]))),
+        M("bare", SAME, lambda c, v, a: _one(a, v[a.name][0])),
+        M("none", REFUSE_TYPE, lambda c, v, a: _one(a, None), core=True),
+        M("string", REFUSE_TYPE, lambda c, v, a: _one(a, "contact")),
+        M("nested", REFUSE_TYPE, lambda c, v, a: _one(a, [v[a.name]])),
+        M("other_model", REFUSE, other_model, core=True),
+    ]
+
+
 def _name_mutations():
     def names(c, a):
         return getattr(c.model, a.opts["names"])
@@ -1199,6 +1240,7 @@ CATALOG: dict[str, list[Mutation]] = {
     "seed": _seed_mutations(),
     "out": _out_mutations(),
     "name": _name_mutations(),
+    "constraints": _constraints_mutations(),
     "urdf": _urdf_mutations(),
     "mjcf": _urdf_mutations(),  # the same: path objects, text, bytes, missing, truncated ...
     "root_joint": _root_joint_mutations(),

@@ -1,0 +1,156 @@
+"""Forward and impulse dynamics under rigid constraints (fastdyn.RigidConstraint).
+
+Pinocchio's constraintDynamics and impulseDynamics (Carpentier, Budhiraja, Mansard, RSS
+2021), with the same equations, signs and lambda:
+
+    ddq, lam = fd.constraint_dynamics(model, data, q, v, tau, constraints)
+        M ddq = tau - h(q, v) + J^T lam,     J ddq = rhs  (-J'v, plus Baumgarte's terms)
+    v_after, impulses = fd.impulse_dynamics(model, data, q, v, constraints, restitution=0.0)
+        M (v+ - v) = J^T Lambda,              J v+ = -e J v
+
+J stacks the constraints' rows in the order given (3 for CONTACT_3D, 6 for CONTACT_6D, in
+each constraint's ``reference``); lam holds the forces (impulses) the constraints apply to
+the robot, expressed in the same rows: a point contact's [f_x, f_y, f_z], a frame contact's
+[f; tau] at the frame's origin. The solve works on the tree's sparsity (M = U D U^T, the
+Delassus matrix J M^-1 J^T by sparse solves: kernels/contact/constrained_dynamics.py).
+
+Redundant or conflicting constraints (rows that depend on each other: four frame contacts on
+a quadruped's three-dof legs, two contacts at one point) make J M^-1 J^T singular. With
+``mu = 0`` (the default: one direct solve) that raises SingularConstraintError, naming the
+first constraint with a dependent row. With ``mu > 0`` the proximal iterations of Carpentier
+et al. (kernels/contact/proximal.py) run instead, up to ``max_iterations``: for a redundant
+but consistent set they converge to the least-norm lam (of all the forces that give the same
+ddq, the smallest in the 2-norm); ddq is the unique constrained acceleration. They stop when
+the constraint's residual |J ddq - rhs|_inf is within ``absolute_accuracy`` or lam moved by
+at most ``relative_accuracy``; otherwise a ConvergenceWarning says so (a conflicting set, or
+mu too large for the iterations given: mu about 1e-8 to 1e-6 of J M^-1 J^T's diagonal
+converges in a few). ``data.constraint_iterations`` and ``data.constraint_residual`` hold the
+last call's count and residual.
+
+Results are views into ``data`` (data.ddq and data.lambda_c; data.dq_after and
+data.impulse_c), overwritten by the next call: copy them to keep them.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ._internal import arrays as _arrays
+from ._internal import checks as _checks
+from ._internal.fastcall import Kernel
+from .constraints import RigidConstraint, constraint_table
+from .errors import ConvergenceWarning, SingularConstraintError, SingularMassMatrixError
+from .kernels.contact import constrained_dynamics as _cd
+from .kernels.layout import (NX, X_ABS_ACC, X_ABS_RES, X_ITER, X_MAX_ITER, X_MU, X_REL_ACC,
+                             X_REL_RES)
+from .model import Data, Model
+
+__all__ = ["constraint_dynamics", "impulse_dynamics"]
+
+_constraint_dynamics = Kernel(_cd.constraint_dynamics)
+_impulse_dynamics = Kernel(_cd.impulse_dynamics)
+
+
+def constraint_dynamics(model: Model, data: Data, q, v, tau, constraints, mu: float = 0.0,
+                        max_iterations: int = 100, absolute_accuracy: float = 1e-12,
+                        relative_accuracy: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+    """(ddq, lam) of M ddq = tau - h + J^T lam, J ddq = rhs (Pinocchio's constraintDynamics,
+    ``mu`` ... ``relative_accuracy`` its ProximalSettings): see the module docstring."""
+    table, prox, work, lam = _prepare(model, data, constraints, mu, max_iterations,
+                                      absolute_accuracy, relative_accuracy, "lambda_c")
+    q = _checks.configuration(model, q)
+    v = _checks.vector(v, model.nv, "v")
+    tau = _checks.vector(tau, model.nv, "tau")
+    status = _constraint_dynamics.call(model.jnt, model.prm, model.dof, table, q, v, tau, prox,
+                                       data.ws, work, data.ddq, lam)
+    data.kinematics = 1  # CRBA left the joint placements, as crba does
+    _finish(model, data, table, prox, status, ("q", "v", "tau"), (q, v, tau), data.ddq, lam)
+    return data.ddq, lam
+
+
+def impulse_dynamics(model: Model, data: Data, q, v_before, constraints,
+                     restitution: float = 0.0, mu: float = 0.0, max_iterations: int = 100,
+                     absolute_accuracy: float = 1e-12,
+                     relative_accuracy: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+    """(v_after, impulses) of M (v+ - v-) = J^T Lambda, J v+ = -e J v- with e = restitution
+    in [0, 1] (Pinocchio's impulseDynamics; 0: the constrained velocities stop, 1: they
+    reverse). Settings and errors as constraint_dynamics'."""
+    e = _checks.scalar(restitution, "restitution")
+    if not 0.0 <= e <= 1.0:
+        raise ValueError(f"restitution must be in [0, 1], got {e}")
+    table, prox, work, lam = _prepare(model, data, constraints, mu, max_iterations,
+                                      absolute_accuracy, relative_accuracy, "impulse_c")
+    q = _checks.configuration(model, q)
+    v = _checks.vector(v_before, model.nv, "v_before")
+    out = _arrays.buffer(data, "dq_after", (model.nv,))
+    status = _impulse_dynamics.call(model.jnt, model.prm, model.dof, table, q, v, e, prox,
+                                    data.ws, work, out, lam)
+    data.kinematics = 1
+    _finish(model, data, table, prox, status, ("q", "v_before"), (q, v), out, lam)
+    return out, lam
+
+
+def _prepare(model, data, constraints, mu, max_iterations, absolute_accuracy,
+             relative_accuracy, out):
+    """The constraint table (kept on data while the same constraints come back), the
+    proximal settings, the scratch and lambda's buffer."""
+    _arrays.same_data(model, data)
+    table = _table(model, data, constraints)
+    prox = _arrays.buffer(data, "prox", (NX,))
+    prox[X_MU] = _checks.scalar(mu, "mu")
+    if prox[X_MU] < 0.0:
+        raise ValueError(f"mu must be >= 0 (0: one direct solve), got {prox[X_MU]}")
+    prox[X_MAX_ITER] = _checks.integer(max_iterations, "max_iterations", 1)
+    for k, x, name in ((X_ABS_ACC, absolute_accuracy, "absolute_accuracy"),
+                       (X_REL_ACC, relative_accuracy, "relative_accuracy")):
+        prox[k] = _checks.scalar(x, name)
+        if prox[k] < 0.0:
+            raise ValueError(f"{name} must be >= 0, got {prox[k]}")
+    m = int(table["kind"].sum())
+    work = _arrays.buffer(data, "constraint_work", (int(_cd.work_size(model.nv, m)),))
+    return table, prox, work, _arrays.buffer(data, out, (m,))
+
+
+def _table(model, data, constraints) -> np.ndarray:
+    """constraint_table(model, constraints), reused while the caller passes the same
+    constraints again (they are immutable)."""
+    items = (constraints,) if isinstance(constraints, RigidConstraint) else constraints
+    cached = data.__dict__.get("_constraint_table")
+    if cached is not None and type(items) in (list, tuple) and len(items) == len(cached[0]) \
+            and all(a is b for a, b in zip(items, cached[0])):
+        return cached[1]
+    table = constraint_table(model, items)
+    data.__dict__["_constraint_table"] = (tuple(items), table)
+    return table
+
+
+def _finish(model, data, table, prox, status, names, inputs, out, lam) -> None:
+    """Raise what the kernel's status means; warn on unconverged proximal iterations; say
+    when finite inputs gave a non-finite result."""
+    kind, detail = status
+    if kind == _cd.SINGULAR_MASS:
+        j = int(model.dof[detail]["joint"])
+        raise SingularMassMatrixError(
+            f"M(q) is not positive definite at dof {detail} (joint {model.joint_names[j]!r}): "
+            f"a moving joint carries no mass or inertia in its subtree")
+    if kind == _cd.DEPENDENT:
+        k = int(np.searchsorted(table["row"], detail, side="right")) - 1
+        c = data.__dict__["_constraint_table"][0][k]
+        raise SingularConstraintError(
+            c.name, f"its row {detail - int(table[k]['row'])} (row {detail} of the set) depends "
+                    f"on the rows before it: the constraint set is redundant or conflicting "
+                    f"(J M^-1 J^T is singular). Remove the redundant constraint, or pass mu > 0 "
+                    f"(e.g. 1e-8) for the proximal solve and its least-norm forces")
+    data.constraint_iterations = int(prox[X_ITER])
+    data.constraint_residual = float(prox[X_ABS_RES])
+    _checks.finite_result(out, names, inputs)
+    _checks.finite_result(lam, names, inputs)
+    if prox[X_MU] > 0.0 and prox[X_ITER] >= prox[X_MAX_ITER] and \
+            prox[X_ABS_RES] > prox[X_ABS_ACC] and prox[X_REL_RES] > prox[X_REL_ACC]:
+        warnings.warn(f"the proximal iterations (mu = {prox[X_MU]:g}) stopped at "
+                      f"max_iterations = {int(prox[X_MAX_ITER])} with |J ddq - rhs| = "
+                      f"{prox[X_ABS_RES]:.3g} and a last change of lambda of "
+                      f"{prox[X_REL_RES]:.3g}: a conflicting constraint set, or too few "
+                      f"iterations for this mu", ConvergenceWarning, stacklevel=3)
