@@ -43,14 +43,15 @@ from ._internal.fastcall import Kernel
 from .constraints import RigidConstraint, constraint_table
 from .errors import ConvergenceWarning, SingularConstraintError, SingularMassMatrixError
 from .kernels.contact import constrained_dynamics as _cd
+from .kernels.entry import guard_constrained as _guard
 from .kernels.layout import (NX, X_ABS_ACC, X_ABS_RES, X_ITER, X_MAX_ITER, X_MU, X_REL_ACC,
                              X_REL_RES)
 from .model import Data, Model
 
 __all__ = ["constraint_dynamics", "impulse_dynamics"]
 
-_constraint_dynamics = Kernel(_cd.constraint_dynamics)
-_impulse_dynamics = Kernel(_cd.impulse_dynamics)
+_constraint_dynamics = Kernel(_guard.constraint_dynamics_checked, vectors=(4, 5, 6))
+_impulse_dynamics = Kernel(_guard.impulse_dynamics_checked, vectors=(4, 5))
 
 
 def constraint_dynamics(model: Model, data: Data, q, v, tau, constraints, mu: float = 0.0,
@@ -60,13 +61,14 @@ def constraint_dynamics(model: Model, data: Data, q, v, tau, constraints, mu: fl
     ``mu`` ... ``relative_accuracy`` its ProximalSettings): see the module docstring."""
     table, prox, work, lam = _prepare(model, data, constraints, mu, max_iterations,
                                       absolute_accuracy, relative_accuracy, "lambda_c")
-    q = _checks.configuration(model, q)
-    v = _checks.vector(v, model.nv, "v")
-    tau = _checks.vector(tau, model.nv, "tau")
-    status = _constraint_dynamics.call(model.jnt, model.prm, model.dof, table, q, v, tau, prox,
-                                       data.ws, work, data.ddq, lam)
-    data.kinematics = 1  # CRBA left the joint placements, as crba does
-    _finish(model, data, table, prox, status, ("q", "v", "tau"), (q, v, tau), data.ddq, lam)
+    q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
+    code, status, detail = _constraint_dynamics.call(
+        model.jnt, model.prm, model.dof, table, q, v, tau, prox, data.ws, work, data.ddq, lam,
+        _arrays.NO_FORCES, _checks.QUAT_TOL)
+    data.kinematics = 0 if code else 1  # CRBA left the joint placements, as crba does
+    if code:
+        _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
+    _finish(model, data, table, prox, status, detail)
     return data.ddq, lam
 
 
@@ -77,27 +79,48 @@ def impulse_dynamics(model: Model, data: Data, q, v_before, constraints,
     """(v_after, impulses) of M (v+ - v-) = J^T Lambda, J v+ = -e J v- with e = restitution
     in [0, 1] (Pinocchio's impulseDynamics; 0: the constrained velocities stop, 1: they
     reverse). Settings and errors as constraint_dynamics'."""
-    e = _checks.scalar(restitution, "restitution")
-    if not 0.0 <= e <= 1.0:
-        raise ValueError(f"restitution must be in [0, 1], got {e}")
+    e = restitution if type(restitution) is float and 0.0 <= restitution <= 1.0 else \
+        _restitution(restitution)
     table, prox, work, lam = _prepare(model, data, constraints, mu, max_iterations,
                                       absolute_accuracy, relative_accuracy, "impulse_c")
-    q = _checks.configuration(model, q)
-    v = _checks.vector(v_before, model.nv, "v_before")
+    q = _checks.fast_vector(q, model.nq, "q")
+    v = _checks.fast_vector(v_before, model.nv, "v_before")
     out = _arrays.buffer(data, "dq_after", (model.nv,))
-    status = _impulse_dynamics.call(model.jnt, model.prm, model.dof, table, q, v, e, prox,
-                                    data.ws, work, out, lam)
-    data.kinematics = 1
-    _finish(model, data, table, prox, status, ("q", "v_before"), (q, v), out, lam)
+    code, status, detail = _impulse_dynamics.call(
+        model.jnt, model.prm, model.dof, table, q, v, e, prox, data.ws, work, out, lam,
+        _arrays.NO_FORCES, _checks.QUAT_TOL)
+    data.kinematics = 0 if code else 1
+    if code:
+        _checks.explain(model, code, ("q", "v_before"), q, v)
+    _finish(model, data, table, prox, status, detail)
     return out, lam
+
+
+def _restitution(e) -> float:
+    e = _checks.scalar(e, "restitution")
+    if not 0.0 <= e <= 1.0:
+        raise ValueError(f"restitution must be in [0, 1], got {e}")
+    return e
 
 
 def _prepare(model, data, constraints, mu, max_iterations, absolute_accuracy,
              relative_accuracy, out):
     """The constraint table (kept on data while the same constraints come back), the
-    proximal settings, the scratch and lambda's buffer."""
+    proximal settings (checked when they change), the scratch and lambda's buffer."""
     _arrays.same_data(model, data)
-    table = _table(model, data, constraints)
+    table, m, size = _table(model, data, constraints)
+    prox = data.__dict__.get("prox")
+    key = (type(mu), mu, type(max_iterations), max_iterations, type(absolute_accuracy),
+           absolute_accuracy, type(relative_accuracy), relative_accuracy)
+    if prox is None or data.__dict__.get("_prox_key") != key:
+        prox = _settings(data, mu, max_iterations, absolute_accuracy, relative_accuracy)
+        data.__dict__["_prox_key"] = key
+    work = _arrays.buffer(data, "constraint_work", (size,))
+    return table, prox, work, _arrays.buffer(data, out, (m,))
+
+
+def _settings(data, mu, max_iterations, absolute_accuracy, relative_accuracy) -> np.ndarray:
+    data.__dict__.pop("_prox_key", None)  # (a refused setting leaves no stale key)
     prox = _arrays.buffer(data, "prox", (NX,))
     prox[X_MU] = _checks.scalar(mu, "mu")
     if prox[X_MU] < 0.0:
@@ -108,34 +131,32 @@ def _prepare(model, data, constraints, mu, max_iterations, absolute_accuracy,
         prox[k] = _checks.scalar(x, name)
         if prox[k] < 0.0:
             raise ValueError(f"{name} must be >= 0, got {prox[k]}")
-    m = int(table["kind"].sum())
-    work = _arrays.buffer(data, "constraint_work", (int(_cd.work_size(model.nv, m)),))
-    return table, prox, work, _arrays.buffer(data, out, (m,))
+    return prox
 
 
-def _table(model, data, constraints) -> np.ndarray:
-    """constraint_table(model, constraints), reused while the caller passes the same
-    constraints again (they are immutable)."""
-    items = (constraints,) if isinstance(constraints, RigidConstraint) else constraints
+def _table(model, data, constraints) -> tuple[np.ndarray, int, int]:
+    """(constraint_table(model, constraints), its rows m, the kernels' scratch size), reused
+    while the caller passes the same constraints again (they are immutable)."""
+    items = (constraints,) if type(constraints) is RigidConstraint else constraints
     cached = data.__dict__.get("_constraint_table")
     if cached is not None and type(items) in (list, tuple) and len(items) == len(cached[0]) \
             and all(a is b for a, b in zip(items, cached[0])):
-        return cached[1]
+        return cached[1:]
     table = constraint_table(model, items)
-    data.__dict__["_constraint_table"] = (tuple(items), table)
-    return table
+    m = int(table["kind"].sum())
+    size = int(_cd.work_size(model.nv, m))
+    data.__dict__["_constraint_table"] = (tuple(items), table, m, size)
+    return table, m, size
 
 
-def _finish(model, data, table, prox, status, names, inputs, out, lam) -> None:
-    """Raise what the kernel's status means; warn on unconverged proximal iterations; say
-    when finite inputs gave a non-finite result."""
-    kind, detail = status
-    if kind == _cd.SINGULAR_MASS:
+def _finish(model, data, table, prox, status, detail) -> None:
+    """Raise what the kernel's status means; warn on unconverged proximal iterations."""
+    if status == _cd.SINGULAR_MASS:
         j = int(model.dof[detail]["joint"])
         raise SingularMassMatrixError(
             f"M(q) is not positive definite at dof {detail} (joint {model.joint_names[j]!r}): "
             f"a moving joint carries no mass or inertia in its subtree")
-    if kind == _cd.DEPENDENT:
+    if status == _cd.DEPENDENT:
         k = int(np.searchsorted(table["row"], detail, side="right")) - 1
         c = data.__dict__["_constraint_table"][0][k]
         raise SingularConstraintError(
@@ -145,8 +166,6 @@ def _finish(model, data, table, prox, status, names, inputs, out, lam) -> None:
                     f"(e.g. 1e-8) for the proximal solve and its least-norm forces")
     data.constraint_iterations = int(prox[X_ITER])
     data.constraint_residual = float(prox[X_ABS_RES])
-    _checks.finite_result(out, names, inputs)
-    _checks.finite_result(lam, names, inputs)
     if prox[X_MU] > 0.0 and prox[X_ITER] >= prox[X_MAX_ITER] and \
             prox[X_ABS_RES] > prox[X_ABS_ACC] and prox[X_REL_RES] > prox[X_REL_ACC]:
         warnings.warn(f"the proximal iterations (mu = {prox[X_MU]:g}) stopped at "

@@ -400,6 +400,17 @@ def test_bad_arguments_of_the_calls_are_refused():
         fd.constraint_dynamics(model, data, q, v, np.full(model.nv, np.nan), cs)
     with pytest.raises(ValueError, match="quaternion"):
         fd.constraint_dynamics(model, data, 2 * q, v, tau, cs)
+    bad = q.copy()
+    bad[8] = np.nan
+    with pytest.raises(ValueError, match=r"q has non-finite entries at indices \[8\]"):
+        fd.constraint_dynamics(model, data, bad, v, tau, cs)
+    with pytest.raises(ValueError, match=r"v_before has non-finite entries at indices \[8\]"):
+        fd.impulse_dynamics(model, data, q, bad[:model.nv], cs)
+    with pytest.raises(fd.NumericalOverflowError, match="overflow"):
+        fd.constraint_dynamics(model, data, q, np.full(model.nv, 1e200), tau, cs)
+    # and the Data still serves (a refused call leaves nothing stale)
+    close(fd.constraint_dynamics(model, data, q, v, tau, cs)[0],
+          fd.constraint_dynamics(model, model.create_data(), q, v, tau, cs)[0], 0.0)
     with pytest.raises(ValueError, match="mu must be >= 0"):
         fd.constraint_dynamics(model, data, q, v, tau, cs, mu=-1.0)
     with pytest.raises(ValueError, match="max_iterations must be >= 1"):
