@@ -27,6 +27,11 @@ mu too large for the iterations given: mu about 1e-8 to 1e-6 of J M^-1 J^T's dia
 converges in a few). ``data.constraint_iterations`` and ``data.constraint_residual`` hold the
 last call's count and residual.
 
+On loop closures impulse_dynamics acts on the closed frames' relative velocity (J v+ =
+-e J v-, J the rows of constraint_dynamics); Pinocchio 4.1's impulseDynamics puts only the
+first frame's velocity in its right-hand side there, so the two differ on loops (and agree
+on contacts with the world).
+
 Results are views into ``data`` (data.ddq and data.lambda_c; data.dq_after and
 data.impulse_c), overwritten by the next call: copy them to keep them.
 """
