@@ -38,19 +38,13 @@ data.impulse_c), overwritten by the next call: copy them to keep them.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ._internal import arrays as _arrays
 from ._internal import checks as _checks
+from ._internal import constraint_sets as _sets
 from ._internal.fastcall import Kernel
-from .constraints import RigidConstraint, constraint_table
-from .errors import ConvergenceWarning, SingularConstraintError, SingularMassMatrixError
-from .kernels.contact import constrained_dynamics as _cd
 from .kernels.entry import guard_constrained as _guard
-from .kernels.layout import (NX, X_ABS_ACC, X_ABS_RES, X_ITER, X_MAX_ITER, X_MU, X_REL_ACC,
-                             X_REL_RES)
 from .model import Data, Model
 
 __all__ = ["constraint_dynamics", "impulse_dynamics"]
@@ -64,8 +58,8 @@ def constraint_dynamics(model: Model, data: Data, q, v, tau, constraints, mu: fl
                         relative_accuracy: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
     """(ddq, lam) of M ddq = tau - h + J^T lam, J ddq = rhs (Pinocchio's constraintDynamics,
     ``mu`` ... ``relative_accuracy`` its ProximalSettings): see the module docstring."""
-    table, prox, work, lam = _prepare(model, data, constraints, mu, max_iterations,
-                                      absolute_accuracy, relative_accuracy, "lambda_c")
+    table, prox, work, lam = _sets.prepare(model, data, constraints, mu, max_iterations,
+                                           absolute_accuracy, relative_accuracy, "lambda_c")
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
     code, status, detail = _constraint_dynamics.call(
         model.jnt, model.prm, model.dof, table, q, v, tau, prox, data.ws, work, data.ddq, lam,
@@ -73,7 +67,7 @@ def constraint_dynamics(model: Model, data: Data, q, v, tau, constraints, mu: fl
     data.kinematics = 0 if code else 1  # CRBA left the joint placements, as crba does
     if code:
         _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
-    _finish(model, data, table, prox, status, detail)
+    _sets.finish(model, data, table, prox, status, detail)
     return data.ddq, lam
 
 
@@ -86,8 +80,8 @@ def impulse_dynamics(model: Model, data: Data, q, v_before, constraints,
     reverse). Settings and errors as constraint_dynamics'."""
     e = restitution if type(restitution) is float and 0.0 <= restitution <= 1.0 else \
         _restitution(restitution)
-    table, prox, work, lam = _prepare(model, data, constraints, mu, max_iterations,
-                                      absolute_accuracy, relative_accuracy, "impulse_c")
+    table, prox, work, lam = _sets.prepare(model, data, constraints, mu, max_iterations,
+                                           absolute_accuracy, relative_accuracy, "impulse_c")
     q = _checks.fast_vector(q, model.nq, "q")
     v = _checks.fast_vector(v_before, model.nv, "v_before")
     out = _arrays.buffer(data, "dq_after", (model.nv,))
@@ -97,7 +91,7 @@ def impulse_dynamics(model: Model, data: Data, q, v_before, constraints,
     data.kinematics = 0 if code else 1
     if code:
         _checks.explain(model, code, ("q", "v_before"), q, v)
-    _finish(model, data, table, prox, status, detail)
+    _sets.finish(model, data, table, prox, status, detail)
     return out, lam
 
 
@@ -106,75 +100,3 @@ def _restitution(e) -> float:
     if not 0.0 <= e <= 1.0:
         raise ValueError(f"restitution must be in [0, 1], got {e}")
     return e
-
-
-def _prepare(model, data, constraints, mu, max_iterations, absolute_accuracy,
-             relative_accuracy, out):
-    """The constraint table (kept on data while the same constraints come back), the
-    proximal settings (checked when they change), the scratch and lambda's buffer."""
-    _arrays.same_data(model, data)
-    table, m, size = _table(model, data, constraints)
-    prox = data.__dict__.get("prox")
-    key = (type(mu), mu, type(max_iterations), max_iterations, type(absolute_accuracy),
-           absolute_accuracy, type(relative_accuracy), relative_accuracy)
-    if prox is None or data.__dict__.get("_prox_key") != key:
-        prox = _settings(data, mu, max_iterations, absolute_accuracy, relative_accuracy)
-        data.__dict__["_prox_key"] = key
-    work = _arrays.buffer(data, "constraint_work", (size,))
-    return table, prox, work, _arrays.buffer(data, out, (m,))
-
-
-def _settings(data, mu, max_iterations, absolute_accuracy, relative_accuracy) -> np.ndarray:
-    data.__dict__.pop("_prox_key", None)  # (a refused setting leaves no stale key)
-    prox = _arrays.buffer(data, "prox", (NX,))
-    prox[X_MU] = _checks.scalar(mu, "mu")
-    if prox[X_MU] < 0.0:
-        raise ValueError(f"mu must be >= 0 (0: one direct solve), got {prox[X_MU]}")
-    prox[X_MAX_ITER] = _checks.integer(max_iterations, "max_iterations", 1)
-    for k, x, name in ((X_ABS_ACC, absolute_accuracy, "absolute_accuracy"),
-                       (X_REL_ACC, relative_accuracy, "relative_accuracy")):
-        prox[k] = _checks.scalar(x, name)
-        if prox[k] < 0.0:
-            raise ValueError(f"{name} must be >= 0, got {prox[k]}")
-    return prox
-
-
-def _table(model, data, constraints) -> tuple[np.ndarray, int, int]:
-    """(constraint_table(model, constraints), its rows m, the kernels' scratch size), reused
-    while the caller passes the same constraints again (they are immutable)."""
-    items = (constraints,) if type(constraints) is RigidConstraint else constraints
-    cached = data.__dict__.get("_constraint_table")
-    if cached is not None and type(items) in (list, tuple) and len(items) == len(cached[0]) \
-            and all(a is b for a, b in zip(items, cached[0])):
-        return cached[1:]
-    table = constraint_table(model, items)
-    m = int(table["kind"].sum())
-    size = int(_cd.work_size(model.nv, m))
-    data.__dict__["_constraint_table"] = (tuple(items), table, m, size)
-    return table, m, size
-
-
-def _finish(model, data, table, prox, status, detail) -> None:
-    """Raise what the kernel's status means; warn on unconverged proximal iterations."""
-    if status == _cd.SINGULAR_MASS:
-        j = int(model.dof[detail]["joint"])
-        raise SingularMassMatrixError(
-            f"M(q) is not positive definite at dof {detail} (joint {model.joint_names[j]!r}): "
-            f"a moving joint carries no mass or inertia in its subtree")
-    if status == _cd.DEPENDENT:
-        k = int(np.searchsorted(table["row"], detail, side="right")) - 1
-        c = data.__dict__["_constraint_table"][0][k]
-        raise SingularConstraintError(
-            c.name, f"its row {detail - int(table[k]['row'])} (row {detail} of the set) depends "
-                    f"on the rows before it: the constraint set is redundant or conflicting "
-                    f"(J M^-1 J^T is singular). Remove the redundant constraint, or pass mu > 0 "
-                    f"(e.g. 1e-8) for the proximal solve and its least-norm forces")
-    data.constraint_iterations = int(prox[X_ITER])
-    data.constraint_residual = float(prox[X_ABS_RES])
-    if prox[X_MU] > 0.0 and prox[X_ITER] >= prox[X_MAX_ITER] and \
-            prox[X_ABS_RES] > prox[X_ABS_ACC] and prox[X_REL_RES] > prox[X_REL_ACC]:
-        warnings.warn(f"the proximal iterations (mu = {prox[X_MU]:g}) stopped at "
-                      f"max_iterations = {int(prox[X_MAX_ITER])} with |J ddq - rhs| = "
-                      f"{prox[X_ABS_RES]:.3g} and a last change of lambda of "
-                      f"{prox[X_REL_RES]:.3g}: a conflicting constraint set, or too few "
-                      f"iterations for this mu", ConvergenceWarning, stacklevel=3)

@@ -50,7 +50,10 @@ gives their table, lambda has ``table["kind"].sum()`` = m rows):
 ``impulse_dynamics(jnt, prm, dof, table, q, v, restitution, prox, ws, work, v_after, lam)``,
 with prox the (layout.NX,) proximal settings (mu, max_iter, absolute and relative accuracy in;
 iterations and residuals out) and work ``constraint_work_size(nv, m)`` floats of scratch; both
-return (status, detail), (0, 0) when solved (kernels/contact/constrained_dynamics.py).
+return (status, detail), (0, 0) when solved (kernels/contact/constrained_dynamics.py);
+``constraint_dynamics_derivatives(jnt, prm, dof, table, q, v, tau, prox, ws, work, ddq, lam,
+ddq_d, lam_d)`` adds d ddq/d(q, v, tau) (3, nv, nv) and d lam/d(q, v, tau) (3, m, nv) for
+contacts with the world (mu = 0; work: ``constraint_derivatives_work_size(nv, m, njoints)``).
 For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
 take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
 i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
@@ -66,6 +69,9 @@ from .linalg.cholesky import cholesky, inverse as cholesky_inverse, solve as cho
 from .algorithms.crba import crba, crba_inertias
 from .contact.constrained_dynamics import constraint_dynamics, impulse_dynamics
 from .contact.constrained_dynamics import work_size as constraint_work_size
+from .contact.constrained_dynamics_derivatives import constraint_dynamics_derivatives
+from .contact.constrained_dynamics_derivatives import (
+    derivatives_work_size as constraint_derivatives_work_size)
 from .algorithms.energy import kinetic_energy, potential_energy
 from .algorithms.forward_kinematics import forward_kinematics
 from .algorithms.frames import update_frame_placements
@@ -82,7 +88,8 @@ from .layout import workspace
 
 __all__ = ["aba", "aba_inertias", "aba_derivatives", "all_terms", "center_of_mass",
            "centroidal_dynamics_derivatives", "cholesky", "cholesky_inverse", "cholesky_solve",
-           "computed_torque_law", "constraint_dynamics", "constraint_work_size", "crba",
+           "computed_torque_law", "constraint_derivatives_work_size", "constraint_dynamics",
+           "constraint_dynamics_derivatives", "constraint_work_size", "crba",
            "crba_inertias", "difference", "forward_kinematics", "frame_jacobian",
            "frame_motion_derivatives", "impulse_dynamics", "integrate", "jcalc", "joint_jacobian",
            "joint_jacobians", "joint_motion_derivatives", "kinematics_derivatives",

@@ -42,7 +42,7 @@ def work_size(nv, m):
 
 
 @jit(inline="always")
-def _views(work, nv, m):
+def views(work, nv, m):
     """M, U (nv, nv), D, h, x, zero (nv,), J, Z (m, nv), G, F (m, m), rhs, b, prev, tip,
     soft (m,) and tmp (TMP_SIZE,): views of work, one after the other."""
     o = 0
@@ -105,7 +105,7 @@ def constraint_dynamics(jnt, prm, dof, cst, q, v, tau, prox, ws, work, ddq, lam)
     out). Returns (status, detail)."""
     nv = v.shape[0]
     m = lam.shape[0]
-    M, U, D, h, x, zero, J, Z, G, F, rhs, b, prev, tip, soft, tmp = _views(work, nv, m)
+    M, U, D, h, x, zero, J, Z, G, F, rhs, b, prev, tip, soft, tmp = views(work, nv, m)
     for k in range(nv):
         zero[k] = 0.0
     crba_rnea(jnt, prm, q, v, zero, zero[:0].reshape((0, 6)), ws, M, h)
@@ -133,7 +133,7 @@ def impulse_dynamics(jnt, prm, dof, cst, q, v, restitution, prox, ws, work, v_af
     Returns (status, detail)."""
     nv = v.shape[0]
     m = lam.shape[0]
-    M, U, D, h, x, zero, J, Z, G, F, rhs, b, prev, tip, soft, tmp = _views(work, nv, m)
+    M, U, D, h, x, zero, J, Z, G, F, rhs, b, prev, tip, soft, tmp = views(work, nv, m)
     crba(jnt, prm, q, ws, M, zero[:0])
     bad = cholesky(dof, M, U, D)
     if bad >= 0:

@@ -9,6 +9,8 @@ result from finite inputs is code 7 (an overflow).
 from .._jit import jit
 from ..checks import CODE, all_nv, check_state, first_nonfinite, nq_nv, overflow_code
 from ..contact.constrained_dynamics import constraint_dynamics, impulse_dynamics, work_size
+from ..contact.constrained_dynamics_derivatives import (constraint_dynamics_derivatives,
+                                                        derivatives_work_size)
 from ..layout import NX
 
 
@@ -27,6 +29,17 @@ def _sizes(jnt, dof, cst, prox, work, lam):
         rows += c.kind
     return (rows == m and dof.shape[0] == nv and prox.shape[0] >= NX
             and work.shape[0] >= work_size(nv, m))
+
+
+@jit
+def _finite(X):
+    """Whether every entry of the 3-D array X is finite."""
+    for a in range(X.shape[0]):
+        for r in range(X.shape[1]):
+            for c in range(X.shape[2]):
+                if not (X[a, r, c] - X[a, r, c] == 0.0):
+                    return False
+    return True
 
 
 @jit
@@ -58,4 +71,30 @@ def impulse_dynamics_checked(jnt, prm, dof, cst, q, v, restitution, prox, ws, wo
     if status == 0:
         k = first_nonfinite(v_after)
         code = overflow_code(k if k >= 0 else first_nonfinite(lam))
+    return code, status, detail
+
+
+@jit
+def constraint_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, tau, prox, ws, work,
+                                            ddq, lam, ddq_d, lam_d, no_forces, tol):
+    nv, m = nq_nv(jnt)[1], lam.shape[0]
+    code = check_state(jnt, prm, q, v, tau, no_forces, ws, tol)
+    if code == 0 and not (all_nv(jnt, v, tau, ddq) and _sizes(jnt, dof, cst, prox, work, lam)
+                          and work.shape[0] >= derivatives_work_size(nv, m, jnt.shape[0])
+                          and ddq_d.shape[0] == 3 and ddq_d.shape[1] == nv
+                          and ddq_d.shape[2] == nv and lam_d.shape[0] == 3
+                          and lam_d.shape[1] == m and lam_d.shape[2] == nv):
+        code = 8 * CODE
+    for k in range(cst.shape[0]):  # (the kernel takes contacts with the world only)
+        if cst[k].joint2 != 0:
+            code = 8 * CODE
+    if code != 0:
+        return code, 0, 0
+    status, detail = constraint_dynamics_derivatives(jnt, prm, dof, cst, q, v, tau, prox, ws,
+                                                     work, ddq, lam, ddq_d, lam_d)
+    if status == 0:
+        k = first_nonfinite(ddq)
+        code = overflow_code(k if k >= 0 else first_nonfinite(lam))
+        if code == 0 and not (_finite(ddq_d) and _finite(lam_d)):
+            code = 7 * CODE
     return code, status, detail
