@@ -189,6 +189,8 @@ def _rebuilt(*values) -> RigidConstraint:
     c = object.__new__(RigidConstraint)
     for k, val in zip(RigidConstraint.__slots__, values):
         object.__setattr__(c, k, val)
+    for x in (c.record, *c.placement):  # (unpickled arrays come back writeable)
+        x.flags.writeable = False
     return c
 
 

@@ -419,6 +419,8 @@ def test_constraints_are_immutable_pickle_and_belong_to_their_model():
         c.placement[0][0, 0] = 2.0  # read-only
     c2 = pickle.loads(pickle.dumps(c))
     assert c2.name == "foot" and c2.record == c.record and c2.size == 6
+    with pytest.raises(ValueError):
+        c2.record["kp"] = 1.0  # the copy is as immutable
     other = fd.samples.humanoid()
     with pytest.raises(ConstraintError, match="'foot': it was built for another model"):
         fd.constraint_table(other, [c])

@@ -1,7 +1,8 @@
 """Forward dynamics and impulse dynamics under rigid constraints, on the tree's sparsity.
 
 Source: Featherstone, "Rigid Body Dynamics Algorithms", 2008, sec. 6.5 (M = U D U^T with
-branch-induced sparsity: cholesky.py) and sec. 8.1 (constraint forces by elimination);
+branch-induced sparsity: cholesky.py) and ch. 8 (closed-loop systems: the constraint forces
+by elimination through the factorization of M, Baumgarte's stabilization);
 Carpentier, Budhiraja, Mansard, RSS 2021 (the proximal KKT resolution); Pinocchio's
 constraintDynamics and impulseDynamics, whose equations, signs and lambda these are.
 Constrained dynamics, the KKT system with the rows of rigid_constraints.py:
