@@ -31,7 +31,8 @@ try:
     from .derivatives import (compute_aba_derivatives, compute_generalized_gravity_derivatives,
                               compute_rnea_derivatives, compute_static_torque_derivatives)
     from .constrained_dynamics import constraint_dynamics, impulse_dynamics
-    from .constrained_dynamics_derivatives import compute_constraint_dynamics_derivatives
+    from .constrained_dynamics_derivatives import (compute_constraint_dynamics_derivatives,
+                                                   compute_impulse_dynamics_derivatives)
     from .constraints import CONTACT_3D, CONTACT_6D, RigidConstraint, constraint_table
     from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
                                 is_normalized, neutral, normalize, random_configuration)
@@ -108,6 +109,6 @@ __all__ = [
     "compute_all_terms", "computed_torque", "forward_step", "errors", "URDFWarning",
     "MJCFWarning", "MimicNotSupportedError", "CacheWarning", "RigidConstraint", "CONTACT_3D",
     "CONTACT_6D", "constraint_table", "constraint_dynamics", "impulse_dynamics",
-    "compute_constraint_dynamics_derivatives",
+    "compute_constraint_dynamics_derivatives", "compute_impulse_dynamics_derivatives",
     "ConstraintError", "SingularConstraintError",
 ]

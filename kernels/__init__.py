@@ -53,7 +53,9 @@ iterations and residuals out) and work ``constraint_work_size(nv, m)`` floats of
 return (status, detail), (0, 0) when solved (kernels/contact/constrained_dynamics.py);
 ``constraint_dynamics_derivatives(jnt, prm, dof, table, q, v, tau, prox, ws, work, ddq, lam,
 ddq_d, lam_d)`` adds d ddq/d(q, v, tau) (3, nv, nv) and d lam/d(q, v, tau) (3, m, nv) for
-contacts with the world (mu = 0; work: ``constraint_derivatives_work_size(nv, m, njoints)``).
+contacts with the world (mu = 0; work: ``constraint_derivatives_work_size(nv, m, njoints)``),
+``impulse_dynamics_derivatives(jnt, prm, dof, table, q, v, restitution, prox, ws, work,
+v_after, lam, dv_d, lam_d)`` d v+/d(q, v-) (2, nv, nv) and d lam/d(q, v-) (2, m, nv).
 For a loop over sampled inertias, ``rnea_inertias``, ``aba_inertias`` and ``crba_inertias``
 take one more array after ``prm``: the bodies' inertias pi (njoints - 1, 10), body i in row
 i - 1 (one sample of ``fastdyn.sample_parameters``), read instead of prm's.
@@ -69,7 +71,8 @@ from .linalg.cholesky import cholesky, inverse as cholesky_inverse, solve as cho
 from .algorithms.crba import crba, crba_inertias
 from .contact.constrained_dynamics import constraint_dynamics, impulse_dynamics
 from .contact.constrained_dynamics import work_size as constraint_work_size
-from .contact.constrained_dynamics_derivatives import constraint_dynamics_derivatives
+from .contact.constrained_dynamics_derivatives import (constraint_dynamics_derivatives,
+                                                       impulse_dynamics_derivatives)
 from .contact.constrained_dynamics_derivatives import (
     derivatives_work_size as constraint_derivatives_work_size)
 from .algorithms.energy import kinetic_energy, potential_energy
@@ -91,8 +94,9 @@ __all__ = ["aba", "aba_inertias", "aba_derivatives", "all_terms", "center_of_mas
            "computed_torque_law", "constraint_derivatives_work_size", "constraint_dynamics",
            "constraint_dynamics_derivatives", "constraint_work_size", "crba",
            "crba_inertias", "difference", "forward_kinematics", "frame_jacobian",
-           "frame_motion_derivatives", "impulse_dynamics", "integrate", "jcalc", "joint_jacobian",
-           "joint_jacobians", "joint_motion_derivatives", "kinematics_derivatives",
+           "frame_motion_derivatives", "impulse_dynamics", "impulse_dynamics_derivatives",
+           "integrate", "jcalc", "joint_jacobian", "joint_jacobians",
+           "joint_motion_derivatives", "kinematics_derivatives",
            "kinetic_energy", "neutral", "normalize", "potential_energy", "rnea",
            "rnea_derivatives", "rnea_inertias", "simulate", "static_torque_derivatives",
            "step_derivatives", "update_frame_placements", "workspace"]

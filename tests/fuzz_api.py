@@ -460,6 +460,8 @@ CALLS: list[Call] = [
          [MODEL(), DATA(), Q(), V("v_before"), CONSTRAINTS()], needs=_six_dofs),
     Call("compute_constraint_dynamics_derivatives", fd.compute_constraint_dynamics_derivatives,
          [MODEL(), DATA(), Q(), V(), V("tau"), CONSTRAINTS()], needs=_six_dofs),
+    Call("compute_impulse_dynamics_derivatives", fd.compute_impulse_dynamics_derivatives,
+         [MODEL(), DATA(), Q(), V("v_before"), CONSTRAINTS()], needs=_six_dofs),
     Call("constraint_table", fd.constraint_table, [MODEL(), CONSTRAINTS()], needs=_six_dofs,
          observe=lambda out, _: out["row"]),
     # a control loop's tick (fastdyn/tick.py)

@@ -1,7 +1,9 @@
-"""fastdyn.compute_constraint_dynamics_derivatives: against central finite differences of
-fastdyn.constraint_dynamics (Solo12's point contacts, Talos's frame contacts, a random tree of
-every joint type with both kinds), against Pinocchio 4.1's computeConstraintDynamicsDerivatives
-where its are the derivatives, and against ABA's derivatives without constraints.
+"""fastdyn.compute_constraint_dynamics_derivatives and compute_impulse_dynamics_derivatives:
+against central finite differences of fastdyn.constraint_dynamics and impulse_dynamics
+(Solo12's point contacts, Talos's frame contacts, a random tree of every joint type with both
+kinds), against Pinocchio 4.1's computeConstraintDynamicsDerivatives and
+computeImpulseDynamicsDerivatives where its are the derivatives, and against ABA's
+derivatives without constraints.
 
 Tolerances: finite differences (step 1e-6) agree to 5e-7 relative to the largest entry, their
 own round-off (the dynamics' ~1e-13 over the step); FD_TOL allows 20x. Pinocchio agrees to
@@ -156,3 +158,86 @@ def test_the_raw_kernel_gives_the_object_apis_numbers():
     got = fd.compute_constraint_dynamics_derivatives(model, model.create_data(), q, v, tau, cs)
     for x, y in zip(got, (*ddq_d, *lam_d)):
         np.testing.assert_array_equal(x, y)
+
+
+# --- impulse dynamics ------------------------------------------------------------------------
+
+IMPULSE_NAMES = ("dv_after_dq", "dv_after_dv", "dimpulse_dq", "dimpulse_dv")
+
+
+def _impulse_differences(model, cs, q, v, e, eps=1e-6):
+    """Central differences of (v+, impulses) along q (tangent) and v-."""
+    data = model.create_data()
+
+    def solve(q, v):
+        vp, imp = fd.impulse_dynamics(model, data, q, v, cs, restitution=e)
+        return vp.copy(), imp.copy()
+
+    m = len(solve(q, v)[1])
+    out = [np.zeros((model.nv, model.nv)), np.zeros((model.nv, model.nv)),
+           np.zeros((m, model.nv)), np.zeros((m, model.nv))]
+    for k in range(model.nv):
+        d = np.zeros(model.nv)
+        d[k] = eps
+        for w, (plus, minus) in enumerate((
+                ((fd.integrate(model, q, d), v), (fd.integrate(model, q, -d), v)),
+                ((q, v + d), (q, v - d)))):
+            (a1, l1), (a0, l0) = solve(*plus), solve(*minus)
+            out[w][:, k] = (a1 - a0) / (2 * eps)
+            out[2 + w][:, k] = (l1 - l0) / (2 * eps)
+    return out
+
+
+@pytest.mark.parametrize("ref", REFS, ids=("local", "lwa"))
+@pytest.mark.parametrize("robot", list(CASES))
+def test_impulse_derivatives_match_finite_differences(robot, ref):
+    model, pm = get_pair(robot)
+    frames, kinds = CASES[robot]
+    cs = _contacts(model, frames, kinds, ref, GAINS[0])
+    data = model.create_data()
+    q, v, _ = _state(pm, 17)
+    got = [x.copy() for x in
+           fd.compute_impulse_dynamics_derivatives(model, data, q, v, cs, restitution=0.4)]
+    vp, imp = fd.impulse_dynamics(model, model.create_data(), q, v, cs, restitution=0.4)
+    np.testing.assert_array_equal(data.dq_after, vp)
+    np.testing.assert_array_equal(data.impulse_c, imp)
+    for name, x, ref_x in zip(IMPULSE_NAMES, got, _impulse_differences(model, cs, q, v, 0.4)):
+        assert np.abs(ref_x).max() > 1e-3, name
+        close(x, ref_x, FD_TOL)
+
+
+@pytest.mark.parametrize("robot, ref", [("solo12", fd.LOCAL), ("talos", fd.LOCAL_WORLD_ALIGNED),
+                                        ("smooth_tree", fd.LOCAL)])
+def test_impulse_derivatives_match_pinocchio(robot, ref):
+    """Pinocchio's data.ddq_dv is d(v+ - v-)/dv-, the jump's: fastdyn's dv_after_dv less I."""
+    if robot == "smooth_tree":
+        get_pair("solo12")  # (skips without Pinocchio)
+        model, pm, frames = _smooth_tree()
+        kinds = (6, 3, 3, 6)
+    else:
+        model, pm = get_pair(robot)
+        frames, kinds = CASES[robot]
+    cs = _contacts(model, frames, kinds, ref, GAINS[0])
+    q, v, _ = _state(pm, 18)
+    got = fd.compute_impulse_dynamics_derivatives(model, model.create_data(), q, v, cs, 0.7)
+    pd, cms, cds, prox = _pinocchio(pm, model, cs)
+    pin.impulseDynamics(pm, pd, q, v, cms, cds, 0.7, prox)
+    pin.computeImpulseDynamicsDerivatives(pm, pd, cms, cds, 0.7, prox)
+    want = (pd.ddq_dq, pd.ddq_dv + np.eye(model.nv), pd.dlambda_dq, pd.dlambda_dv)
+    for x, w in zip(got, want):
+        close(x, w, PIN_TOL)
+
+
+def test_impulse_derivatives_refuse_loops_and_bad_restitution():
+    model, pm = get_pair("tree_free")
+    q, v, _ = _state(pm, 19)
+    loop = fd.RigidConstraint(model, fd.CONTACT_6D, "j18_helical", frame2="j14_prismatic_z",
+                              name="weld")
+    with pytest.raises(ConstraintError, match="'weld': the derivatives of loop closures"):
+        fd.compute_impulse_dynamics_derivatives(model, model.create_data(), q, v, [loop])
+    c = fd.RigidConstraint(model, fd.CONTACT_3D, "j16_planar")
+    with pytest.raises(ValueError, match=r"restitution must be in \[0, 1\]"):
+        fd.compute_impulse_dynamics_derivatives(model, model.create_data(), q, v, [c], -0.1)
+    with pytest.raises(ValueError, match="v_before has non-finite"):
+        fd.compute_impulse_dynamics_derivatives(model, model.create_data(), q,
+                                                np.full(model.nv, np.nan), [c])

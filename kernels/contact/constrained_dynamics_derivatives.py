@@ -1,4 +1,5 @@
-"""Derivatives of constrained dynamics, d(ddq, lambda)/d(q, v, tau), for contacts with the world.
+"""Derivatives of constrained dynamics, d(ddq, lambda)/d(q, v, tau), and of impulse dynamics,
+d(v+, Lambda)/d(q, v-), for contacts with the world.
 
 Source: Carpentier & Mansard, "Analytical Derivatives of Rigid Body Dynamics Algorithms", RSS
 2018 (the derivatives of RNEA and of frame motions, rnea_derivatives.py and
@@ -23,20 +24,24 @@ velocity and acceleration derivatives (kinematics_derivatives.py): for a point,
 (e = R1^T (p1 - p2), the position error in the frame); for a frame, d e/dq_k = -D0 J_k with
 D0 the derivative of log6(oMc1^-1 oMc2) with respect to oMc1 (configuration/se3.py's
 d_difference). LOCAL_WORLD_ALIGNED rows are R1 times the LOCAL ones; their derivatives add
-w_k x R1 r2, which vanishes at the solution (r2 = 0). Loop closures (joint2 > 0) are not
-handled here: the object API refuses them.
+w_k x R1 r2, which vanishes at the solution (r2 = 0). Impulse dynamics is the same with
+    r1 = M(q) (v+ - v-) - J(q)^T Lambda = RNEA(q, 0, v+ - v-) - g(q) - J^T Lambda,
+    r2 = J(q) (v+ + e v-)
+(the frame's velocity derivatives at v+ + e v-), and for v-: d Lambda/dv- = -(1 + e) G^-1 J,
+d v+/dv- = I + M^-1 J^T d Lambda/dv-. Loop closures (joint2 > 0) are not handled here: the
+object API refuses them.
 """
 
 from .._jit import jit
 from ..algorithms.kinematics_derivatives import kinematics_derivatives, motion_derivatives
-from ..algorithms.rnea_derivatives import rnea_derivatives
+from ..algorithms.rnea_derivatives import rnea_derivatives, static_torque_derivatives
 from ..configuration.se3 import d_difference
 from ..layout import LOCAL, V
 from ..linalg.cholesky import inverse_sparse, solve_rows
 from ..linalg.dense import solve_factored
 from ..spatial import motion
 from ..spatial.rotations import matrix_to_quat
-from .constrained_dynamics import constraint_dynamics, views, work_size
+from .constrained_dynamics import constraint_dynamics, impulse_dynamics, views, work_size
 from .rigid_constraints import T_C1, T_C2, T_ROT, placements
 
 
@@ -288,4 +293,63 @@ def constraint_dynamics_derivatives(jnt, prm, dof, cst, q, v, tau, prox, ws, wor
             for r in range(m):
                 acc += W[s, r] * L[r, col]
             Minv[s, col] = acc
+    return 0, 0
+
+
+@jit
+def impulse_dynamics_derivatives(jnt, prm, dof, cst, q, v, restitution, prox, ws, work,
+                                 v_after, lam, dv_d, lam_d):
+    """v_after, lam as impulse_dynamics (prox's mu must be 0), then dv_d (2, nv, nv) =
+    d v+/d(q, v-) and lam_d (2, m, nv) = d Lambda/d(q, v-) (module docstring). Contacts with
+    the world only. Returns impulse_dynamics' (status, detail)."""
+    nv = v.shape[0]
+    m = lam.shape[0]
+    status, detail = impulse_dynamics(jnt, prm, dof, cst, q, v, restitution, prox, ws, work,
+                                      v_after, lam)
+    if status != 0:
+        return status, detail
+    M, U, D, h, x, zero, J, Z, G, F, rhs, b, prev, tip, soft, tmp = views(work, nv, m)
+    fext, dv_dq, dv_dv, da_dq, da_dv, da_da, W, D6, q0, q1 = _extra(work, nv, m, jnt.shape[0])
+    _forces(cst, ws, lam, tmp, fext)
+    dr1q, scratch = dv_d[0], dv_d[1]
+    dr2q = lam_d[0]
+    for k in range(nv):
+        zero[k] = 0.0
+        x[k] = v_after[k] - v[k]
+    rnea_derivatives(jnt, prm, q, zero, x, fext, ws, h, dr1q, scratch, M)  # (M dv - J^T L)'
+    static_torque_derivatives(jnt, prm, q, zero[:0].reshape((0, 6)), ws, h[:0], scratch)
+    for r in range(nv):
+        for k in range(nv):
+            dr1q[r, k] -= scratch[r, k]  # less g(q)'s
+    for k in range(nv):
+        x[k] = v_after[k] + restitution * v[k]
+    kinematics_derivatives(jnt, prm, q, x, zero, ws)
+    for k in range(cst.shape[0]):
+        c = cst[k]
+        placements(cst, k, ws, tmp)
+        motion_derivatives(jnt, ws, c.joint1, tmp, T_C1, LOCAL, dv_dq, dv_dv, da_dq, da_dv,
+                           da_da)
+        r, n = c.row, c.kind
+        for a in range(n):
+            for col in range(nv):
+                dr2q[r + a, col] = dv_dq[a, col]
+        if c.reference != LOCAL:
+            _to_world(tmp, dr2q[r:r + n], n // 3)
+            _turning_force(c, lam, tmp, da_da, dr1q)
+    for k in range(nv):
+        for r in range(m):
+            W[k, r] = J[r, k]
+    solve_rows(dof, U, D, W)  # M^-1 J^T
+    _implicit(dof, U, D, J, W, F, b, dr1q, dr2q)
+    L, X = lam_d[1], dv_d[1]
+    for r in range(m):
+        for col in range(nv):
+            L[r, col] = -(1.0 + restitution) * J[r, col]
+    _solve_columns(F, L, b)
+    for s in range(nv):
+        for col in range(nv):
+            acc = 1.0 if s == col else 0.0
+            for r in range(m):
+                acc += W[s, r] * L[r, col]
+            X[s, col] = acc
     return 0, 0

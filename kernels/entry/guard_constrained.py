@@ -10,7 +10,8 @@ from .._jit import jit
 from ..checks import CODE, all_nv, check_state, first_nonfinite, nq_nv, overflow_code
 from ..contact.constrained_dynamics import constraint_dynamics, impulse_dynamics, work_size
 from ..contact.constrained_dynamics_derivatives import (constraint_dynamics_derivatives,
-                                                        derivatives_work_size)
+                                                        derivatives_work_size,
+                                                        impulse_dynamics_derivatives)
 from ..layout import NX
 
 
@@ -96,5 +97,31 @@ def constraint_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, tau, prox,
         k = first_nonfinite(ddq)
         code = overflow_code(k if k >= 0 else first_nonfinite(lam))
         if code == 0 and not (_finite(ddq_d) and _finite(lam_d)):
+            code = 7 * CODE
+    return code, status, detail
+
+
+@jit
+def impulse_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, restitution, prox, ws,
+                                         work, v_after, lam, dv_d, lam_d, no_forces, tol):
+    nv, m = nq_nv(jnt)[1], lam.shape[0]
+    code = check_state(jnt, prm, q, v, v[:0], no_forces, ws, tol)
+    if code == 0 and not (all_nv(jnt, v, v, v_after) and _sizes(jnt, dof, cst, prox, work, lam)
+                          and work.shape[0] >= derivatives_work_size(nv, m, jnt.shape[0])
+                          and dv_d.shape[0] == 2 and dv_d.shape[1] == nv
+                          and dv_d.shape[2] == nv and lam_d.shape[0] == 2
+                          and lam_d.shape[1] == m and lam_d.shape[2] == nv):
+        code = 8 * CODE
+    for k in range(cst.shape[0]):  # (the kernel takes contacts with the world only)
+        if cst[k].joint2 != 0:
+            code = 8 * CODE
+    if code != 0:
+        return code, 0, 0
+    status, detail = impulse_dynamics_derivatives(jnt, prm, dof, cst, q, v, restitution, prox,
+                                                  ws, work, v_after, lam, dv_d, lam_d)
+    if status == 0:
+        k = first_nonfinite(v_after)
+        code = overflow_code(k if k >= 0 else first_nonfinite(lam))
+        if code == 0 and not (_finite(dv_d) and _finite(lam_d)):
             code = 7 * CODE
     return code, status, detail
