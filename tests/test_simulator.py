@@ -510,7 +510,7 @@ def test_progress_reports_every_step(ball, capsys, monkeypatch):
 
 def test_the_rollout_loop_is_loaded_from_the_disk_cache_in_a_new_process(tmp_path):
     """The compiled loop takes its controller as a function pointer of a fixed signature, so
-    a second process loads it (numba's cache debug output shows no save of rollout_chunk)
+    a second process loads it (numba's cache debug output shows no save of rollout_rows)
     instead of compiling it again, with the built-in PD and with a user's policy."""
     (tmp_path / "mypolicy.py").write_text(textwrap.dedent("""
         import numba

@@ -25,8 +25,8 @@ import numpy as np
 from .._internal import checks as _checks, memory as _memory
 from . import generated_rollout as _generated_rollout, policy as _policy
 from .._internal.fastcall import Kernel
-from .._internal.parallel import launch
 from .._internal.slices import next_span, progress as _progress
+from .._internal.threads import run_rows
 from .._internal import batching
 from ..kernels import layout as L
 from ..kernels.contact import constraint_rows as _rows, controllers
@@ -520,7 +520,9 @@ class Scene:
         generated contact-free rollout of a model took 3.8 s (UR5), 5.5 s (Panda), 9.7 s (Solo12),
         44 s (Talos), the first one with contacts 8 s (the quadruped), later processes 0.01-0.07
         s; the rollout loop itself is shared with the generic rollouts.
-        Runs on numba's threads (``numba.set_num_threads``), in slices of ~50 ms so that
+        Runs on ``numba.get_num_threads()`` threads (``numba.set_num_threads``), each taking
+        the next block of rollouts as it frees up (fastdyn/_internal/threads.py: a thread
+        slowed by other work does not hold the others back), in slices of ~50 ms so that
         Ctrl-C stops it promptly. A rollout that diverges stops alone (``Rollout.status``)."""
         model = self.model
         single = np.ndim(q0) == 1
@@ -674,7 +676,7 @@ class Scene:
         _check_integrator(opt)
         rows, nwarm, nf, ni = self._sizes()
         npair = len(self.spheres) * len(self.halfspaces)
-        nt = numba.get_num_threads()
+        nt = max(1, min(numba.get_num_threads(), n))  # threads: fastdyn/_internal/threads.py
         Q, V = L.isolated(Q0.shape), L.isolated(V0.shape)  # rows both threads write
         Q[...], V[...] = Q0, V0
         WARM = np.zeros((n, nwarm)) if warm is None else warm
@@ -715,10 +717,7 @@ class Scene:
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
                         CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, model.frm, FRAMES, RF,
                         generated is not None, aba, fv)
-            if n == 1:  # one rollout: no threads to start
-                _roll.rollout_chunk(0, 1, *args_all)
-            else:
-                launch(_roll.rollout_batch, _roll.rollout_chunk, *args_all)
+            run_rows(_roll.rollout_rows, n, nt, *args_all)  # (one rollout: no threads)
             elapsed = time.perf_counter() - t0
             if bar is not None:
                 bar((k1 - k0) * n)
