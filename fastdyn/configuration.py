@@ -24,6 +24,10 @@ from .kernels.joints import codes
 from .mimic import MimicModel
 from .model import Model
 
+__all__ = ["neutral", "integrate", "difference", "interpolate", "d_integrate", "d_difference",
+           "normalize", "is_normalized", "random_configuration", "sampling_bounds",
+           "DEFAULT_ANGLE_RANGE", "DEFAULT_LENGTH_RANGE"]
+
 # Finite stand-ins for infinite limits in random_configuration.
 DEFAULT_ANGLE_RANGE = np.pi  # [rad] angles sampled in [-pi, pi]
 DEFAULT_LENGTH_RANGE = 1.0  # [m] positions sampled in [-1 m, 1 m]

@@ -39,7 +39,8 @@ from .model import Model
 
 __all__ = ["sample_parameters", "parameter_batch", "is_physically_consistent", "with_inertia",
            "with_placement", "with_armature", "with_damping", "with_friction", "with_limits",
-           "with_gravity", "with_parameters"]
+           "with_gravity", "with_parameters", "check_parameters", "check_inertias",
+           "explain_inertias", "check_physical"]
 
 
 def _copy(model: Model, prm: np.ndarray) -> Model:

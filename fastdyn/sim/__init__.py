@@ -7,3 +7,8 @@ semi-implicit Euler).
     scene.add_ground()
     roll = scene.rollout(q0, v0, steps=1000)
 """
+
+from .scene import Rollout, Scene
+from .simulation import simulate
+
+__all__ = ["Scene", "Rollout", "simulate"]

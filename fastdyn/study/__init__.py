@@ -56,7 +56,7 @@ from ..errors import StudyInterrupted  # noqa: F401
 from .streams import BLOCK
 
 __all__ = ["ParameterSampler", "InverseDynamics", "Rollouts", "AtStates", "StudyResult",
-           "StudyInterrupted", "run", "BLOCK", "LEVELS"]
+           "StudyInterrupted", "run", "BLOCK", "LEVELS", "prepare", "complete", "summarize"]
 
 LEVELS = (0.05, 0.25, 0.5, 0.75, 0.95)  # the quantiles a study reports unless told
 
