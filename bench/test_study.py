@@ -113,7 +113,7 @@ def test_study_local(benchmark, setup):
 def test_numpy_route(benchmark, setup):
     model, _, _, (Q, V, A) = setup
     n = max(N // 100, 1)
-    Y = fd.batch_joint_torque_regressor(model, Q, V, A).reshape(T * model.nv, -1)
+    Y = fd.batch.compute_joint_torque_regressor(model, Q, V, A).reshape(T * model.nv, -1)
     PI = fd.sample_parameters(model, n, 0, **SPREAD).reshape(n, -1)
     arma = (model.armature * A).reshape(-1)
 

@@ -17,8 +17,8 @@ pseudo-inertia's own parametrization, Wensing et al. 2017; Rucker & Wensing 2022
 log-Cholesky factor, an equivalent choice). m and s are scaled by log-normal factors
 exp(sigma N(0, 1)) (``mass``, ``inertia``: the relative spreads sigma), c moves by N(0, sigma^2)
 per axis (``com``: metres). The principal axes R stay those of the nominal body.
-Use the samples with the regressors: ``fd.batch_joint_torque_regressor(model, Q, V, A)`` times
-``samples.reshape(n, -1).T`` gives every sample's torques along the trajectory.
+Use the samples with the regressors: ``fd.batch.compute_joint_torque_regressor(model, Q, V, A)``
+times ``samples.reshape(n, -1).T`` gives every sample's torques along the trajectory.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def compute_joint_torque_regressor(model: Model, data: Data, q, v, a) -> np.ndar
 
 
 def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarray:
-    """y (10 (njoints - 1),) with kinetic_energy(q, v) = y . pi + armature . v^2 / 2
+    """y (10 (njoints - 1),) with compute_kinetic_energy(q, v) = y . pi + armature . v^2 / 2
     (data.kineticEnergyRegressor; Pinocchio's computeKineticEnergyRegressor, which has no
     rotor term either)."""
     if v is None:  # forward_kinematics would take it as "placements only"
@@ -88,7 +88,7 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarr
 
 
 def compute_potential_energy_regressor(model: Model, data: Data, q) -> np.ndarray:
-    """y (10 (njoints - 1),) with potential_energy(q) = y . pi
+    """y (10 (njoints - 1),) with compute_potential_energy(q) = y . pi
     (data.potentialEnergyRegressor; Pinocchio's computePotentialEnergyRegressor)."""
     if type(model) is MimicModel:  # per-body quantities: the full model's, expanded
         from ._internal import mimic_calls as _mimic_calls

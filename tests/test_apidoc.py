@@ -62,7 +62,7 @@ def test_the_pinocchio_page_covers_the_top_level_algorithms():
     # A new algorithm with a Pinocchio counterpart should get its row.
     text = (DOCS / "pinocchio.md").read_text(encoding="utf-8")
     for name in ("rnea", "aba", "crba", "forward_kinematics", "compute_rnea_derivatives",
-                 "compute_aba_derivatives", "frame_jacobian", "center_of_mass"):
+                 "compute_aba_derivatives", "compute_frame_jacobian", "center_of_mass"):
         assert f"`fd.{name}`" in text
 
 

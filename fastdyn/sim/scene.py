@@ -829,11 +829,11 @@ def _inverse_weight(model: Model, joint: int) -> float:
         return 0.0
     from ..configuration import neutral
     from ..dynamics import crba
-    from ..jacobians import joint_jacobian
+    from ..jacobians import compute_joint_jacobian
 
     q = neutral(model)
     data = model.create_data()
-    J = joint_jacobian(model, data, q, joint, L.LOCAL_WORLD_ALIGNED)
+    J = compute_joint_jacobian(model, data, q, joint, L.LOCAL_WORLD_ALIGNED)
     M = crba(model, data, q)
     pi = model.prm[joint, L.P_PI:L.P_PI + 4]
     c = data.oMi_R[joint] @ (pi[1:4] / pi[0]) if pi[0] > 0 else np.zeros(3)
