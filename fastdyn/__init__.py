@@ -31,7 +31,8 @@ try:
     from .derivatives import (compute_aba_derivatives, compute_generalized_gravity_derivatives,
                               compute_rnea_derivatives, compute_static_torque_derivatives)
     from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
-                                is_normalized, neutral, normalize, random_configuration)
+                                is_normalized, minimum_jerk, neutral, normalize,
+                                random_configuration)
     from .dynamics import (aba, cholesky, cholesky_solve, compute_minverse,
                            crba, generalized_gravity, kinetic_energy, mechanical_energy,
                            nonlinear_effects, potential_energy, rnea, static_torque)
@@ -83,8 +84,8 @@ __all__ = [
     "Scene", "Rollout", "RolloutWarning", "ConvergenceWarning", "DivergenceError", "batch",
     "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
-    "is_normalized", "d_integrate", "d_difference", "models", "load_urdf", "URDFError",
-    "load_mjcf", "MJCFError",
+    "is_normalized", "d_integrate", "d_difference", "minimum_jerk", "models", "load_urdf",
+    "URDFError", "load_mjcf", "MJCFError",
     "save_npz", "load_npz", "LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED", "representations",
     "compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
     "compute_joint_jacobians_time_variation", "frame_jacobian_time_variation", "frame_velocity",

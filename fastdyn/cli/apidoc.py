@@ -23,6 +23,7 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 MODULES = [
     ("fastdyn", "The object API: models, Data, every algorithm on one state."),
     ("fastdyn.batch", "Many states (and robots) in one call, on every core."),
+    ("fastdyn.sim", "The simulator: scenes with contact, rollouts, a standing robot."),
     ("fastdyn.study", "Monte Carlo studies over uncertain robot parameters."),
     ("fastdyn.codegen", "Per-model generated kernels."),
     ("fastdyn.kernels", "The raw @njit kernels, for your own @numba.njit code."),

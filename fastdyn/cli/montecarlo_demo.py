@@ -18,23 +18,12 @@ import numba
 import numpy as np
 
 from .. import study
+from ..configuration import minimum_jerk
 
 Q_START = np.array([0.0, -1.0, 1.2, -1.8, -1.57, 0.0])  # [rad]
 Q_END = np.array([2.0, -2.2, 0.4, -0.6, -1.0, 1.0])
 DURATION = 1.2  # [s]: the fastest joint peaks at 3.12 rad/s, under the UR5's 3.15 rad/s
 PAYLOAD_OFFSET = np.array([0.0, 0.0, 0.0823 + 0.05])  # [m] in wrist_3's frame: 5 cm past tool0
-
-
-def minimum_jerk(q0: np.ndarray, q1: np.ndarray, duration: float, steps: int):
-    """(t, Q, V, A) of the quintic from rest at q0 to rest at q1: q = q0 + (q1 - q0) h(s),
-    h(s) = 10 s^3 - 15 s^4 + 6 s^5, s = t / duration."""
-    t = np.linspace(0.0, duration, steps)
-    s = t / duration
-    h = 10 * s**3 - 15 * s**4 + 6 * s**5
-    dh = (30 * s**2 - 60 * s**3 + 30 * s**4) / duration
-    ddh = (60 * s - 180 * s**2 + 120 * s**3) / duration**2
-    d = q1 - q0
-    return t, q0 + np.outer(h, d), np.outer(dh, d), np.outer(ddh, d)
 
 
 def with_payload(model, mass: float, offset: np.ndarray, joint: str = "wrist_3_joint"):
@@ -60,7 +49,7 @@ def run(samples: int = 10_000, steps: int = 1000, seed: int = 0, payload: float 
     t_start = time.perf_counter()
     model = with_payload(models.load("ur5"), payload, PAYLOAD_OFFSET) if payload > 0 \
         else models.load("ur5")
-    t, Q, V, A = minimum_jerk(Q_START, Q_END, DURATION, steps)
+    t, Q, V, A = minimum_jerk(model, Q_START, Q_END, DURATION, steps)
     # links: +-10 % mass and second moments, 1 cm com; the payload: +-30 % mass, 2 cm com
     sampler = study.ParameterSampler(model, mass={**_each(model, 0.1), "wrist_3_joint": 0.3},
                                      com={**_each(model, 0.01), "wrist_3_joint": 0.02},
