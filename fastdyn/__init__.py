@@ -55,7 +55,7 @@ try:
                             frame_jacobian_time_variation, frame_velocity, joint_jacobian)
     from .model import Data, Model
     from .parameter_derivatives import compute_aba_parameter_derivatives
-    from .parameters import parameter_batch, sample_parameters
+    from .parameters import Payload, parameter_batch, sample_parameters
     from .errors import (CacheWarning, ConvergenceWarning, DivergenceError, MJCFError,
                          MJCFWarning, MimicNotSupportedError, NumericalOverflowError,
                          RolloutWarning, SingularMassMatrixError, URDFError, URDFWarning)
@@ -95,7 +95,7 @@ __all__ = [
     "inverse_kinematics", "inverse_kinematics_batch", "IKResult", "IKBatchResult",
     "dynamic_parameters", "compute_joint_torque_regressor", "compute_kinetic_energy_regressor",
     "compute_potential_energy_regressor", "compute_static_regressor",
-    "batch_joint_torque_regressor", "sample_parameters", "parameter_batch",
+    "batch_joint_torque_regressor", "sample_parameters", "Payload", "parameter_batch",
     "compute_rnea_derivatives", "compute_aba_derivatives",
     "compute_generalized_gravity_derivatives", "compute_static_torque_derivatives",
     "compute_aba_parameter_derivatives",
