@@ -259,7 +259,8 @@ def test_the_repository_top_level_is_the_agreed_one():
 
 
 def test_fastdyn_top_level_holds_the_single_state_calls_only():
-    """The wings hold the rest: batch/, sim/, study/, io/, cli/, codegen/, examples/, _internal/."""
+    """The wings hold the rest: batch/, sim/, study/, io/, cli/, codegen/, examples/ and
+    _internal/."""
     root = os.path.dirname(fastdyn.__file__)
     flat = {f[:-3] for f in os.listdir(root) if f.endswith(".py")}
     assert flat == {
