@@ -148,7 +148,7 @@ def minimum_jerk(model, q0, q1, duration: float, steps: int):
     s = t / duration
     h = s**3 * (10.0 - 15.0 * s + 6.0 * s**2)
     dh = s**2 * (30.0 - 60.0 * s + 30.0 * s**2) / duration
-    ddh = s * (60.0 - 180.0 * s + 120.0 * s**2) / duration**2
+    ddh = s * (60.0 - 180.0 * s + 120.0 * s**2) / duration / duration  # no overflow
     Q = np.array([integrate(model, q0, d, float(x)) for x in h])
     return t, Q, np.outer(dh, d), np.outer(ddh, d)
 
