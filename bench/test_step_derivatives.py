@@ -197,7 +197,7 @@ class Standing:
     """The standing quadruped on both simulators, each settled by 500 of its own steps."""
 
     def __init__(self):
-        from fastdyn.cli.simulate_demo import standing_scene
+        from fastdyn.sim import standing_scene
         self.scene, q0, kp, kd = standing_scene(dt=DT)
         model = self.scene.model
         self.model = model

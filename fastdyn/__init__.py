@@ -32,7 +32,8 @@ try:
     from .derivatives import (compute_aba_derivatives, compute_generalized_gravity_derivatives,
                               compute_rnea_derivatives, compute_static_torque_derivatives)
     from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
-                                is_normalized, neutral, normalize, random_configuration)
+                                is_normalized, minimum_jerk, neutral, normalize,
+                                random_configuration)
     from .dynamics import (aba, cholesky, cholesky_solve, compute_generalized_gravity,
                            compute_kinetic_energy, compute_mechanical_energy, compute_minverse,
                            compute_potential_energy, compute_static_torque, crba,
@@ -56,7 +57,7 @@ try:
                             get_frame_classical_acceleration, get_frame_velocity)
     from .model import Data, Model
     from .parameter_derivatives import compute_aba_parameter_derivatives
-    from .parameters import parameter_batch, sample_parameters
+    from .parameters import Payload, parameter_batch, sample_parameters
     from .errors import (CacheWarning, ConvergenceWarning, DivergenceError, MJCFError,
                          MJCFWarning, MimicNotSupportedError, NumericalOverflowError,
                          RolloutWarning, SingularMassMatrixError, URDFError, URDFWarning)
@@ -86,8 +87,8 @@ __all__ = [
     "Scene", "Rollout", "RolloutWarning", "ConvergenceWarning", "DivergenceError", "batch",
     "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
-    "is_normalized", "d_integrate", "d_difference", "models", "load_urdf", "URDFError",
-    "load_mjcf", "MJCFError",
+    "is_normalized", "d_integrate", "d_difference", "minimum_jerk", "models", "load_urdf",
+    "URDFError", "load_mjcf", "MJCFError",
     "save_npz", "load_npz", "LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED", "representations",
     "compute_joint_jacobians", "compute_joint_jacobian", "compute_frame_jacobian",
     "compute_joint_jacobians_time_variation", "frame_jacobian_time_variation",
@@ -98,7 +99,7 @@ __all__ = [
     "inverse_kinematics", "IKResult", "IKBatchResult",
     "dynamic_parameters", "compute_joint_torque_regressor", "compute_kinetic_energy_regressor",
     "compute_potential_energy_regressor", "compute_static_regressor",
-    "sample_parameters", "parameter_batch",
+    "sample_parameters", "Payload", "parameter_batch",
     "compute_rnea_derivatives", "compute_aba_derivatives",
     "compute_generalized_gravity_derivatives", "compute_static_torque_derivatives",
     "compute_aba_parameter_derivatives",

@@ -259,7 +259,8 @@ def test_the_repository_top_level_is_the_agreed_one():
 
 
 def test_fastdyn_top_level_holds_the_single_state_calls_only():
-    """The wings hold the rest: batch/, sim/, study/, io/, cli/, codegen/, _internal/."""
+    """The wings hold the rest: batch/, sim/, study/, io/, cli/, codegen/, examples/ and
+    _internal/."""
     root = os.path.dirname(fastdyn.__file__)
     flat = {f[:-3] for f in os.listdir(root) if f.endswith(".py")}
     assert flat == {
@@ -267,3 +268,15 @@ def test_fastdyn_top_level_holds_the_single_state_calls_only():
         "dynamics", "errors", "frames", "ik", "jacobians", "kinematics",
         "kinematics_derivatives", "mimic", "model", "models", "parameter_derivatives",
         "parameters", "regressors", "representations", "samples", "tick"}
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists every package of the source tree, so that a plain ``pip install``
+    ships each wing (a wing left out installs a fastdyn whose import fails)."""
+    tomllib = pytest.importorskip("tomllib")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "pyproject.toml"), "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    found = {name for name, (_, is_pkg) in MODULES.items() if is_pkg}
+    assert "fastdyn.examples" in found
+    assert found - listed == set()

@@ -34,6 +34,7 @@ def test_readme_examples_run():
         import distributed  # noqa: F401 (the "distributed" extra, part of the test one)
     except ImportError:
         return
+    mc["__name__"] = "__main__"  # run as a script: its Dask call is under the __main__ guard
     exec(compile(code[4], str(README), "exec"), mc)  # noqa: S102 (the same on Dask)
     assert all(np.array_equal(mc["far"][k], res[k]) for k in res.outputs)
 

@@ -19,7 +19,7 @@ import pytest
 
 import fastdyn as fd
 from fastdyn.io.urdf import URDFWarning
-from fastdyn.cli.simulate_demo import FEET, standing_scene
+from fastdyn.sim import QUADRUPED_FEET as FEET, standing_scene
 from conftest import needs_pinocchio, pin, to_pinocchio
 
 G = 9.81
