@@ -16,8 +16,8 @@ fails or is missing leaves its kernels to this process, which compiles them itse
 is never worse than compiling serially.
 
 Worker pools: run ``fastdyn compile`` once where the workers' cache lives (an image build, a
-shared home directory), and every worker then loads machine code from the cache; see the README's
-"Processes, threads and caches".
+shared home directory), and every worker then loads machine code from the cache; see
+fastdyn/docs/processes-and-caches.md.
 """
 
 from __future__ import annotations
