@@ -206,6 +206,25 @@ class Scene:
         self.opt[L.O_SOLVER] = _SOLVERS[name]
 
     # --- geometry and environment --------------------------------------------------------
+    @property
+    def spheres(self) -> np.ndarray:
+        """The contact spheres (kernels/layout.py's SPHERE_DTYPE rows). Their ``invweight``
+        (MuJoCo's body_invweight0, which scales soft contacts) is computed on first use once
+        the scene has a soft half-space: it needs the mass matrix, whose compilation a rigid
+        scene never pays."""
+        s = self._spheres
+        if self._weights_due and len(self.halfspaces) and \
+                self.halfspaces[:, L.H_SOLREF:L.H_SOLIMP + 5].any():
+            self._weights_due = False
+            for i in np.flatnonzero(np.isnan(s["invweight"])):
+                s["invweight"][i] = _inverse_weight(self.model, int(s["joint"][i]))
+        return s
+
+    @spheres.setter
+    def spheres(self, value: np.ndarray) -> None:
+        self._spheres = value
+        self._weights_due = bool(np.isnan(value["invweight"]).any())
+
     def add_sphere(self, frame: str | int, radius: float, position: Sequence[float] = (0, 0, 0),
                    name: str | None = None) -> int:
         """A contact sphere of ``radius`` [m] (0: a point) centred at ``position`` in the
@@ -220,7 +239,7 @@ class Scene:
         row["joint"] = fr["parent_joint"]
         row["p"] = fr["R"] @ p + fr["p"]
         row["radius"] = radius
-        row["invweight"] = _inverse_weight(self.model, int(fr["parent_joint"]))
+        row["invweight"] = np.nan  # computed when a soft contact needs it (``spheres``)
         self.spheres = np.concatenate([self.spheres, row])
         self.sphere_names.append(name or f"{self.model.frame_names[f]}#{len(self.spheres) - 1}")
         self._warm = None
