@@ -28,7 +28,6 @@ from .kernels.entry import guard as _guard
 from .kernels.entry import guard_api as _guard_api
 from .kernels.algorithms import jacobian_time_variation as _jtv
 from .kinematics import EMPTY, NO_FORCES, require_kinematics
-from .mimic import MimicModel
 from .model import Data, Model
 
 __all__ = ["compute_joint_jacobians", "compute_joint_jacobian", "compute_frame_jacobian",
@@ -56,9 +55,8 @@ def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.compute_joint_jacobians(model, data, q)
+        if hasattr(type(model), "calls"):
+            return model.calls.compute_joint_jacobians(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _joint_jacobians.call(model.jnt, model.prm, q, data.ws, data.J, EMPTY, NO_FORCES,
@@ -74,9 +72,8 @@ def compute_joint_jacobian(model: Model, data: Data, q, joint: int | str, refere
                    out: np.ndarray | None = None) -> np.ndarray:
     """J (6, nv) of joint ``joint``'s frame in ``reference`` (Pinocchio's computeJointJacobian
     for LOCAL, getJointJacobian otherwise); zero outside the joint's support."""
-    if type(model) is MimicModel:
-        from ._internal import mimic_calls as _mimic_calls
-        return _mimic_calls.compute_joint_jacobian(model, data, q, joint, reference, out)
+    if hasattr(type(model), "calls"):
+        return model.calls.compute_joint_jacobian(model, data, q, joint, reference, out)
     if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
         _checks.data_for(model, data)
     j = joint if type(joint) is int and 0 <= joint < model.njoints else \
@@ -103,9 +100,8 @@ def compute_frame_jacobian(model: Model, data: Data, q, frame: int | str, refere
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.compute_frame_jacobian(model, data, q, frame, reference, out)
+        if hasattr(type(model), "calls"):
+            return model.calls.compute_frame_jacobian(model, data, q, frame, reference, out)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
@@ -164,10 +160,9 @@ def _frame_motion(level: int, what: str, model: Model, data: Data, frame, refere
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
+        if hasattr(type(model), "calls"):
             return _arrays.copy_out(
-                _mimic_calls.frame_motion(what, model, data, frame, reference), out)
+                model.calls.frame_motion(what, model, data, frame, reference), out)
         _checks.data_for(model, data)
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
         _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause

@@ -46,6 +46,7 @@ import uuid
 
 import numpy as np
 
+from ._internal import mimic_calls
 from .builder import ModelBuilder
 from .kernels import layout
 from .kernels.algorithms import mimic as _k
@@ -133,6 +134,10 @@ class MimicModel:
     ``expand_configuration``, ``expand_velocity`` and ``G`` map the reduced state to the
     full model's. Immutable, like a Model (``gravity`` assignable).
     """
+
+    # the public calls' reduced versions: fastdyn.rnea(mimic_model, ...) and the others find
+    # them here (fastdyn/_internal/mimic_calls.py), so they need not import this module
+    calls = mimic_calls
 
     def __init__(self, full: Model, relations: dict | None = None):
         if not isinstance(full, Model):

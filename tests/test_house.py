@@ -31,12 +31,6 @@ DOORS = {
     # Model.with_* build variants through fastdyn.parameters, which construct Models.
     ("fastdyn.model", "fastdyn.io"),
     ("fastdyn.model", "fastdyn.parameters"),
-    # A MimicModel handed to a single-state call is dispatched to its reduced version, which
-    # calls the full model's algorithms (fastdyn/_internal/mimic_calls.py).
-    ("fastdyn.dynamics", "fastdyn._internal.mimic_calls"),
-    ("fastdyn.kinematics", "fastdyn._internal.mimic_calls"),
-    ("fastdyn.jacobians", "fastdyn._internal.mimic_calls"),
-    ("fastdyn.centroidal", "fastdyn._internal.mimic_calls"),
 }
 
 # The kernels' floors: a package may import its own floor and those below, never above.

@@ -21,7 +21,6 @@ from .. import jacobians as _jac
 from .. import kinematics as _kin
 from ..frames import LOCAL
 from ..kernels.algorithms import mimic as _k
-from ..mimic import MimicData, MimicModel
 
 
 _expand_q = Kernel(_k.expand_configuration, vectors=(3,))
@@ -32,8 +31,8 @@ _reduce_M = Kernel(_k.reduce_matrix)
 _solve = Kernel(_k.cholesky_solve)
 
 
-def _data(model: MimicModel, data) -> MimicData:
-    if not isinstance(data, MimicData):
+def _data(model, data):
+    if not hasattr(data, "mimic_token"):  # a MimicData (fastdyn/mimic.py)
         raise TypeError(f"data must be the MimicData of this model (model.create_data()), got "
                         f"{_checks.typename(data)}")
     if data.mimic_token != model.token:
@@ -71,12 +70,12 @@ def _run(model, inputs: tuple, fn, *args):
         raise
 
 
-def _reduce(model: MimicModel, full: np.ndarray, out: np.ndarray) -> np.ndarray:
+def _reduce(model, full: np.ndarray, out: np.ndarray) -> np.ndarray:
     _reduce_v.call(model.v_map, model.v_scale, full, out)
     return out
 
 
-def _columns(model: MimicModel, full: np.ndarray, out: np.ndarray) -> np.ndarray:
+def _columns(model, full: np.ndarray, out: np.ndarray) -> np.ndarray:
     _reduce_J.call(model.v_map, model.v_scale, full, out)
     return out
 
