@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+import warnings
 
 import numpy as np
 
@@ -66,16 +67,21 @@ class Model:
 
     @classmethod
     def from_urdf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
-        """Same as ``fastdyn.load_urdf`` (``max_bytes=`` included)."""
+        """Deprecated: ``fastdyn.load_urdf`` (one way to load a file; this goes in the next
+        release, and with it the model's one import of the loaders)."""
         from .io import load_urdf
 
+        warnings.warn("Model.from_urdf is deprecated: use fastdyn.load_urdf",
+                      DeprecationWarning, stacklevel=2)
         return load_urdf(path_or_xml, root_joint=root_joint, **kwargs)
 
     @classmethod
     def from_mjcf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
-        """Same as ``fastdyn.load_mjcf`` (``max_bytes=`` included)."""
+        """Deprecated: ``fastdyn.load_mjcf`` (as ``from_urdf``)."""
         from .io import load_mjcf
 
+        warnings.warn("Model.from_mjcf is deprecated: use fastdyn.load_mjcf",
+                      DeprecationWarning, stacklevel=2)
         return load_mjcf(path_or_xml, root_joint=root_joint, **kwargs)
 
     # --- sizes (plain attributes set in __init__: a property costs ~100 ns per call) ---

@@ -27,8 +27,9 @@ ROOTS = {os.path.dirname(fastdyn.__file__): "fastdyn",
 
 # Function-level imports that point back up on purpose (module -> module it imports).
 DOORS = {
-    # Model's conveniences: Model.from_urdf / from_mjcf load through fastdyn.io, and
-    # Model.with_* build variants through fastdyn.parameters, which construct Models.
+    # Model's conveniences: Model.from_urdf / from_mjcf (deprecated, gone next release) load
+    # through fastdyn.io, and Model.with_* build variants through fastdyn.parameters, which
+    # construct Models.
     ("fastdyn.model", "fastdyn.io"),
     ("fastdyn.model", "fastdyn.parameters"),
 }
