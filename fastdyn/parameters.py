@@ -46,129 +46,56 @@ __all__ = ["sample_parameters", "Payload", "point_mass_parameters", "parameter_b
            "check_parameters", "check_inertias", "explain_inertias", "check_physical"]
 
 
-def _copy(model: Model, prm: np.ndarray) -> Model:
-    """A Model of parameters ``prm`` with everything else of ``model`` (topology, frames,
-    names, mimic) and its token: the joints and sizes are the same, so its Data fits."""
-    _checks.model_arg(model)
-    new = Model(model.jnt, prm, model.frm, list(model.joint_names), list(model.frame_names),
-                model.name, model.mimic)
-    new.token = model.token
-    return new
-
-
-def _edit(model: Model) -> tuple[np.ndarray, np.ndarray]:
-    """A writable copy of the model's parameters and its named view."""
-    prm = np.array(model.prm)
-    return prm, layout.named(prm)
-
-
 def with_parameters(model: Model, prm) -> Model:
     """The model's topology with the parameter table ``prm`` (njoints, NP), e.g. one row of a
-    batch from ``parameter_batch``; every invariant a new model must meet is checked."""
+    batch from ``parameter_batch``; every invariant a new model must meet is checked
+    (``Model.with_parameters``)."""
     _checks.model_arg(model)
-    x = _checks.real(prm, "prm", f"a ({model.njoints}, {layout.NP}) parameter table")
-    if x.shape != model.prm.shape:
-        raise ValueError(f"prm must have shape {model.prm.shape} (one row per joint, "
-                         f"kernels/layout.py), got {x.shape}")
-    return _copy(model, x)
-
-
-def _joint(model: Model, joint) -> int:
-    j = _checks.joint_index(model, joint)
-    if j == 0:
-        raise ValueError("joint 0 is the universe: it carries no body and has no parameters")
-    return j
+    return model.with_parameters(prm)
 
 
 def with_inertia(model: Model, joint: int | str, mass: float | None = None, com=None,
                  inertia=None) -> Model:
-    """The model with joint ``joint``'s body changed: ``mass`` (kg), ``com`` (3, in the joint
-    frame) and ``inertia`` (3x3 about the com, joint axes); None keeps that part. Raises
-    ValueError if the result is not a physically consistent body."""
+    """``model.with_inertia(joint, mass, com, inertia)``: joint ``joint``'s body changed."""
     _checks.model_arg(model)
-    j = _joint(model, joint)
-    m = float(model.mass[j]) if mass is None else _checks.scalar(mass, "mass")
-    c = model.com[j] if com is None else _checks.vector(com, 3, "com")
-    I = model.inertia[j] if inertia is None else _checks.matrix(inertia, (3, 3), "inertia")
-    what = f"with_inertia: joint {model.joint_names[j]!r}"
-    if not m > 0.0:
-        raise ValueError(f"{what}: mass must be positive, got {m}")
-    m, c, I = check_inertia(m, c, I, what)
-    prm, named = _edit(model)
-    named[j]["pi"] = dynamic_parameters(m, c, I)
-    return _copy(model, prm)
+    return model.with_inertia(joint, mass, com, inertia)
 
 
 def with_placement(model: Model, joint: int | str, placement) -> Model:
-    """The model with joint ``joint`` placed at ``placement`` (4x4 or (R, p)) in its parent
-    (the placement at q = neutral)."""
-    j = _joint(model, joint)
-    R, p = as_placement(placement, f"with_placement: joint {model.joint_names[j]!r}")
-    prm, named = _edit(model)
-    named[j]["R"], named[j]["p"] = R, p
-    return _copy(model, prm)
-
-
-def _per_dof(model: Model, joint, values, field: str, lo: float = 0.0) -> Model:
-    j = _joint(model, joint)
-    nv = int(model.jnt[j]["nv"])
-    x = np.broadcast_to(_checks.real(values, field, f"{nv} numbers"), (nv,)) \
-        if np.ndim(values) == 0 else _checks.vector(values, nv, field)
-    if not (np.all(np.isfinite(x)) and np.all(x >= lo)):
-        raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be finite and >= "
-                         f"{lo}, got {x}")
-    prm, named = _edit(model)
-    named[j][field][:nv] = x
-    return _copy(model, prm)
+    """``model.with_placement(joint, placement)``: the joint placed elsewhere in its parent."""
+    _checks.model_arg(model)
+    return model.with_placement(joint, placement)
 
 
 def with_armature(model: Model, joint: int | str, armature) -> Model:
-    """The model with joint ``joint``'s rotor inertia (one value per dof, or one for all)."""
-    return _per_dof(model, joint, armature, "armature")
+    """``model.with_armature(joint, armature)``: the joint's rotor inertia changed."""
+    _checks.model_arg(model)
+    return model.with_armature(joint, armature)
 
 
 def with_damping(model: Model, joint: int | str, damping) -> Model:
-    """The model with joint ``joint``'s viscous damping (N m s/rad; per dof or one value)."""
-    return _per_dof(model, joint, damping, "damping")
+    """``model.with_damping(joint, damping)``: the joint's viscous damping changed."""
+    _checks.model_arg(model)
+    return model.with_damping(joint, damping)
 
 
 def with_friction(model: Model, joint: int | str, friction) -> Model:
-    """The model with joint ``joint``'s dry friction (N m; per dof or one value)."""
-    return _per_dof(model, joint, friction, "friction")
+    """``model.with_friction(joint, friction)``: the joint's dry friction changed."""
+    _checks.model_arg(model)
+    return model.with_friction(joint, friction)
 
 
 def with_limits(model: Model, joint: int | str, lower=None, upper=None, velocity=None,
                 effort=None) -> Model:
-    """The model with joint ``joint``'s limits changed: ``lower``/``upper`` (nq values each,
-    +-inf for none), ``velocity``/``effort`` (nv values, >= 0, inf for none); None keeps one."""
-    j = _joint(model, joint)
-    r = model.jnt[j]
-    nq, nv = int(r["nq"]), int(r["nv"])
-    prm, named = _edit(model)
-    for field, x, n in (("q_lower", lower, nq), ("q_upper", upper, nq), ("v_max", velocity, nv),
-                        ("effort_max", effort, nv)):
-        if x is None:
-            continue
-        a = np.broadcast_to(_checks.real(x, field, f"{n} numbers"), (n,)) if np.ndim(x) == 0 \
-            else _checks.real(x, field, f"{n} numbers")
-        if a.shape != (n,) or np.isnan(a).any():
-            raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be {n} numbers "
-                             f"(not NaN), got {x!r}")
-        if field in ("v_max", "effort_max") and (a < 0).any():
-            raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be >= 0")
-        named[j][field][:n] = a
-    return _copy(model, prm)  # (lower > upper: refused by the model check, naming the joint)
+    """``model.with_limits(joint, lower, upper, velocity, effort)``: the joint's limits."""
+    _checks.model_arg(model)
+    return model.with_limits(joint, lower, upper, velocity, effort)
 
 
 def with_gravity(model: Model, gravity) -> Model:
-    """The model under another gravity (3,), e.g. (0, 0, -1.62) on the Moon."""
+    """``model.with_gravity(gravity)``: the model under another gravity (3,)."""
     _checks.model_arg(model)
-    g = _checks.vector(gravity, 3, "gravity")
-    if not np.all(np.isfinite(g)):
-        raise ValueError(f"gravity must be 3 finite numbers, got {g}")
-    prm, named = _edit(model)
-    named[0]["gravity"] = g
-    return _copy(model, prm)
+    return model.with_gravity(gravity)
 
 
 def is_physically_consistent(pi, tol: float = 0.0) -> np.ndarray:

@@ -27,11 +27,9 @@ ROOTS = {os.path.dirname(fastdyn.__file__): "fastdyn",
 
 # Function-level imports that point back up on purpose (module -> module it imports).
 DOORS = {
-    # Model's conveniences: Model.from_urdf / from_mjcf (deprecated, gone next release) load
-    # through fastdyn.io, and Model.with_* build variants through fastdyn.parameters, which
-    # construct Models.
+    # Model.from_urdf / from_mjcf (deprecated for fd.load_urdf / load_mjcf, gone in the next
+    # release, and with them this door) load through fastdyn.io, which builds Models.
     ("fastdyn.model", "fastdyn.io"),
-    ("fastdyn.model", "fastdyn.parameters"),
 }
 
 # The kernels' floors: a package may import its own floor and those below, never above.
