@@ -27,7 +27,7 @@ def _joint(model, joint) -> int:
 
 def inertia(model, joint: int | str, mass: float | None = None, com=None,
                  inertia=None) -> np.ndarray:
-    """The parameter table of the model with joint ``joint``'s body changed: ``mass`` (kg), ``com`` (3, in the joint
+    """The table with joint ``joint``'s body changed: ``mass`` (kg), ``com`` (3, in the joint
     frame) and ``inertia`` (3x3 about the com, joint axes); None keeps that part. Raises
     ValueError if the result is not a physically consistent body."""
     j = _joint(model, joint)
@@ -44,7 +44,7 @@ def inertia(model, joint: int | str, mass: float | None = None, com=None,
 
 
 def placement(model, joint: int | str, placement) -> np.ndarray:
-    """The parameter table of the model with joint ``joint`` placed at ``placement`` (4x4 or (R, p)) in its parent
+    """The table with joint ``joint`` placed at ``placement`` (4x4 or (R, p)) in its parent
     (the placement at q = neutral)."""
     j = _joint(model, joint)
     R, p = as_placement(placement, f"with_placement: joint {model.joint_names[j]!r}")
@@ -67,23 +67,23 @@ def _per_dof(model, joint, values, field: str, lo: float = 0.0) -> np.ndarray:
 
 
 def armature(model, joint: int | str, armature) -> np.ndarray:
-    """The parameter table of the model with joint ``joint``'s rotor inertia (one value per dof, or one for all)."""
+    """The table with joint ``joint``'s rotor inertia (one value per dof, or one for all)."""
     return _per_dof(model, joint, armature, "armature")
 
 
 def damping(model, joint: int | str, damping) -> np.ndarray:
-    """The parameter table of the model with joint ``joint``'s viscous damping (N m s/rad; per dof or one value)."""
+    """The table with joint ``joint``'s viscous damping (N m s/rad; per dof or one value)."""
     return _per_dof(model, joint, damping, "damping")
 
 
 def friction(model, joint: int | str, friction) -> np.ndarray:
-    """The parameter table of the model with joint ``joint``'s dry friction (N m; per dof or one value)."""
+    """The table with joint ``joint``'s dry friction (N m; per dof or one value)."""
     return _per_dof(model, joint, friction, "friction")
 
 
 def limits(model, joint: int | str, lower=None, upper=None, velocity=None,
                 effort=None) -> np.ndarray:
-    """The parameter table of the model with joint ``joint``'s limits changed: ``lower``/``upper`` (nq values each,
+    """The table with joint ``joint``'s limits changed: ``lower``/``upper`` (nq values each,
     +-inf for none), ``velocity``/``effort`` (nv values, >= 0, inf for none); None keeps one."""
     j = _joint(model, joint)
     r = model.jnt[j]
@@ -105,7 +105,7 @@ def limits(model, joint: int | str, lower=None, upper=None, velocity=None,
 
 
 def gravity(model, gravity) -> np.ndarray:
-    """The parameter table of the model under another gravity (3,), e.g. (0, 0, -1.62) on the Moon."""
+    """The table under another gravity (3,), e.g. (0, 0, -1.62) on the Moon."""
     g = _checks.vector(gravity, 3, "gravity")
     if not np.all(np.isfinite(g)):
         raise ValueError(f"gravity must be 3 finite numbers, got {g}")
