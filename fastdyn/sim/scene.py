@@ -206,24 +206,15 @@ class Scene:
         self.opt[L.O_SOLVER] = _SOLVERS[name]
 
     # --- geometry and environment --------------------------------------------------------
-    @property
-    def spheres(self) -> np.ndarray:
-        """The contact spheres (kernels/layout.py's SPHERE_DTYPE rows). Their ``invweight``
-        (MuJoCo's body_invweight0, which scales soft contacts) is computed on first use once
-        the scene has a soft half-space: it needs the mass matrix, whose compilation a rigid
-        scene never pays."""
-        s = self._spheres
-        if self._weights_due and len(self.halfspaces) and \
-                self.halfspaces[:, L.H_SOLREF:L.H_SOLIMP + 5].any():
-            self._weights_due = False
-            for i in np.flatnonzero(np.isnan(s["invweight"])):
-                s["invweight"][i] = _inverse_weight(self.model, int(s["joint"][i]))
-        return s
-
-    @spheres.setter
-    def spheres(self, value: np.ndarray) -> None:
-        self._spheres = value
-        self._weights_due = bool(np.isnan(value["invweight"]).any())
+    def _fill_weights(self) -> None:
+        """Each sphere's ``invweight`` (MuJoCo's body_invweight0, which scales soft contacts
+        only), computed once the scene has a soft half-space: it needs the mass matrix, whose
+        compilation a rigid scene never pays. Until then it is NaN (never read)."""
+        s = self.spheres
+        if not (len(self.halfspaces) and self.halfspaces[:, L.H_SOLREF:L.H_SOLIMP + 5].any()):
+            return
+        for i in np.flatnonzero(np.isnan(s["invweight"])):
+            s["invweight"][i] = _inverse_weight(self.model, int(s["joint"][i]))
 
     def add_sphere(self, frame: str | int, radius: float, position: Sequence[float] = (0, 0, 0),
                    name: str | None = None) -> int:
@@ -239,8 +230,9 @@ class Scene:
         row["joint"] = fr["parent_joint"]
         row["p"] = fr["R"] @ p + fr["p"]
         row["radius"] = radius
-        row["invweight"] = np.nan  # computed when a soft contact needs it (``spheres``)
+        row["invweight"] = np.nan  # computed when a soft contact needs it (_fill_weights)
         self.spheres = np.concatenate([self.spheres, row])
+        self._fill_weights()
         self.sphere_names.append(name or f"{self.model.frame_names[f]}#{len(self.spheres) - 1}")
         self._warm = None
         return len(self.spheres) - 1
@@ -390,6 +382,7 @@ class Scene:
         row[0, L.H_RESTITUTION] = e
         row[0, L.H_SOLREF:L.H_SOLIMP + 5] = soft
         self.halfspaces = np.concatenate([self.halfspaces, row])
+        self._fill_weights()
         self._warm = None
         return len(self.halfspaces) - 1
 
