@@ -617,7 +617,7 @@ def derivatives_section(res: Results, tally: Tally) -> list[str]:
                   "single call", "pin single call", "ratio", ""]
                  + (["generated kernel", "ratio", "", "generated single call", "ratio", ""]
                     if has_gen else []), rows)
-    out += ["Batch: `fd.batch.rnea_derivatives` / `aba_derivatives` over N = 10,000 states, "
+    out += ["Batch: `fd.batch.compute_rnea_derivatives` / `compute_aba_derivatives` over N = 10,000 states, "
             "allocating their outputs (\"alloc\") or filling preallocated ones (`out=`), per "
             "state; Pinocchio: a Python loop of its call over the same states on one thread, "
             "its matrices left in its Data (a lower bound on its time for the same result). "
@@ -702,8 +702,8 @@ def kinematics_batch_rows(res: Results) -> list[str]:
                         + [fmt_t(p[0]) if p else "n/a", f"{1 / r:.2f}x" if r else "n/a"])
     if not rows:
         return []
-    return ["Batch kinematics and centroidal derivatives: `fd.batch.frame_velocity_derivatives`"
-            " / `frame_acceleration_derivatives` (LOCAL, the frame on the deepest joint) / "
+    return ["Batch kinematics and centroidal derivatives: `fd.batch.get_frame_velocity_derivatives`"
+            " / `get_frame_acceleration_derivatives` (LOCAL, the frame on the deepest joint) / "
             "`centroidal_dynamics_derivatives` over 1,000 states, per state, against a Python "
             "loop of Pinocchio's computeForwardKinematicsDerivatives + getFrame*Derivatives (or "
             "computeCentroidalDynamicsDerivatives) over the same states on one thread. Not "

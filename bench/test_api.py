@@ -3,7 +3,7 @@
 Each row times one call as a control loop or an analysis script makes it: input checks
 included, Data preallocated, the state of bench/ladder.py. Pinocchio's counterpart is the call
 doing the same work (e.g. ``pin.computeFrameJacobian``, forward kinematics included, against
-``fd.frame_jacobian``; ``pin.updateFramePlacement`` against ``fd.frame_placement`` after forward
+``fd.compute_frame_jacobian``; ``pin.updateFramePlacement`` against ``fd.frame_placement`` after forward
 kinematics), named in CALLS. ``joint_placement`` is timed against reading ``data.oMi[j]``, the
 SE3 Pinocchio's forward kinematics left there (fastdyn builds the 4x4 from its workspace).
 Before anything is timed, the two results are compared (to 1e-8, relative), so a row cannot
@@ -125,25 +125,25 @@ CALLS = {
         lambda s: (fd.frames_forward_kinematics, (s.r.model, s.r.data, s.r.q)),
         lambda s: (pin.framesForwardKinematics, (s.r.pm, s.r.pd, s.r.q)), False),
     "frame_velocity": (
-        lambda s: (_fk_fd(s, v=True), (fd.frame_velocity, (s.r.model, s.r.data, s.f,
+        lambda s: (_fk_fd(s, v=True), (fd.get_frame_velocity, (s.r.model, s.r.data, s.f,
                                                             LOCAL[0])))[1],
         lambda s: (_fk_pin(s, v=True), (pin.getFrameVelocity, (s.r.pm, s.r.pd, s.pf,
                                                                LOCAL[1])))[1], True),
     "frame_acceleration": (
-        lambda s: (_fk_fd(s, a=True), (fd.frame_acceleration, (s.r.model, s.r.data, s.f,
+        lambda s: (_fk_fd(s, a=True), (fd.get_frame_acceleration, (s.r.model, s.r.data, s.f,
                                                                 LOCAL[0])))[1],
         lambda s: (_fk_pin(s, a=True), (pin.getFrameAcceleration, (s.r.pm, s.r.pd, s.pf,
                                                                    LOCAL[1])))[1], True),
     "frame_classical_acceleration": (
-        lambda s: (_fk_fd(s, a=True), (fd.frame_classical_acceleration,
+        lambda s: (_fk_fd(s, a=True), (fd.get_frame_classical_acceleration,
                                         (s.r.model, s.r.data, s.f, LOCAL[0])))[1],
         lambda s: (_fk_pin(s, a=True), (pin.getFrameClassicalAcceleration,
                                          (s.r.pm, s.r.pd, s.pf, LOCAL[1])))[1], True),
     "frame_jacobian": (
-        lambda s: (fd.frame_jacobian, (s.r.model, s.r.data, s.r.q, s.f, LOCAL[0])),
+        lambda s: (fd.compute_frame_jacobian, (s.r.model, s.r.data, s.r.q, s.f, LOCAL[0])),
         lambda s: (pin.computeFrameJacobian, (s.r.pm, s.r.pd, s.r.q, s.pf, LOCAL[1])), True),
     "joint_jacobian": (
-        lambda s: (fd.joint_jacobian, (s.r.model, s.r.data, s.r.q, s.j, LOCAL[0])),
+        lambda s: (fd.compute_joint_jacobian, (s.r.model, s.r.data, s.r.q, s.j, LOCAL[0])),
         lambda s: (pin.computeJointJacobian, (s.r.pm, s.r.pd, s.r.q, s.j)), True),
     "center_of_mass": (lambda s: (fd.center_of_mass, (s.r.model, s.r.data, s.r.q)),
                        lambda s: (pin.centerOfMass, (s.r.pm, s.r.pd, s.r.q)), True),
@@ -161,19 +161,19 @@ CALLS = {
                    (fd.cholesky_solve, (s.r.model, s.r.data, s.b)))[1],
         lambda s: ((pin.crba(s.r.pm, s.r.pd, s.r.q), pin.cholesky.decompose(s.r.pm, s.r.pd)),
                    (pin.cholesky.solve, (s.r.pm, s.r.pd, s.b)))[1], True),
-    "kinetic_energy": (lambda s: (fd.kinetic_energy, (s.r.model, s.r.data, s.r.q, s.r.v)),
+    "kinetic_energy": (lambda s: (fd.compute_kinetic_energy, (s.r.model, s.r.data, s.r.q, s.r.v)),
                        lambda s: (pin.computeKineticEnergy, (s.r.pm, s.r.pd, s.r.q, s.r.v)),
                        True),
-    "potential_energy": (lambda s: (fd.potential_energy, (s.r.model, s.r.data, s.r.q)),
+    "potential_energy": (lambda s: (fd.compute_potential_energy, (s.r.model, s.r.data, s.r.q)),
                          lambda s: (pin.computePotentialEnergy, (s.r.pm, s.r.pd, s.r.q)), True),
     "mechanical_energy": (
-        lambda s: (fd.mechanical_energy, (s.r.model, s.r.data, s.r.q, s.r.v)),
+        lambda s: (fd.compute_mechanical_energy, (s.r.model, s.r.data, s.r.q, s.r.v)),
         lambda s: (pin.computeMechanicalEnergy, (s.r.pm, s.r.pd, s.r.q, s.r.v)), True),
     "nonlinear_effects": (
-        lambda s: (fd.nonlinear_effects, (s.r.model, s.r.data, s.r.q, s.r.v)),
+        lambda s: (fd.non_linear_effects, (s.r.model, s.r.data, s.r.q, s.r.v)),
         lambda s: (pin.nonLinearEffects, (s.r.pm, s.r.pd, s.r.q, s.r.v)), True),
     "generalized_gravity": (
-        lambda s: (fd.generalized_gravity, (s.r.model, s.r.data, s.r.q)),
+        lambda s: (fd.compute_generalized_gravity, (s.r.model, s.r.data, s.r.q)),
         lambda s: (pin.computeGeneralizedGravity, (s.r.pm, s.r.pd, s.r.q)), True),
     "ccrba": (lambda s: (fd.ccrba, (s.r.model, s.r.data, s.r.q, s.r.v)),
               lambda s: (pin.ccrba, (s.r.pm, s.r.pd, s.r.q, s.r.v)), True),

@@ -7,7 +7,7 @@ grows with nv), so the ratio is a lower bound. "frame_derivatives" is the pass f
 getter (LOCAL, the frame on the deepest joint), what a controller does at each step; its single
 call row times the getter alone, after the pass. UR5, Panda, Solo12 and Talos.
 
-Batch: ``fd.batch.frame_velocity_derivatives`` / ``frame_acceleration_derivatives`` (LOCAL,
+Batch: ``fd.batch.get_frame_velocity_derivatives`` / ``frame_acceleration_derivatives`` (LOCAL,
 the same frame) / ``centroidal_dynamics_derivatives`` over the NSTATES seeded states, 1 and 2
 threads, allocating their outputs, against a Python loop of Pinocchio's
 computeForwardKinematicsDerivatives + getFrame*Derivatives (or
@@ -162,10 +162,10 @@ def _batch_call(r, algo):
     """fastdyn's batch call and its arguments over the NSTATES seeded states."""
     m, f = r.model, _deepest_frame(r.model)
     if algo == "frame_velocity_derivatives":
-        return fd.batch.frame_velocity_derivatives, (m, r.Q, r.V, f, LOCAL)
+        return fd.batch.get_frame_velocity_derivatives, (m, r.Q, r.V, f, LOCAL)
     if algo == "frame_acceleration_derivatives":
-        return fd.batch.frame_acceleration_derivatives, (m, r.Q, r.V, r.A, f, LOCAL)
-    return fd.batch.centroidal_dynamics_derivatives, (m, r.Q, r.V, r.A)
+        return fd.batch.get_frame_acceleration_derivatives, (m, r.Q, r.V, r.A, f, LOCAL)
+    return fd.batch.compute_centroidal_dynamics_derivatives, (m, r.Q, r.V, r.A)
 
 
 def _pin_batch_call(r, algo):

@@ -37,7 +37,7 @@ CALLS = {
     "rnea": (lambda m, d, s: fd.rnea(m, d, *s[:3]), lambda pm, pd, s: pin.rnea(pm, pd, *s[:3])),
     "crba": (lambda m, d, s: fd.crba(m, d, s[0]), lambda pm, pd, s: pin.crba(pm, pd, s[0])),
     "aba": (lambda m, d, s: fd.aba(m, d, s[0], s[1], s[3]), None),
-    "frame_jacobian": (lambda m, d, s: fd.frame_jacobian(m, d, s[0], 20),
+    "frame_jacobian": (lambda m, d, s: fd.compute_frame_jacobian(m, d, s[0], 20),
                        lambda pm, pd, s: pin.computeFrameJacobian(pm, pd, s[0], 20)),
 }
 

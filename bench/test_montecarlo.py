@@ -13,7 +13,7 @@ reading a robot per row. Pinocchio, the two routes a user has:
 - "regressor" (RNEA only): ``pin.computeJointTorqueRegressor`` at each state, then
   tau_r = Y_r pi_r. The regressor depends on the state only, so this is Pinocchio's fastest
   route when every row has its own robot *and* its own state (with one trajectory shared by
-  all samples, Y is computed once: see fastdyn's README, "Monte Carlo").
+  all samples, Y is computed once: see fastdyn/docs/guide-studies.md).
 
 Neither Pinocchio route has a parallel form (``rneaInParallel`` takes one model), so Pinocchio
 runs on one thread; fastdyn's rows are given with 1 and 2 threads. The issue's targets (2

@@ -1,6 +1,6 @@
 """Batch derivatives and the transition Jacobians of one simulator step.
 
-Batch: ``fd.batch.rnea_derivatives`` / ``aba_derivatives`` on N = 10,000 seeded states (ABA at
+Batch: ``fd.batch.compute_rnea_derivatives`` / ``compute_aba_derivatives`` on N = 10,000 seeded states (ABA at
 tau = RNEA(q, v, a)), 1 and 2 threads, allocating their three (N, nv, nv) outputs or filling
 preallocated ones (``out=``), against a Python loop of ``pin.computeRNEADerivatives`` /
 ``computeABADerivatives`` over the same states on one thread (Pinocchio 4.1 has no parallel
@@ -67,7 +67,7 @@ def _args(r, algo, n):
 @pytest.mark.parametrize("preallocated", [False, True], ids=["alloc", "out"])
 @pytest.mark.parametrize("algo", ALGOS)
 def test_batch_fastdyn(benchmark, robot, algo, threads, preallocated):
-    f = getattr(fd.batch, algo)
+    f = getattr(fd.batch, "compute_" + algo)  # (the results keep the short tag)
     args = _args(robot, algo, N)
     out = tuple(np.empty((N, robot.nv, robot.nv)) for _ in range(3)) if preallocated else None
     f(robot.model, *args, out=out)
@@ -197,7 +197,7 @@ class Standing:
     """The standing quadruped on both simulators, each settled by 500 of its own steps."""
 
     def __init__(self):
-        from fastdyn.cli.simulate_demo import standing_scene
+        from fastdyn.sim import standing_scene
         self.scene, q0, kp, kd = standing_scene(dt=DT)
         model = self.scene.model
         self.model = model

@@ -32,7 +32,6 @@ from bench.ladder import tag
 from fastdyn import study
 from fastdyn._internal.parallel import launch
 from fastdyn.kernels.entry import regressor_product as P
-from fastdyn.cli.montecarlo_demo import minimum_jerk
 
 N = int(os.environ.get("FASTDYN_BENCH_STUDY_N", "100000"))
 T = 1000
@@ -45,7 +44,7 @@ _times: dict[str, float] = {}  # role -> min seconds for N samples
 def setup():
     model = fd.models.load("ur5", source="example-robot-data")
     q0 = fd.neutral(model)
-    _, Q, V, A = minimum_jerk(q0 - 0.8, q0 + 0.8, 1.5, T)
+    _, Q, V, A = fd.minimum_jerk(model, q0 - 0.8, q0 + 0.8, 1.5, T)
     sampler = study.ParameterSampler(model, **SPREAD)
     what = study.InverseDynamics(Q, V, A)
     study.run(model, sampler, what, n=2000, seed=0)  # compiled
@@ -113,7 +112,7 @@ def test_study_local(benchmark, setup):
 def test_numpy_route(benchmark, setup):
     model, _, _, (Q, V, A) = setup
     n = max(N // 100, 1)
-    Y = fd.batch_joint_torque_regressor(model, Q, V, A).reshape(T * model.nv, -1)
+    Y = fd.batch.compute_joint_torque_regressor(model, Q, V, A).reshape(T * model.nv, -1)
     PI = fd.sample_parameters(model, n, 0, **SPREAD).reshape(n, -1)
     arma = (model.armature * A).reshape(-1)
 

@@ -26,7 +26,6 @@ from .kernels.algorithms import centroidal as _cen
 from .kernels.entry import guard_api as _guard_api
 from .kernels.layout import OYC, P_PI
 from .kinematics import EMPTY, NO_FORCES
-from .mimic import MimicModel
 from .model import Data, Model
 
 _jcom = Kernel(_guard_api.jacobian_center_of_mass_checked, vectors=(2,))
@@ -98,9 +97,8 @@ def jacobian_subtree_center_of_mass(model: Model, data: Data, q,
 def jacobian_center_of_mass(model: Model, data: Data, q) -> np.ndarray:
     """J_c (3, nv) of the whole robot's com, c' = J_c v (Pinocchio's jacobianCenterOfMass);
     data.com[0] is the com, data.com[i] / data.mass[i] those of every subtree."""
-    if type(model) is MimicModel:
-        from ._internal import mimic_calls as _mimic_calls
-        return _mimic_calls.jacobian_center_of_mass(model, data, q)
+    if hasattr(type(model), "calls"):
+        return model.calls.jacobian_center_of_mass(model, data, q)
     if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
         _checks.data_for(model, data)
     if not model.__dict__.get("_total_mass", 0.0) > 0.0:

@@ -24,6 +24,10 @@ from .kernels.joints import codes
 from .mimic import MimicModel
 from .model import Model
 
+__all__ = ["neutral", "integrate", "difference", "interpolate", "d_integrate", "d_difference",
+           "normalize", "is_normalized", "random_configuration", "sampling_bounds",
+           "minimum_jerk", "DEFAULT_ANGLE_RANGE", "DEFAULT_LENGTH_RANGE"]
+
 # Finite stand-ins for infinite limits in random_configuration.
 DEFAULT_ANGLE_RANGE = np.pi  # [rad] angles sampled in [-pi, pi]
 DEFAULT_LENGTH_RANGE = 1.0  # [m] positions sampled in [-1 m, 1 m]
@@ -124,6 +128,33 @@ def interpolate(model, q0, q1, u: float) -> np.ndarray:
     if code:
         _refused(model, code, (("q0", q0), ("q1", q1)), (("u", u),))
     return out
+
+
+def minimum_jerk(model, q0, q1, duration: float, steps: int):
+    """A minimum-jerk move from rest at q0 to rest at q1 in ``duration`` seconds, sampled at
+    ``steps`` instants t_k = k duration / (steps - 1): (t (T,), Q (T, nq), V (T, nv), A (T, nv)).
+
+    Flash & Hogan's quintic (J. Neurosci. 5(7), 1985, eq. 2) along the geodesic from q0 to q1:
+    with d = q1 (-) q0, s = t / duration and h(s) = 10 s^3 - 15 s^4 + 6 s^5,
+    q(t) = q0 (+) h(s) d, v(t) = h'(s) d / duration, a(t) = h''(s) d / duration^2. The
+    velocities are exact on every Lie group (q0 exp(h d) moves along one direction d, so its
+    body velocity is dh/dt d), and v, a vanish at both ends. Feed it to ``fd.batch.rnea`` or
+    ``fd.study.InverseDynamics``; as a reference for a controller, ``Q[k], V[k], A[k]``."""
+    if type(model) is not Model:
+        model = _model(model)
+    q0 = _checks.vector(q0, model.nq, "q0")
+    d = difference(model, q0, _checks.vector(q1, model.nq, "q1"))
+    duration = _checks.scalar(duration, "duration")
+    if not (duration > 0.0 and np.isfinite(duration)):
+        raise ValueError(f"duration must be a positive number of seconds, got {duration}")
+    steps = _checks.integer(steps, "steps", minimum=2)
+    t = np.linspace(0.0, duration, steps)
+    s = t / duration
+    h = s**3 * (10.0 - 15.0 * s + 6.0 * s**2)
+    dh = s**2 * (30.0 - 60.0 * s + 30.0 * s**2) / duration
+    ddh = s * (60.0 - 180.0 * s + 120.0 * s**2) / duration / duration  # no overflow
+    Q = np.array([integrate(model, q0, d, float(x)) for x in h])
+    return t, Q, np.outer(dh, d), np.outer(ddh, d)
 
 
 def d_integrate(model, q, v, arg: str) -> np.ndarray:

@@ -16,7 +16,6 @@ from .kernels.linalg import cholesky as _chol
 from .kernels.entry import guard as _guard
 from .kernels.entry import guard_api as _guard_api
 from .kinematics import EMPTY, NO_FORCES
-from .mimic import MimicModel
 from .model import Data, Model
 from .errors import SingularMassMatrixError  # noqa: F401
 
@@ -37,9 +36,8 @@ def rnea(model: Model, data: Data, q, v, a, fext=None) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.rnea(model, data, q, v, a, fext)
+        if hasattr(type(model), "calls"):
+            return model.calls.rnea(model, data, q, v, a, fext)
         _checks.data_for(model, data)
     q, v, a = _checks.fast_state(q, v, a, model.nq, model.nv, "a")
     code = _rnea_checked.call(model.jnt, model.prm, q, v, a,
@@ -59,13 +57,12 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: str) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
+        if hasattr(type(model), "calls"):
             if out == "nle":
-                return _mimic_calls.nonlinear_effects(model, data, q, v)
+                return model.calls.non_linear_effects(model, data, q, v)
             if out == "g":
-                return _mimic_calls.generalized_gravity(model, data, q)
-            return _mimic_calls.static_torque(model, data, q, fext)
+                return model.calls.compute_generalized_gravity(model, data, q)
+            return model.calls.compute_static_torque(model, data, q, fext)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     v = None if v is None else _checks.fast_vector(v, model.nv, "v")
@@ -80,20 +77,20 @@ def _rnea_at_rest(model: Model, data: Data, q, v, fext, out: str) -> np.ndarray:
     return out
 
 
-def nonlinear_effects(model: Model, data: Data, q, v) -> np.ndarray:
+def non_linear_effects(model: Model, data: Data, q, v) -> np.ndarray:
     """C(q, v) v + g(q) (data.nle): RNEA at zero acceleration."""
     if v is None:
-        raise TypeError("v must be an array of nv floats, got None (generalized_gravity is "
+        raise TypeError("v must be an array of nv floats, got None (compute_generalized_gravity is "
                         "the at-rest case)")
     return _rnea_at_rest(model, data, q, v, None, "nle")
 
 
-def generalized_gravity(model: Model, data: Data, q) -> np.ndarray:
+def compute_generalized_gravity(model: Model, data: Data, q) -> np.ndarray:
     """g(q) (data.g): RNEA at zero velocity and acceleration."""
     return _rnea_at_rest(model, data, q, None, None, "g")
 
 
-def static_torque(model: Model, data: Data, q, fext) -> np.ndarray:
+def compute_static_torque(model: Model, data: Data, q, fext) -> np.ndarray:
     """g(q) - sum_i J_i^T fext_i (data.tau): torques holding q still under external forces."""
     return _rnea_at_rest(model, data, q, None, fext, "tau")
 
@@ -105,9 +102,8 @@ def crba(model: Model, data: Data, q) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.crba(model, data, q)
+        if hasattr(type(model), "calls"):
+            return model.calls.crba(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _crba_checked.call(model.jnt, model.prm, q, data.ws, data.M, EMPTY, NO_FORCES, QUAT_TOL)
@@ -151,9 +147,8 @@ def compute_minverse(model: Model, data: Data, q) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.compute_minverse(model, data, q)
+        if hasattr(type(model), "calls"):
+            return model.calls.compute_minverse(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _minverse_checked.call(model.jnt, model.prm, model.dof, q, data.ws, data.M, data.U,
@@ -171,9 +166,8 @@ def aba(model: Model, data: Data, q, v, tau, fext=None) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.aba(model, data, q, v, tau, fext)
+        if hasattr(type(model), "calls"):
+            return model.calls.aba(model, data, q, v, tau, fext)
         _checks.data_for(model, data)
     q, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
     code = _aba_checked.call(model.jnt, model.prm, q, v, tau,
@@ -205,30 +199,27 @@ def _energies(model: Model, data: Data, q, v) -> np.ndarray:
     return data.energy
 
 
-def kinetic_energy(model: Model, data: Data, q, v) -> float:
+def compute_kinetic_energy(model: Model, data: Data, q, v) -> float:
     """1/2 v^T M(q) v (data.energy[0]; data.energy[1] is the potential energy at q)."""
-    if type(model) is MimicModel:
-        from ._internal import mimic_calls as _mimic_calls
-        return _mimic_calls.kinetic_energy(model, data, q, v)
+    if hasattr(type(model), "calls"):
+        return model.calls.compute_kinetic_energy(model, data, q, v)
     if v is None:
         raise TypeError("v must be an array of nv floats, got None")
     return float(_energies(model, data, q, v)[0])
 
 
-def potential_energy(model: Model, data: Data, q) -> float:
+def compute_potential_energy(model: Model, data: Data, q) -> float:
     """-sum_i m_i g . c_i (data.energy[1]); zero at the world origin's height."""
-    if type(model) is MimicModel:
-        from ._internal import mimic_calls as _mimic_calls
-        return _mimic_calls.potential_energy(model, data, q)
+    if hasattr(type(model), "calls"):
+        return model.calls.compute_potential_energy(model, data, q)
     return float(_energies(model, data, q, None)[1])
 
 
-def mechanical_energy(model: Model, data: Data, q, v) -> float:
-    """kinetic_energy + potential_energy [J] at (q, v) (Pinocchio's computeMechanicalEnergy;
-    data.energy holds both)."""
-    if type(model) is MimicModel:
-        from ._internal import mimic_calls as _mimic_calls
-        return _mimic_calls.mechanical_energy(model, data, q, v)
+def compute_mechanical_energy(model: Model, data: Data, q, v) -> float:
+    """compute_kinetic_energy + compute_potential_energy [J] at (q, v) (Pinocchio's
+    computeMechanicalEnergy; data.energy holds both)."""
+    if hasattr(type(model), "calls"):
+        return model.calls.compute_mechanical_energy(model, data, q, v)
     if v is None:
         raise TypeError("v must be an array of nv floats, got None")
     e = _energies(model, data, q, v)

@@ -28,19 +28,18 @@ from .kernels.entry import guard as _guard
 from .kernels.entry import guard_api as _guard_api
 from .kernels.algorithms import jacobian_time_variation as _jtv
 from .kinematics import EMPTY, NO_FORCES, require_kinematics
-from .mimic import MimicModel
 from .model import Data, Model
 
-__all__ = ["compute_joint_jacobians", "joint_jacobian", "frame_jacobian",
+__all__ = ["compute_joint_jacobians", "compute_joint_jacobian", "compute_frame_jacobian",
            "compute_joint_jacobians_time_variation", "frame_jacobian_time_variation",
-           "frame_velocity", "frame_acceleration", "frame_classical_acceleration"]
+           "get_frame_velocity", "get_frame_acceleration", "get_frame_classical_acceleration"]
 
 
 _joint_jacobians = Kernel(_guard.joint_jacobians_checked, vectors=(2,))
 _frame_jacobian = Kernel(_guard.frame_jacobian_checked, vectors=(3,))
 _joint_jacobian = Kernel(_guard_api.joint_jacobian_checked, vectors=(2,))
-_MOTION = {name: Kernel(getattr(_fm, name)) for name in
-           ("frame_velocity", "frame_acceleration", "frame_classical_acceleration")}
+_MOTION = {name: Kernel(getattr(_fm, name.removeprefix("get_"))) for name in
+           ("get_frame_velocity", "get_frame_acceleration", "get_frame_classical_acceleration")}
 
 
 def _out(data: Data, name: str, shape: tuple[int, ...], out) -> np.ndarray:
@@ -56,9 +55,8 @@ def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.compute_joint_jacobians(model, data, q)
+        if hasattr(type(model), "calls"):
+            return model.calls.compute_joint_jacobians(model, data, q)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     code = _joint_jacobians.call(model.jnt, model.prm, q, data.ws, data.J, EMPTY, NO_FORCES,
@@ -70,13 +68,12 @@ def compute_joint_jacobians(model: Model, data: Data, q) -> np.ndarray:
     return data.J
 
 
-def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int = LOCAL,
+def compute_joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int = LOCAL,
                    out: np.ndarray | None = None) -> np.ndarray:
     """J (6, nv) of joint ``joint``'s frame in ``reference`` (Pinocchio's computeJointJacobian
     for LOCAL, getJointJacobian otherwise); zero outside the joint's support."""
-    if type(model) is MimicModel:
-        from ._internal import mimic_calls as _mimic_calls
-        return _mimic_calls.joint_jacobian(model, data, q, joint, reference, out)
+    if hasattr(type(model), "calls"):
+        return model.calls.compute_joint_jacobian(model, data, q, joint, reference, out)
     if not (type(data) is Data and type(model) is Model and data.model_token == model.token):
         _checks.data_for(model, data)
     j = joint if type(joint) is int and 0 <= joint < model.njoints else \
@@ -94,7 +91,7 @@ def joint_jacobian(model: Model, data: Data, q, joint: int | str, reference: int
     return J
 
 
-def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int = LOCAL,
+def compute_frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int = LOCAL,
                    out: np.ndarray | None = None) -> np.ndarray:
     """J (6, nv) of frame ``frame`` in ``reference`` (Pinocchio's computeFrameJacobian /
     getFrameJacobian): x_frame = J v. Also updates data.oMf[frame]."""
@@ -103,9 +100,8 @@ def frame_jacobian(model: Model, data: Data, q, frame: int | str, reference: int
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.frame_jacobian(model, data, q, frame, reference, out)
+        if hasattr(type(model), "calls"):
+            return model.calls.compute_frame_jacobian(model, data, q, frame, reference, out)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
@@ -164,10 +160,9 @@ def _frame_motion(level: int, what: str, model: Model, data: Data, frame, refere
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
+        if hasattr(type(model), "calls"):
             return _arrays.copy_out(
-                _mimic_calls.frame_motion(what, model, data, frame, reference), out)
+                model.calls.frame_motion(what, model, data, frame, reference), out)
         _checks.data_for(model, data)
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
         _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
@@ -180,27 +175,27 @@ def _frame_motion(level: int, what: str, model: Model, data: Data, frame, refere
     return out
 
 
-def frame_velocity(model: Model, data: Data, frame: int | str, reference: int = LOCAL,
+def get_frame_velocity(model: Model, data: Data, frame: int | str, reference: int = LOCAL,
                    out: np.ndarray | None = None) -> np.ndarray:
     """Velocity [v; w] (6,) of ``frame`` in ``reference`` from the last
     forward_kinematics(model, data, q, v) (Pinocchio's getFrameVelocity); a new array, or
     ``out`` (writeable C-contiguous float64 (6,), returned)."""
-    return _frame_motion(2, "frame_velocity", model, data, frame, reference, out)
+    return _frame_motion(2, "get_frame_velocity", model, data, frame, reference, out)
 
 
-def frame_acceleration(model: Model, data: Data, frame: int | str, reference: int = LOCAL,
+def get_frame_acceleration(model: Model, data: Data, frame: int | str, reference: int = LOCAL,
                        out: np.ndarray | None = None) -> np.ndarray:
     """Spatial acceleration [a; alpha] (6,) of ``frame`` in ``reference`` (Traversaro & Saccon
     eq. 47, gravity excluded) from the last forward_kinematics(model, data, q, v, a) (Pinocchio's
-    getFrameAcceleration); a new array, or ``out`` as in frame_velocity."""
-    return _frame_motion(3, "frame_acceleration", model, data, frame, reference, out)
+    getFrameAcceleration); a new array, or ``out`` as in get_frame_velocity."""
+    return _frame_motion(3, "get_frame_acceleration", model, data, frame, reference, out)
 
 
-def frame_classical_acceleration(model: Model, data: Data, frame: int | str,
+def get_frame_classical_acceleration(model: Model, data: Data, frame: int | str,
                                  reference: int = LOCAL,
                                  out: np.ndarray | None = None) -> np.ndarray:
     """[a + w x v; alpha] (6,) in ``reference`` from the last forward_kinematics(q, v, a)
     (Pinocchio's getFrameClassicalAcceleration). In LOCAL_WORLD_ALIGNED the linear part is the
     acceleration of the frame origin in the world, ^A o_E'' (Traversaro & Saccon eqs. 52-54);
-    a new array, or ``out`` as in frame_velocity."""
-    return _frame_motion(3, "frame_classical_acceleration", model, data, frame, reference, out)
+    a new array, or ``out`` as in get_frame_velocity."""
+    return _frame_motion(3, "get_frame_classical_acceleration", model, data, frame, reference, out)

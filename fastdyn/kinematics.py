@@ -12,7 +12,6 @@ from .kernels.entry import guard as _guard
 from .kernels.entry import guard_api as _guard_api
 from .kernels.algorithms import placements as _placements
 from ._internal.fastcall import Kernel
-from .mimic import MimicModel
 from .model import Data, Model
 
 # Zero-size stand-ins for "no velocity" and "no external forces". Left writeable (there is
@@ -35,9 +34,8 @@ def forward_kinematics(model: Model, data: Data, q, v=None, a=None) -> None:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.forward_kinematics(model, data, q, v, a)
+        if hasattr(type(model), "calls"):
+            return model.calls.forward_kinematics(model, data, q, v, a)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     vv = EMPTY if v is None else _checks.fast_vector(v, model.nv, "v")
@@ -67,9 +65,8 @@ def update_frame_placements(model: Model, data: Data) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.update_frame_placements(model, data)
+        if hasattr(type(model), "calls"):
+            return model.calls.update_frame_placements(model, data)
         _checks.data_for(model, data)
     if data.kinematics < 1:
         require_kinematics(data, 1, "update_frame_placements")
@@ -85,7 +82,7 @@ def frames_forward_kinematics(model: Model, data: Data, q) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
+        if hasattr(type(model), "calls"):
             forward_kinematics(model, data, q)
             return update_frame_placements(model, data)
         _checks.data_for(model, data)
@@ -108,9 +105,8 @@ def joint_placement(model: Model, data: Data, joint: int | str,
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _arrays.copy_out(_mimic_calls.joint_placement(model, data, joint), out)
+        if hasattr(type(model), "calls"):
+            return _arrays.copy_out(model.calls.joint_placement(model, data, joint), out)
         _checks.data_for(model, data)
     j = joint if type(joint) is int and 0 <= joint < model.njoints else \
         _checks.joint_index(model, joint)  # a misspelt name first: it is the real cause
@@ -138,9 +134,8 @@ def frame_placement(model: Model, data: Data, frame: int | str,
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _arrays.copy_out(_mimic_calls.frame_placement(model, data, frame), out)
+        if hasattr(type(model), "calls"):
+            return _arrays.copy_out(model.calls.frame_placement(model, data, frame), out)
         _checks.data_for(model, data)
     f = frame if type(frame) is int and 0 <= frame < model.nframes else \
         _checks.frame_index(model, frame)  # a misspelt name first: it is the real cause
@@ -170,9 +165,8 @@ def center_of_mass(model: Model, data: Data, q, v=None, a=None) -> np.ndarray:
     except AttributeError:  # not a Data or not a Model: data_for says which
         same = False
     if not same:
-        if type(model) is MimicModel:
-            from ._internal import mimic_calls as _mimic_calls
-            return _mimic_calls.center_of_mass(model, data, q, v, a)
+        if hasattr(type(model), "calls"):
+            return model.calls.center_of_mass(model, data, q, v, a)
         _checks.data_for(model, data)
     q = _checks.fast_vector(q, model.nq, "q")
     vv = EMPTY if v is None else _checks.fast_vector(v, model.nv, "v")

@@ -11,7 +11,7 @@ Derivatives with respect to q are along tangent vectors: d/dq is d/d(dq) at q (+
 interchangeable with pinocchio.getJointVelocityDerivatives / getJointAccelerationDerivatives /
 getFrameVelocityDerivatives / getFrameAccelerationDerivatives /
 computeCentroidalDynamicsDerivatives, with three differences, where these are the derivatives
-of what fastdyn.frame_velocity / frame_acceleration / compute_centroidal_momentum* return
+of what fastdyn.get_frame_velocity / frame_acceleration / compute_centroidal_momentum* return
 (central finite differences agree; tests/test_kinematics_derivatives.py):
 
 - LOCAL_WORLD_ALIGNED, d/dq: Pinocchio 4.1 holds the reference point (the frame's origin)

@@ -46,13 +46,14 @@ import uuid
 
 import numpy as np
 
+from ._internal import mimic_calls
 from .builder import ModelBuilder
 from .kernels import layout
 from .kernels.algorithms import mimic as _k
 from .kernels.joints import codes
 from .model import Data, Model
 
-__all__ = ["MimicModel", "MimicData", "MIMIC_TYPES"]
+__all__ = ["MimicModel", "MimicData", "MIMIC_TYPES", "resolve"]
 
 # The types a mimic relation may join (Pinocchio's mimic joint takes these): 1-dof, with
 # nq = 1 (revolute, prismatic) or the (cos, sin) pair of a continuous joint.
@@ -133,6 +134,10 @@ class MimicModel:
     ``expand_configuration``, ``expand_velocity`` and ``G`` map the reduced state to the
     full model's. Immutable, like a Model (``gravity`` assignable).
     """
+
+    # the public calls' reduced versions: fastdyn.rnea(mimic_model, ...) and the others find
+    # them here (fastdyn/_internal/mimic_calls.py), so they need not import this module
+    calls = mimic_calls
 
     def __init__(self, full: Model, relations: dict | None = None):
         if not isinstance(full, Model):
@@ -247,18 +252,23 @@ class MimicModel:
         return self.configuration_model.friction
 
     def joint_id(self, name: str) -> int:
+        """The full model's index of joint ``name`` (mimicking joints included)."""
         return self.full.joint_id(name)
 
     def frame_id(self, name: str) -> int:
+        """The index of frame ``name`` (the full model's frames)."""
         return self.full.frame_id(name)
 
     def joint_type(self, j: int | str) -> str:
+        """Joint ``j``'s type name, by index or name, in the full model."""
         return self.full.joint_type(j)
 
     def check(self) -> None:
+        """Check the full model's invariants (``Model.check``)."""
         self.full.check()
 
     def create_data(self) -> "MimicData":
+        """A workspace for this model: one per thread."""
         return MimicData(self)
 
     def __getattr__(self, name: str):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import uuid
+import warnings
 
 import numpy as np
 
+from ._internal import checks as _checks, variants as _variants
 from ._internal.indices import joint_index
 from ._internal.invariants import check_model
 from .kernels import layout
@@ -66,16 +68,21 @@ class Model:
 
     @classmethod
     def from_urdf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
-        """Same as ``fastdyn.load_urdf`` (``max_bytes=`` included)."""
+        """Deprecated: ``fastdyn.load_urdf`` (one way to load a file; this goes in the next
+        release, and with it the model's one import of the loaders)."""
         from .io import load_urdf
 
+        warnings.warn("Model.from_urdf is deprecated: use fastdyn.load_urdf",
+                      DeprecationWarning, stacklevel=2)
         return load_urdf(path_or_xml, root_joint=root_joint, **kwargs)
 
     @classmethod
     def from_mjcf(cls, path_or_xml, root_joint: str | None = None, **kwargs) -> "Model":
-        """Same as ``fastdyn.load_mjcf`` (``max_bytes=`` included)."""
+        """Deprecated: ``fastdyn.load_mjcf`` (as ``from_urdf``)."""
         from .io import load_mjcf
 
+        warnings.warn("Model.from_mjcf is deprecated: use fastdyn.load_mjcf",
+                      DeprecationWarning, stacklevel=2)
         return load_mjcf(path_or_xml, root_joint=root_joint, **kwargs)
 
     # --- sizes (plain attributes set in __init__: a property costs ~100 ns per call) ---
@@ -216,53 +223,56 @@ class Model:
         """A new preallocated workspace for this model: one per thread."""
         return Data(self)
 
-    # --- variants: the same joints with one parameter changed (fastdyn/parameters.py) -----
+    # --- variants: the same joints with one parameter changed (fastdyn/_internal/variants.py)
+    def with_parameters(self, prm: np.ndarray) -> "Model":
+        """This topology with another parameter table (njoints, NP), e.g. one row of a batch
+        from ``fastdyn.parameter_batch``, checked as a new model is: a Model with the same
+        joints, frames, names and token, so this model's Data fits it."""
+        x = _checks.real(prm, "prm", f"a ({self.njoints}, {layout.NP}) parameter table")
+        if x.shape != self.prm.shape:
+            raise ValueError(f"prm must have shape {self.prm.shape} (one row per joint, "
+                             f"kernels/layout.py), got {x.shape}")
+        new = Model(self.jnt, x, self.frm, list(self.joint_names), list(self.frame_names),
+                    self.name, self.mimic)
+        new.token = self.token
+        return new
+
     def with_inertia(self, joint: int | str, mass: float | None = None, com=None,
                      inertia=None) -> "Model":
-        """This model with one body's mass, com or inertia (about the com) changed."""
-        from .parameters import with_inertia
-        return with_inertia(self, joint, mass, com, inertia)
+        """This model with joint ``joint``'s body changed: ``mass`` (kg), ``com`` (3, in the
+        joint frame) and ``inertia`` (3x3 about the com, joint axes); None keeps that part.
+        Raises ValueError if the result is not a physically consistent body."""
+        return self.with_parameters(_variants.inertia(self, joint, mass, com, inertia))
 
     def with_placement(self, joint: int | str, placement) -> "Model":
-        """This model with one joint placed elsewhere in its parent (4x4 or (R, p))."""
-        from .parameters import with_placement
-        return with_placement(self, joint, placement)
+        """This model with joint ``joint`` placed at ``placement`` (4x4 or (R, p)) in its
+        parent (the placement at q = neutral)."""
+        return self.with_parameters(_variants.placement(self, joint, placement))
 
     def with_armature(self, joint: int | str, armature) -> "Model":
-        """A copy of the model with this joint's rotor inertia (armature) changed
-        (fastdyn.parameters.with_armature)."""
-        from .parameters import with_armature
-        return with_armature(self, joint, armature)
+        """This model with joint ``joint``'s rotor inertia (one value per dof, or one for
+        all)."""
+        return self.with_parameters(_variants.armature(self, joint, armature))
 
     def with_damping(self, joint: int | str, damping) -> "Model":
-        """A copy of the model with this joint's viscous damping changed
-        (fastdyn.parameters.with_damping)."""
-        from .parameters import with_damping
-        return with_damping(self, joint, damping)
+        """This model with joint ``joint``'s viscous damping (N m s/rad; per dof or one)."""
+        return self.with_parameters(_variants.damping(self, joint, damping))
 
     def with_friction(self, joint: int | str, friction) -> "Model":
-        """A copy of the model with this joint's dry friction changed
-        (fastdyn.parameters.with_friction)."""
-        from .parameters import with_friction
-        return with_friction(self, joint, friction)
+        """This model with joint ``joint``'s dry friction (N m; per dof or one value)."""
+        return self.with_parameters(_variants.friction(self, joint, friction))
 
     def with_limits(self, joint: int | str, lower=None, upper=None, velocity=None,
                     effort=None) -> "Model":
-        """A copy with this joint's position, velocity or effort limits changed (None keeps
-        one as it is; fastdyn.parameters.with_limits)."""
-        from .parameters import with_limits
-        return with_limits(self, joint, lower, upper, velocity, effort)
+        """This model with joint ``joint``'s limits changed: ``lower``/``upper`` (nq values
+        each, +-inf for none), ``velocity``/``effort`` (nv values, >= 0, inf for none); None
+        keeps one. lower > upper is refused by the model check, naming the joint."""
+        return self.with_parameters(_variants.limits(self, joint, lower, upper, velocity,
+                                                     effort))
 
     def with_gravity(self, gravity) -> "Model":
-        """A copy with another gravity vector (3,) [m/s^2] (fastdyn.parameters.with_gravity)."""
-        from .parameters import with_gravity
-        return with_gravity(self, gravity)
-
-    def with_parameters(self, prm: np.ndarray) -> "Model":
-        """This topology with another parameter table (njoints, NP), checked as a new model
-        is (``fastdyn.parameters.with_parameters``)."""
-        from .parameters import with_parameters
-        return with_parameters(self, prm)
+        """This model under another gravity vector (3,) [m/s^2], e.g. (0, 0, -1.62)."""
+        return self.with_parameters(_variants.gravity(self, gravity))
 
     def __getstate__(self):
         return dict(jnt=np.array(self.jnt), prm=np.array(self.prm), frm=np.array(self.frm),
@@ -495,3 +505,6 @@ class Data:
     @property
     def nbytes(self) -> int:
         return sum(x.nbytes for x in vars(self).values() if isinstance(x, np.ndarray))
+
+
+_checks.register(Model, Data)  # the classes the argument checks accept

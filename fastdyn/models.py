@@ -22,6 +22,9 @@ from pathlib import Path
 from .model import Model
 from .io.urdf import load_urdf
 
+__all__ = ["list", "path", "load", "example_robot_data_dir", "BUNDLED", "EXAMPLE_ROBOT_DATA",
+           "SOURCES"]
+
 _FREE = "freeflyer"
 _DEFAULT = object()
 

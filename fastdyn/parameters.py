@@ -16,14 +16,17 @@ second-moment matrix; s_k >= 0 is exactly the triangle inequality, so this is th
 pseudo-inertia's own parametrization, Wensing et al. 2017; Rucker & Wensing 2022 sample its
 log-Cholesky factor, an equivalent choice). m and s are scaled by log-normal factors
 exp(sigma N(0, 1)) (``mass``, ``inertia``: the relative spreads sigma), c moves by N(0, sigma^2)
-per axis (``com``: metres). The principal axes R stay those of the nominal body.
-Use the samples with the regressors: ``fd.batch_joint_torque_regressor(model, Q, V, A)`` times
-``samples.reshape(n, -1).T`` gives every sample's torques along the trajectory.
+per axis (``com``: metres); ``sample_parameters``' docstring states each law exactly. The
+principal axes R stay those of the nominal body. A ``Payload`` adds a point mass with an
+uncertain mass and centre on a frame.
+Use the samples with the regressors: ``fd.batch.compute_joint_torque_regressor(model, Q, V, A)``
+times ``samples.reshape(n, -1).T`` gives every sample's torques along the trajectory.
 """
 
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -37,134 +40,62 @@ from .kernels.entry import parameter_check
 from .kernels.joints import codes
 from .model import Model
 
-__all__ = ["sample_parameters", "parameter_batch", "is_physically_consistent", "with_inertia",
-           "with_placement", "with_armature", "with_damping", "with_friction", "with_limits",
-           "with_gravity", "with_parameters"]
-
-
-def _copy(model: Model, prm: np.ndarray) -> Model:
-    """A Model of parameters ``prm`` with everything else of ``model`` (topology, frames,
-    names, mimic) and its token: the joints and sizes are the same, so its Data fits."""
-    _checks.model_arg(model)
-    new = Model(model.jnt, prm, model.frm, list(model.joint_names), list(model.frame_names),
-                model.name, model.mimic)
-    new.token = model.token
-    return new
-
-
-def _edit(model: Model) -> tuple[np.ndarray, np.ndarray]:
-    """A writable copy of the model's parameters and its named view."""
-    prm = np.array(model.prm)
-    return prm, layout.named(prm)
+__all__ = ["sample_parameters", "Payload", "point_mass_parameters", "parameter_batch",
+           "is_physically_consistent", "with_inertia", "with_placement", "with_armature",
+           "with_damping", "with_friction", "with_limits", "with_gravity", "with_parameters",
+           "check_parameters", "check_inertias", "explain_inertias", "check_physical"]
 
 
 def with_parameters(model: Model, prm) -> Model:
     """The model's topology with the parameter table ``prm`` (njoints, NP), e.g. one row of a
-    batch from ``parameter_batch``; every invariant a new model must meet is checked."""
+    batch from ``parameter_batch``; every invariant a new model must meet is checked
+    (``Model.with_parameters``)."""
     _checks.model_arg(model)
-    x = _checks.real(prm, "prm", f"a ({model.njoints}, {layout.NP}) parameter table")
-    if x.shape != model.prm.shape:
-        raise ValueError(f"prm must have shape {model.prm.shape} (one row per joint, "
-                         f"kernels/layout.py), got {x.shape}")
-    return _copy(model, x)
-
-
-def _joint(model: Model, joint) -> int:
-    j = _checks.joint_index(model, joint)
-    if j == 0:
-        raise ValueError("joint 0 is the universe: it carries no body and has no parameters")
-    return j
+    return model.with_parameters(prm)
 
 
 def with_inertia(model: Model, joint: int | str, mass: float | None = None, com=None,
                  inertia=None) -> Model:
-    """The model with joint ``joint``'s body changed: ``mass`` (kg), ``com`` (3, in the joint
-    frame) and ``inertia`` (3x3 about the com, joint axes); None keeps that part. Raises
-    ValueError if the result is not a physically consistent body."""
+    """``model.with_inertia(joint, mass, com, inertia)``: joint ``joint``'s body changed."""
     _checks.model_arg(model)
-    j = _joint(model, joint)
-    m = float(model.mass[j]) if mass is None else _checks.scalar(mass, "mass")
-    c = model.com[j] if com is None else _checks.vector(com, 3, "com")
-    I = model.inertia[j] if inertia is None else _checks.matrix(inertia, (3, 3), "inertia")
-    what = f"with_inertia: joint {model.joint_names[j]!r}"
-    if not m > 0.0:
-        raise ValueError(f"{what}: mass must be positive, got {m}")
-    m, c, I = check_inertia(m, c, I, what)
-    prm, named = _edit(model)
-    named[j]["pi"] = dynamic_parameters(m, c, I)
-    return _copy(model, prm)
+    return model.with_inertia(joint, mass, com, inertia)
 
 
 def with_placement(model: Model, joint: int | str, placement) -> Model:
-    """The model with joint ``joint`` placed at ``placement`` (4x4 or (R, p)) in its parent
-    (the placement at q = neutral)."""
-    j = _joint(model, joint)
-    R, p = as_placement(placement, f"with_placement: joint {model.joint_names[j]!r}")
-    prm, named = _edit(model)
-    named[j]["R"], named[j]["p"] = R, p
-    return _copy(model, prm)
-
-
-def _per_dof(model: Model, joint, values, field: str, lo: float = 0.0) -> Model:
-    j = _joint(model, joint)
-    nv = int(model.jnt[j]["nv"])
-    x = np.broadcast_to(_checks.real(values, field, f"{nv} numbers"), (nv,)) \
-        if np.ndim(values) == 0 else _checks.vector(values, nv, field)
-    if not (np.all(np.isfinite(x)) and np.all(x >= lo)):
-        raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be finite and >= "
-                         f"{lo}, got {x}")
-    prm, named = _edit(model)
-    named[j][field][:nv] = x
-    return _copy(model, prm)
+    """``model.with_placement(joint, placement)``: the joint placed elsewhere in its parent."""
+    _checks.model_arg(model)
+    return model.with_placement(joint, placement)
 
 
 def with_armature(model: Model, joint: int | str, armature) -> Model:
-    """The model with joint ``joint``'s rotor inertia (one value per dof, or one for all)."""
-    return _per_dof(model, joint, armature, "armature")
+    """``model.with_armature(joint, armature)``: the joint's rotor inertia changed."""
+    _checks.model_arg(model)
+    return model.with_armature(joint, armature)
 
 
 def with_damping(model: Model, joint: int | str, damping) -> Model:
-    """The model with joint ``joint``'s viscous damping (N m s/rad; per dof or one value)."""
-    return _per_dof(model, joint, damping, "damping")
+    """``model.with_damping(joint, damping)``: the joint's viscous damping changed."""
+    _checks.model_arg(model)
+    return model.with_damping(joint, damping)
 
 
 def with_friction(model: Model, joint: int | str, friction) -> Model:
-    """The model with joint ``joint``'s dry friction (N m; per dof or one value)."""
-    return _per_dof(model, joint, friction, "friction")
+    """``model.with_friction(joint, friction)``: the joint's dry friction changed."""
+    _checks.model_arg(model)
+    return model.with_friction(joint, friction)
 
 
 def with_limits(model: Model, joint: int | str, lower=None, upper=None, velocity=None,
                 effort=None) -> Model:
-    """The model with joint ``joint``'s limits changed: ``lower``/``upper`` (nq values each,
-    +-inf for none), ``velocity``/``effort`` (nv values, >= 0, inf for none); None keeps one."""
-    j = _joint(model, joint)
-    r = model.jnt[j]
-    nq, nv = int(r["nq"]), int(r["nv"])
-    prm, named = _edit(model)
-    for field, x, n in (("q_lower", lower, nq), ("q_upper", upper, nq), ("v_max", velocity, nv),
-                        ("effort_max", effort, nv)):
-        if x is None:
-            continue
-        a = np.broadcast_to(_checks.real(x, field, f"{n} numbers"), (n,)) if np.ndim(x) == 0 \
-            else _checks.real(x, field, f"{n} numbers")
-        if a.shape != (n,) or np.isnan(a).any():
-            raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be {n} numbers "
-                             f"(not NaN), got {x!r}")
-        if field in ("v_max", "effort_max") and (a < 0).any():
-            raise ValueError(f"{field} of joint {model.joint_names[j]!r} must be >= 0")
-        named[j][field][:n] = a
-    return _copy(model, prm)  # (lower > upper: refused by the model check, naming the joint)
+    """``model.with_limits(joint, lower, upper, velocity, effort)``: the joint's limits."""
+    _checks.model_arg(model)
+    return model.with_limits(joint, lower, upper, velocity, effort)
 
 
 def with_gravity(model: Model, gravity) -> Model:
-    """The model under another gravity (3,), e.g. (0, 0, -1.62) on the Moon."""
+    """``model.with_gravity(gravity)``: the model under another gravity (3,)."""
     _checks.model_arg(model)
-    g = _checks.vector(gravity, 3, "gravity")
-    if not np.all(np.isfinite(g)):
-        raise ValueError(f"gravity must be 3 finite numbers, got {g}")
-    prm, named = _edit(model)
-    named[0]["gravity"] = g
-    return _copy(model, prm)
+    return model.with_gravity(gravity)
 
 
 def is_physically_consistent(pi, tol: float = 0.0) -> np.ndarray:
@@ -212,16 +143,102 @@ def _spread(x, name: str, nb: int, names) -> np.ndarray:
     return out
 
 
+def point_mass_parameters(mass, position) -> np.ndarray:
+    """The 10 inertial parameters (..., 10), Pinocchio's order, of point masses ``mass`` (...)
+    at ``position`` (..., 3) in a body's frame, about that frame's origin:
+    [m, m p, m (|p|^2 1 - p p^T)] (the parallel-axis theorem for a body with no inertia of its
+    own about its centre, Featherstone 2008, eq. 2.63). Parameters of rigid bodies fixed to
+    one another add, so ``pi + point_mass_parameters(m, p)`` is the body carrying the mass."""
+    m = np.asarray(mass, dtype=np.float64)
+    p = np.asarray(position, dtype=np.float64)
+    out = np.empty(np.broadcast_shapes(m.shape, p.shape[:-1]) + (10,))
+    out[..., 0] = m
+    out[..., 1:4] = m[..., None] * p
+    p2 = np.einsum("...i,...i->...", p, p)
+    for k, (r, t) in enumerate(((0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)), start=4):
+        out[..., k] = m * (float(r == t) * p2 - p[..., r] * p[..., t])
+    return out
+
+
+@dataclass(frozen=True)
+class Payload:
+    """A point mass rigidly attached to a frame, with an uncertain mass and centre: a term of
+    ``sample_parameters(..., payload=...)`` and ``fd.study.ParameterSampler(..., payload=...)``.
+
+    ``frame``: the frame's name or index (e.g. "tool0"); the mass is added to the body of the
+    joint that frame is fixed to (``model.frm[f]["parent_joint"]``), at the frame's placement.
+    ``mass``: kg, or (kg, sigma): the nominal mass m0 > 0 and its relative spread, the same
+    law as ``sample_parameters``' ``mass``: m = m0 exp(sigma N(0, 1)), log-normal, median m0
+    (mean m0 exp(sigma^2 / 2)), always positive. ``com``: metres in the frame's axes, or
+    (position, sigma): the nominal centre c0 (3,) and its absolute spread, as ``com``:
+    c = c0 + sigma N(0, 1_3), each axis normal with standard deviation sigma metres, unbounded.
+
+        Payload("tool0", mass=(1.0, 0.2), com=((0, 0, 0.05), 0.01))  # 1 kg +-20 %, 5 cm +-1 cm
+
+    In the body's frame the centre is p = R_f c + p_f ((R_f, p_f): the frame's placement in
+    its joint), and the body's parameters become pi + [m, m p, m (|p|^2 1 - p p^T)]
+    (``point_mass_parameters``), which is exact: parameters about one origin add."""
+    frame: str | int
+    mass: float | tuple = 1.0
+    com: tuple = (0.0, 0.0, 0.0)
+
+    def __post_init__(self):
+        m0, sm = self.mass if isinstance(self.mass, (tuple, list)) else (self.mass, 0.0)
+        com = self.com
+        if isinstance(com, (tuple, list)) and len(com) == 2 and np.ndim(com[0]) == 1:
+            c0, sc = com
+        else:
+            c0, sc = com, 0.0
+        m0 = _checks.scalar(m0, "Payload mass")
+        sm = _checks.scalar(sm, "Payload mass spread")
+        c0 = _checks.vector(c0, 3, "Payload com")
+        sc = _checks.scalar(sc, "Payload com spread")
+        if not m0 > 0.0:
+            raise ValueError(f"Payload mass must be positive, got {m0}")
+        if sm < 0.0 or sc < 0.0:
+            raise ValueError(f"Payload spreads must be >= 0, got mass {sm}, com {sc}")
+        object.__setattr__(self, "_law", (m0, sm, c0, sc))
+
+    def sample(self, model: Model, rng: np.random.Generator, n: int):
+        """(joint index, (n, 10) inertial parameters about that joint's origin) of n draws
+        from ``rng`` (n masses, then n x 3 com offsets)."""
+        f = _checks.frame_index(model, self.frame)
+        j = int(model.frm[f]["parent_joint"])
+        if j <= 0:
+            raise ValueError(f"Payload: frame {model.frame_names[f]!r} is fixed to the world: "
+                             "a payload there moves with no body")
+        m0, sm, c0, sc = self._law
+        m = m0 * np.exp(sm * rng.standard_normal(n))
+        c = c0 + sc * rng.standard_normal((n, 3))
+        p = c @ model.frm[f]["R"].T + model.frm[f]["p"]  # in the joint's frame
+        return j, point_mass_parameters(m, p)
+
+
 def sample_parameters(model: Model, n: int, seed: int | np.random.Generator | None = None,
-                      mass=0.0, com=0.0, inertia=0.0) -> np.ndarray:
+                      mass=0.0, com=0.0, inertia=0.0, payload=None) -> np.ndarray:
     """n physically consistent variants of the model's inertial parameters, (n, njoints - 1,
-    10), Pinocchio's order (see the module docstring for the parametrization). ``mass`` and
-    ``inertia``: relative spreads (standard deviation of the log of the scale factor of the
-    mass and of each principal second moment); ``com``: absolute spread in metres (standard
-    deviation per axis). Each is one number, one per moving joint, or {joint name: spread}.
-    Bodies without mass are left as they are; a nominal body that is not physically
-    consistent (some URDFs ship one) has its negative second moments raised to zero, so its
-    samples are. Reproducible for a given seed."""
+    10), Pinocchio's order (see the module docstring for the parametrization).
+
+    Every spread is the standard deviation of an unbounded normal draw, never a bound; each is
+    one number, one per moving joint, or {joint name: spread}, and 0 keeps that part nominal:
+
+    - ``mass``: relative, log-normal. m = m0 exp(sigma z), z ~ N(0, 1): sigma is the standard
+      deviation of ln(m / m0); the median is m0, the mean m0 exp(sigma^2 / 2), and m > 0
+      always (mass=0.1: about +-10 %, 68 % of samples within [0.905, 1.105] m0).
+    - ``com``: absolute, in metres, normal. c = c0 + sigma z, z ~ N(0, 1_3) in the joint's
+      axes: each axis independently, standard deviation sigma (com=0.01: 1 cm per axis).
+    - ``inertia``: relative, log-normal, as ``mass``, on each of the three principal second
+      moments s_k of the body's mass distribution about its com, independently, in the nominal
+      principal axes (I_c = tr(S) 1 - S keeps the triangle inequality); they do not follow the
+      sampled mass: a heavier sample of a body is not also larger.
+
+    ``payload``: a ``Payload`` or a list of them, point masses with their own uncertain mass
+    and centre, each added exactly to the body carrying its frame (drawn after the bodies, so
+    a seed's body draws are the same with or without one).
+
+    Bodies without mass are left as they are (a payload still adds to them); a nominal body
+    that is not physically consistent (some URDFs ship one) has its negative second moments
+    raised to zero, so its samples are. Reproducible for a given seed."""
     _checks.model_arg(model)
     n = _checks.integer(n, "n (the number of samples)", minimum=1)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
@@ -250,7 +267,21 @@ def sample_parameters(model: Model, n: int, seed: int | np.random.Generator | No
         S_rt = np.einsum("nbk,bk->nb", s, R[:, r, :] * R[:, t, :])
         diag = float(r == t)
         out[..., k] = diag * trace - S_rt + m * (diag * c2 - c[..., r] * c[..., t])
+    # payloads last, so that the bodies' draws for a seed do not depend on them
+    for term in _payloads(payload):
+        j, pi = term.sample(model, rng, n)
+        out[:, j - 1] += pi
     return _checks.finite_result(out, ("mass", "com", "inertia"), (sm, sc, si))
+
+
+def _payloads(payload) -> list[Payload]:
+    terms = [] if payload is None else [payload] if isinstance(payload, Payload) \
+        else list(payload)
+    for t in terms:
+        if not isinstance(t, Payload):
+            raise TypeError(f"payload must be a fastdyn.Payload or a list of them, got "
+                            f"{type(t).__name__}")
+    return terms
 
 
 def parameter_batch(model: Model, pi=None, gravity=None) -> np.ndarray:

@@ -29,7 +29,6 @@ from .kernels.entry import guard as _guard
 from .kernels.algorithms import regressor as _reg
 from .kernels.layout import per_thread
 from .kinematics import NO_FORCES, forward_kinematics
-from .mimic import MimicModel
 from .model import Data, Model
 
 _torque_checked = Kernel(_guard.joint_torque_regressor_checked, vectors=(2, 3, 4))
@@ -72,14 +71,13 @@ def compute_joint_torque_regressor(model: Model, data: Data, q, v, a) -> np.ndar
 
 
 def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarray:
-    """y (10 (njoints - 1),) with kinetic_energy(q, v) = y . pi + armature . v^2 / 2
+    """y (10 (njoints - 1),) with compute_kinetic_energy(q, v) = y . pi + armature . v^2 / 2
     (data.kineticEnergyRegressor; Pinocchio's computeKineticEnergyRegressor, which has no
     rotor term either)."""
     if v is None:  # forward_kinematics would take it as "placements only"
         raise TypeError("v must be an array of nv floats, got None")
-    if type(model) is MimicModel:  # per-body quantities: the full model's, expanded
-        from ._internal import mimic_calls as _mimic_calls
-        return _mimic_calls.energy_regressor(compute_kinetic_energy_regressor, model, data, q, v)
+    if hasattr(type(model), "calls"):  # per-body quantities: the full model's, expanded
+        return model.calls.energy_regressor(compute_kinetic_energy_regressor, model, data, q, v)
     forward_kinematics(model, data, q, v)  # checked: q, v and the velocities are finite
     y = _arrays.buffer(data, "kineticEnergyRegressor", (_columns(model),))
     if _kinetic.call(model.jnt, data.ws, y) >= 0:  # |v|^2 overflows for |v| > 1e154
@@ -88,11 +86,10 @@ def compute_kinetic_energy_regressor(model: Model, data: Data, q, v) -> np.ndarr
 
 
 def compute_potential_energy_regressor(model: Model, data: Data, q) -> np.ndarray:
-    """y (10 (njoints - 1),) with potential_energy(q) = y . pi
+    """y (10 (njoints - 1),) with compute_potential_energy(q) = y . pi
     (data.potentialEnergyRegressor; Pinocchio's computePotentialEnergyRegressor)."""
-    if type(model) is MimicModel:  # per-body quantities: the full model's, expanded
-        from ._internal import mimic_calls as _mimic_calls
-        return _mimic_calls.energy_regressor(compute_potential_energy_regressor, model, data, q)
+    if hasattr(type(model), "calls"):  # per-body quantities: the full model's, expanded
+        return model.calls.energy_regressor(compute_potential_energy_regressor, model, data, q)
     forward_kinematics(model, data, q)  # checked: q and the placements are finite
     y = _arrays.buffer(data, "potentialEnergyRegressor", (_columns(model),))
     if _potential.call(model.jnt, model.prm, data.ws, y) >= 0:  # g . p can overflow

@@ -24,7 +24,7 @@ from ._internal import checks as _checks
 from ._internal import arrays as _arrays
 from .dynamics import SingularMassMatrixError
 from .frames import LOCAL
-from .jacobians import frame_jacobian
+from .jacobians import compute_frame_jacobian
 from .kernels.algorithms import coriolis as _cor
 from .kernels.algorithms import velocity_representation as _vr
 from .kernels.joints import codes
@@ -135,7 +135,7 @@ def jacobian(model: Model, data: Data, q, frame: int | str, reference: int = LOC
     "doubly mixed" ^{E[A]} J_{A,E/B[A]})."""
     _checks.data_for(model, data)
     rep = _code(model, representation)
-    J = frame_jacobian(model, data, q, frame, reference)
+    J = compute_frame_jacobian(model, data, q, frame, reference)
     XX = _xx(data)
     _vr.base_transform(data.ws, rep, XX[0])
     J[:, :6] = J[:, :6] @ XX[0]

@@ -12,6 +12,8 @@ from .builder import ModelBuilder
 from .kernels.joints import codes
 from .model import Model
 
+__all__ = ["double_pendulum", "manipulator", "humanoid", "random_tree"]
+
 
 def _box_inertia(m: float, a: float, b: float, c: float) -> np.ndarray:
     return m / 12.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])

@@ -74,14 +74,14 @@ def compute_all_terms(model: Model, data: Data, q, v, frame: int | str | None = 
     """At (q, v), in one compiled call, Pinocchio's computeAllTerms and the frame placements:
 
     - data.M (nv, nv): M(q), both triangles, armature included (as ``crba``)
-    - data.nle (nv,): h(q, v) = C(q, v) v + g(q) (as ``nonlinear_effects``)
+    - data.nle (nv,): h(q, v) = C(q, v) v + g(q) (as ``non_linear_effects``)
     - data.J (6, nv): the world Jacobian of every dof (as ``compute_joint_jacobians``)
     - data.oMi_R / oMi_p, data.liMi_*, data.v: placements and LOCAL velocities, as
       ``forward_kinematics(q, v)`` leaves them
     - ``frame`` None: data.oMf (nframes, 12), every frame's placement (as
       ``update_frame_placements``). ``frame`` an id or a name (the frame a controller
       tracks): data.oMf[frame] only, and data.J_frame (6, nv), its Jacobian in ``reference``
-      (as ``frame_jacobian``); the other rows of oMf are left as they were.
+      (as ``compute_frame_jacobian``); the other rows of oMf are left as they were.
     - for ``forward_step``: M and h, kept aside (data._tick_M, _tick_x), so that a step from
       this same state solves with them instead of running ABA
     - ``com`` True: data.com, data.vcom, data.mass, subtree centres of mass, their velocities

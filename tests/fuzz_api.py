@@ -407,8 +407,8 @@ def _ik(model, data, frame, target, q0, task, tol, max_iter, seed):
 
 
 def _ik_batch(model, frame, targets, q0, task, tol, max_iter, seed):
-    return fd.inverse_kinematics_batch(model, frame, targets, q0, task=task, tol=tol,
-                                       max_iter=max_iter, seed=seed)
+    return fdb.inverse_kinematics(model, frame, targets, q0, task=task, tol=tol,
+                                  max_iter=max_iter, seed=seed)
 
 
 def _ik_args():
@@ -431,20 +431,16 @@ CALLS: list[Call] = [
     Call("frames_forward_kinematics", fd.frames_forward_kinematics, [MODEL(), DATA(), Q()]),
     Call("frame_placement", fd.frame_placement, [MODEL(), DATA(), FRAME()] + _fk_hidden(1),
          prepare=_fk_prepare(1)),
-    Call("frame_pose", fd.frame_pose, [MODEL(), DATA(), FRAME()] + _fk_hidden(1),
-         prepare=_fk_prepare(1)),
     Call("joint_placement", fd.joint_placement, [MODEL(), DATA(), JOINT()] + _fk_hidden(1),
-         prepare=_fk_prepare(1)),
-    Call("joint_pose", fd.joint_pose, [MODEL(), DATA(), JOINT()] + _fk_hidden(1),
          prepare=_fk_prepare(1)),
     Call("center_of_mass", fd.center_of_mass, [MODEL(), DATA(), Q(), V(optional=True),
                                                V("a", optional=True)]),
     # dynamics
     Call("rnea", fd.rnea, [MODEL(), DATA(), Q(), V(), V("a"), FEXT()]),
-    Call("nonlinear_effects", fd.nonlinear_effects, [MODEL(), DATA(), Q(), V()]),
-    Call("generalized_gravity", fd.generalized_gravity, [MODEL(), DATA(), Q()]),
+    Call("non_linear_effects", fd.non_linear_effects, [MODEL(), DATA(), Q(), V()]),
+    Call("compute_generalized_gravity", fd.compute_generalized_gravity, [MODEL(), DATA(), Q()]),
     # fext=None is "no external forces" across the API, static_torque included
-    Call("static_torque", fd.static_torque, [MODEL(), DATA(), Q(), FEXT()]),
+    Call("compute_static_torque", fd.compute_static_torque, [MODEL(), DATA(), Q(), FEXT()]),
     Call("crba", fd.crba, [MODEL(), DATA(), Q()]),
     Call("cholesky", fd.cholesky, [MODEL(), DATA(), Q("q_fk", hidden=True)],
          prepare=lambda vals: fd.crba(vals["model"], vals["data"], vals["q_fk"])),
@@ -474,7 +470,7 @@ CALLS: list[Call] = [
           A("frame", "frame", _frame, optional=True), REFERENCE()]),
     Call("forward_step", fd.forward_step,
          [MODEL(), DATA(), Q(), V(), V("tau"), A("dt", "positive", lambda c, _: 0.01), FEXT()]),
-    Call("kinetic_energy", fd.kinetic_energy, [MODEL(), DATA(), Q(), V()]),
+    Call("compute_kinetic_energy", fd.compute_kinetic_energy, [MODEL(), DATA(), Q(), V()]),
     # dynamics derivatives
     Call("compute_rnea_derivatives", fd.compute_rnea_derivatives,
          [MODEL(), DATA(), Q(), V(), V("a"), FEXT()]),
@@ -513,8 +509,8 @@ CALLS: list[Call] = [
     Call("compute_potential_energy_regressor", fd.compute_potential_energy_regressor,
          [MODEL(), DATA(), Q()]),
     Call("compute_static_regressor", fd.compute_static_regressor, [MODEL(), DATA(), Q()]),
-    Call("potential_energy", fd.potential_energy, [MODEL(), DATA(), Q()]),
-    Call("mechanical_energy", fd.mechanical_energy, [MODEL(), DATA(), Q(), V()]),
+    Call("compute_potential_energy", fd.compute_potential_energy, [MODEL(), DATA(), Q()]),
+    Call("compute_mechanical_energy", fd.compute_mechanical_energy, [MODEL(), DATA(), Q(), V()]),
     Call("simulate", fd.simulate,
          [MODEL(), Q("q0"), V("v0"),
           A("torques", "torques", lambda c, _: c.rng.normal(size=(NSTEPS, c.model.nv))),
@@ -525,6 +521,9 @@ CALLS: list[Call] = [
     Call("difference", fd.difference, [MODEL(), Q("q0"), Q("q1")]),
     Call("interpolate", fd.interpolate,
          [MODEL(), Q("q0"), Q("q1"), A("u", "real", lambda c, _: float(c.rng.uniform(0, 1)))]),
+    Call("minimum_jerk", fd.minimum_jerk,
+         [MODEL(), Q("q0"), Q("q1"), A("duration", "positive", lambda c, _: 0.5),
+          A("steps", "count", lambda c, _: 5)]),
     Call("random_configuration", fd.random_configuration,
          [MODEL(), A("rng_or_seed", "seed", lambda c, _: int(c.rng.integers(0, 1000))),
           A("lower", "bounds", lambda c, _: -1.0 - c.rng.random(c.model.nq), optional=True),
@@ -541,20 +540,20 @@ CALLS: list[Call] = [
             opts={"valid": ("q0", "q1")})]),
     # Jacobians and frame motion
     Call("compute_joint_jacobians", fd.compute_joint_jacobians, [MODEL(), DATA(), Q()]),
-    Call("joint_jacobian", fd.joint_jacobian,
+    Call("compute_joint_jacobian", fd.compute_joint_jacobian,
          [MODEL(), DATA(), Q(), JOINT(), REFERENCE(), OUT(lambda m: (6, m.nv))], risky=("out",)),
-    Call("frame_jacobian", fd.frame_jacobian,
+    Call("compute_frame_jacobian", fd.compute_frame_jacobian,
          [MODEL(), DATA(), Q(), FRAME(), REFERENCE(), OUT(lambda m: (6, m.nv))], risky=("out",)),
     Call("compute_joint_jacobians_time_variation", fd.compute_joint_jacobians_time_variation,
          [MODEL(), DATA(), Q(), V()]),
     Call("frame_jacobian_time_variation", fd.frame_jacobian_time_variation,
          [MODEL(), DATA(), Q(), V(), FRAME(), REFERENCE(), OUT(lambda m: (6, m.nv))],
          risky=("out",)),
-    Call("frame_velocity", fd.frame_velocity, [MODEL(), DATA(), FRAME(), REFERENCE()]
+    Call("get_frame_velocity", fd.get_frame_velocity, [MODEL(), DATA(), FRAME(), REFERENCE()]
          + _fk_hidden(2), prepare=_fk_prepare(2)),
-    Call("frame_acceleration", fd.frame_acceleration, [MODEL(), DATA(), FRAME(), REFERENCE()]
+    Call("get_frame_acceleration", fd.get_frame_acceleration, [MODEL(), DATA(), FRAME(), REFERENCE()]
          + _fk_hidden(3), prepare=_fk_prepare(3)),
-    Call("frame_classical_acceleration", fd.frame_classical_acceleration,
+    Call("get_frame_classical_acceleration", fd.get_frame_classical_acceleration,
          [MODEL(), DATA(), FRAME(), REFERENCE()] + _fk_hidden(3), prepare=_fk_prepare(3)),
     # centre of mass and centroidal dynamics
     Call("jacobian_center_of_mass", fd.jacobian_center_of_mass, [MODEL(), DATA(), Q()]),
@@ -571,13 +570,13 @@ CALLS: list[Call] = [
     Call("inverse_kinematics", _ik,
          [MODEL(), DATA(), FRAME(), A("target", "pose", _target), Q("q0", optional=True)]
          + _ik_args()),
-    Call("inverse_kinematics_batch", _ik_batch,
+    Call("batch.inverse_kinematics", _ik_batch,
          [MODEL(), FRAME(), A("targets", "poses", _targets, words=("target",)),
           Q("q0", optional=True)]
          + _ik_args()),
     # batch
     Call("batch.rnea", fdb.rnea, [MODEL(), A("Q", "Q", _Q), A("V", "V", _V), A("A", "V", _V)]),
-    Call("batch_joint_torque_regressor", fd.batch_joint_torque_regressor,
+    Call("batch.compute_joint_torque_regressor", fdb.compute_joint_torque_regressor,
          [MODEL(), A("Q", "Q", _Q), A("V", "V", _V), A("A", "V", _V)]),
     Call("batch.aba", fdb.aba, [MODEL(), A("Q", "Q", _Q), A("V", "V", _V), A("TAU", "V", _V)]),
     Call("batch.crba", fdb.crba, [MODEL(), A("Q", "Q", _Q, opts={"rows_free": True})]),

@@ -100,7 +100,7 @@ def dynamics_errors(model: fd.Model, m: mujoco.MjModel, nstates: int = 3, seed: 
         mujoco.mj_forward(m, d)
         M = np.zeros((m.nv, m.nv))
         mujoco.mj_fullM(m, d, M)
-        nle = fd.nonlinear_effects(model, data, q, v).copy()
+        nle = fd.non_linear_effects(model, data, q, v).copy()
         e_nle = relative(nle, T.T @ (d.qfrc_bias + M @ mj_acc(m, T, v, np.zeros(m.nv))))
         d.qacc[:] = qacc
         rne = np.zeros(m.nv)

@@ -80,7 +80,7 @@ def test_one_tracked_frame_placement_and_jacobian(name):
         close(d.oMf[f], _oMf(pd, f))
         assert np.all(d.oMf[:f] == 7.0)
     # the frame Jacobian is fastdyn's own frame_jacobian to rounding
-    close(d.J_frame, fd.frame_jacobian(m, m.create_data(), q, f, fd.LOCAL_WORLD_ALIGNED), 1e-13)
+    close(d.J_frame, fd.compute_frame_jacobian(m, m.create_data(), q, f, fd.LOCAL_WORLD_ALIGNED), 1e-13)
 
 
 def test_com_false_leaves_the_com_arrays_and_the_rest_still_matches():
@@ -106,7 +106,7 @@ def test_kinematics_are_fresh_for_the_velocity_queries():
     pin.forwardKinematics(pm, pd, q, v)
     pin.updateFramePlacements(pm, pd)
     f = m.nframes - 1
-    close(fd.frame_velocity(m, d, f, fd.WORLD),
+    close(fd.get_frame_velocity(m, d, f, fd.WORLD),
           pin.getFrameVelocity(pm, pd, f, pin.WORLD).vector)
 
 

@@ -157,9 +157,9 @@ def test_placements_and_frame_motion_out_match_fresh_and_pinocchio(humanoid):
     assert fd.joint_placement(m, d, j, out=T) is T
     np.testing.assert_allclose(T, pd.oMi[j].homogeneous, atol=TOL)
     x = np.full(6, np.nan)
-    for call, ref in ((fd.frame_velocity, pin.getFrameVelocity),
-                      (fd.frame_acceleration, pin.getFrameAcceleration),
-                      (fd.frame_classical_acceleration, pin.getFrameClassicalAcceleration)):
+    for call, ref in ((fd.get_frame_velocity, pin.getFrameVelocity),
+                      (fd.get_frame_acceleration, pin.getFrameAcceleration),
+                      (fd.get_frame_classical_acceleration, pin.getFrameClassicalAcceleration)):
         for fr, pr in ((fd.LOCAL, pin.LOCAL), (fd.WORLD, pin.WORLD),
                        (fd.LOCAL_WORLD_ALIGNED, pin.LOCAL_WORLD_ALIGNED)):
             assert call(m, d, f, fr, out=x) is x
@@ -175,16 +175,16 @@ def test_placements_and_frame_motion_bad_input(humanoid):
     with pytest.raises(TypeError, match="out must be float64"):
         fd.joint_placement(m, d, 0, out=np.zeros((4, 4), dtype=np.float32))
     with pytest.raises(ValueError, match=r"out must be of shape \(6,\)"):
-        fd.frame_velocity(m, d, 0, out=np.zeros(3))
+        fd.get_frame_velocity(m, d, 0, out=np.zeros(3))
     with pytest.raises(ValueError, match="reference must be fastdyn.LOCAL"):
-        fd.frame_velocity(m, d, 0, 7)
+        fd.get_frame_velocity(m, d, 0, 7)
     with pytest.raises(IndexError, match="frame index"):
-        fd.frame_velocity(m, d, m.nframes)
+        fd.get_frame_velocity(m, d, m.nframes)
     with pytest.raises(RuntimeError, match="needs joint accelerations"):
-        fd.frame_acceleration(m, d, 0)
+        fd.get_frame_acceleration(m, d, 0)
     fd.rnea(m, d, q, v, v)  # placements now stale: a misspelt name is still the error given
     with pytest.raises(KeyError, match="no frame named 'nosuch'"):
-        fd.frame_velocity(m, d, "nosuch")
+        fd.get_frame_velocity(m, d, "nosuch")
     with pytest.raises(RuntimeError, match="call forward_kinematics"):
         fd.update_frame_placements(m, d)
     with pytest.raises(ValueError, match="not created by"):
@@ -197,7 +197,7 @@ def test_compiled_checks_results_match_pinocchio_with_strided_inputs(humanoid):
     m, pm, d, pd, q, _, v, _ = humanoid
     qs, vs = strided(q), strided(v)
     j = m.njoints - 1
-    np.testing.assert_allclose(fd.joint_jacobian(m, d, qs, j),
+    np.testing.assert_allclose(fd.compute_joint_jacobian(m, d, qs, j),
                                pin.computeJointJacobian(pm, pd, q, j), atol=TOL)
     np.testing.assert_allclose(fd.jacobian_center_of_mass(m, d, qs),
                                pin.jacobianCenterOfMass(pm, pd, q), atol=TOL)
@@ -207,11 +207,11 @@ def test_compiled_checks_results_match_pinocchio_with_strided_inputs(humanoid):
                                pin.computeCentroidalMap(pm, pd, q), atol=TOL)
     np.testing.assert_allclose(fd.compute_centroidal_momentum(m, d, qs, vs),
                                pin.computeCentroidalMomentum(pm, pd, q, v).vector, atol=TOL)
-    assert fd.kinetic_energy(m, d, qs, vs) == pytest.approx(
+    assert fd.compute_kinetic_energy(m, d, qs, vs) == pytest.approx(
         pin.computeKineticEnergy(pm, pd, q, v), rel=TOL)
-    assert fd.potential_energy(m, d, qs) == pytest.approx(
+    assert fd.compute_potential_energy(m, d, qs) == pytest.approx(
         pin.computePotentialEnergy(pm, pd, q), rel=TOL)
-    assert fd.mechanical_energy(m, d, qs, vs) == pytest.approx(
+    assert fd.compute_mechanical_energy(m, d, qs, vs) == pytest.approx(
         pin.computeMechanicalEnergy(pm, pd, q, v), rel=TOL)
     fd.crba(m, d, q)
     fd.cholesky(m, d)
@@ -230,16 +230,16 @@ def test_compiled_checks_bad_input_names_the_cause(humanoid):
     m, _, d, _, q, _, v, _ = humanoid
     bad = off_manifold(m, q)
     nan_v = np.where(np.arange(m.nv) == 4, np.nan, v)
-    for call in (lambda: fd.joint_jacobian(m, d, bad, 1),
+    for call in (lambda: fd.compute_joint_jacobian(m, d, bad, 1),
                  lambda: fd.jacobian_center_of_mass(m, d, bad),
                  lambda: fd.compute_centroidal_map(m, d, bad),
                  lambda: fd.ccrba(m, d, bad, v),
-                 lambda: fd.kinetic_energy(m, d, bad, v)):
+                 lambda: fd.compute_kinetic_energy(m, d, bad, v)):
         with pytest.raises(ValueError, match=r"q: the quaternion of joint .* has norm 2"):
             call()
     for call in (lambda: fd.ccrba(m, d, q, nan_v),
                  lambda: fd.compute_centroidal_momentum(m, d, q, nan_v),
-                 lambda: fd.kinetic_energy(m, d, q, nan_v)):
+                 lambda: fd.compute_kinetic_energy(m, d, q, nan_v)):
         with pytest.raises(ValueError, match=r"v has non-finite entries at indices \[4\]"):
             call()
     with pytest.raises(ValueError, match=r"a has non-finite entries"):
@@ -247,7 +247,7 @@ def test_compiled_checks_bad_input_names_the_cause(humanoid):
     with pytest.raises(TypeError, match="v must be an array"):
         fd.ccrba(m, d, q, None)
     with pytest.raises(KeyError, match="no joint named 'nosuch'"):
-        fd.joint_jacobian(m, d, bad, "nosuch")  # the name first: it is the real cause
+        fd.compute_joint_jacobian(m, d, bad, "nosuch")  # the name first: it is the real cause
     with pytest.raises(ValueError, match=rf"q must have shape \({m.nq},\)"):
         fd.jacobian_center_of_mass(m, d, q[:-1])
     fd.crba(m, d, q)

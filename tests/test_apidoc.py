@@ -62,5 +62,43 @@ def test_the_pinocchio_page_covers_the_top_level_algorithms():
     # A new algorithm with a Pinocchio counterpart should get its row.
     text = (DOCS / "pinocchio.md").read_text(encoding="utf-8")
     for name in ("rnea", "aba", "crba", "forward_kinematics", "compute_rnea_derivatives",
-                 "compute_aba_derivatives", "frame_jacobian", "center_of_mass"):
+                 "compute_aba_derivatives", "compute_frame_jacobian", "center_of_mass"):
         assert f"`fd.{name}`" in text
+
+
+def _public_modules() -> set[str]:
+    """fastdyn's public modules: those its ``__all__`` hands on (fd.batch, fd.models, ...),
+    the wings' faces and the kernels, each with an ``__all__``."""
+    import importlib
+    names = {"fastdyn"} | {f"fastdyn.{n}" for n in fd.__all__
+                           if type(getattr(fd, n)).__name__ == "module"}
+    names |= {"fastdyn.kernels", "fastdyn.sim", "fastdyn.io", "fastdyn.errors"}
+    return {n for n in names if hasattr(importlib.import_module(n), "__all__")}
+
+
+def test_every_public_module_is_in_the_reference():
+    listed = {m for m, _ in apidoc.MODULES}
+    assert _public_modules() - listed == set()
+    assert {"fastdyn.models", "fastdyn.samples", "fastdyn.representations",
+            "fastdyn.parameters", "fastdyn.mimic", "fastdyn.io"} <= listed  # issue 37's list
+
+
+def test_every_public_function_of_a_listed_module_is_in_its_all_and_on_the_page():
+    """A function or class defined in a listed module without a leading underscore is public:
+    it must be in that module's __all__, hence on the page (a heading of its own)."""
+    import importlib
+    import inspect
+    page = (DOCS / "api.md").read_text(encoding="utf-8")
+    missing = []
+    for module, _ in apidoc.MODULES:
+        mod = importlib.import_module(module)
+        exported = set(getattr(mod, "__all__", []))
+        for name, obj in vars(mod).items():
+            target = getattr(obj, "py_func", obj)
+            if name.startswith("_") or not (inspect.isfunction(target) or inspect.isclass(obj)):
+                continue
+            if getattr(target, "__module__", None) == module and name not in exported:
+                missing.append(f"{module}.{name} (not in __all__)")
+        missing += [f"{module}.{n} (not on the page)" for n in exported
+                    if f"### `{module}.{n}`" not in page]
+    assert not missing, missing

@@ -54,25 +54,25 @@ def test_rnea_at_rest_variants_check_like_rnea(hum):
     bad = q.copy()
     bad[3:7] = [0.1, 0.2, 0.3, 0.4]
     with pytest.raises(ValueError, match="quaternion of joint 'root_joint'"):
-        fd.generalized_gravity(m, d, bad)
+        fd.compute_generalized_gravity(m, d, bad)
     v = np.zeros(31)
     v[7] = np.inf
     with pytest.raises(ValueError, match=r"v has non-finite entries at indices \[7\]"):
-        fd.nonlinear_effects(m, d, q, v)
+        fd.non_linear_effects(m, d, q, v)
     with pytest.raises(ValueError, match=r"q must have shape \(35,\)"):
-        fd.nonlinear_effects(m, d, q[:-1], np.zeros(31))
+        fd.non_linear_effects(m, d, q[:-1], np.zeros(31))
     f = np.zeros((17, 6))
     f[2, 1] = np.nan
     with pytest.raises(ValueError, match="fext .* non-finite"):
-        fd.static_torque(m, d, q, f)
+        fd.compute_static_torque(m, d, q, f)
     with pytest.raises(ValueError, match=r"fext .* must have shape \(17, 6\)"):
-        fd.static_torque(m, d, q, f[:16])
+        fd.compute_static_torque(m, d, q, f[:16])
     other = fd.samples.manipulator().create_data()
     with pytest.raises(ValueError, match="not created by"):
-        fd.generalized_gravity(m, other, q)
-    g = fd.generalized_gravity(m, d, q).copy()
-    assert np.array_equal(fd.nonlinear_effects(m, d, list(q), [0] * 31), g)  # lists convert
-    assert fd.kinetic_energy(m, d, q, [1] * 31) == fd.kinetic_energy(m, d, q, np.ones(31))
+        fd.compute_generalized_gravity(m, other, q)
+    g = fd.compute_generalized_gravity(m, d, q).copy()
+    assert np.array_equal(fd.non_linear_effects(m, d, list(q), [0] * 31), g)  # lists convert
+    assert fd.compute_kinetic_energy(m, d, q, [1] * 31) == fd.compute_kinetic_energy(m, d, q, np.ones(31))
 
 
 def test_dtypes_are_converted_not_specialized(hum):

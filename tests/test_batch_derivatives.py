@@ -1,4 +1,4 @@
-"""Batch derivatives (fastdyn.batch.rnea_derivatives, aba_derivatives, step_derivatives): every
+"""Batch derivatives (fastdyn.batch.compute_rnea_derivatives, aba_derivatives, step_derivatives): every
 row equals the single call bit for bit, with 1 and 2 threads, with external forces shared or
 per row and with one robot per row; preallocated outputs; bad input."""
 
@@ -31,8 +31,8 @@ def test_rows_equal_single_calls_bitwise(states, threads, forces):
     fext = {"none": None, "shared": F[0], "per_row": F}[forces]
     old = _threads(threads)
     try:
-        R = batch.rnea_derivatives(m, Q, V, X, fext=fext)
-        B = batch.aba_derivatives(m, Q, V, X, fext=fext)
+        R = batch.compute_rnea_derivatives(m, Q, V, X, fext=fext)
+        B = batch.compute_aba_derivatives(m, Q, V, X, fext=fext)
     finally:
         numba.set_num_threads(old)
     d = m.create_data()
@@ -49,13 +49,13 @@ def test_one_robot_per_row(states, threads):
     m, Q, V, X, _, P = states
     old = _threads(threads)
     try:
-        R = batch.rnea_derivatives(m, Q, V, X, prm=P)
-        B = batch.aba_derivatives(m, Q, V, X, prm=P)
-        one = batch.aba_derivatives(m, Q, V, X, prm=P[2])  # one robot for every row
+        R = batch.compute_rnea_derivatives(m, Q, V, X, prm=P)
+        B = batch.compute_aba_derivatives(m, Q, V, X, prm=P)
+        one = batch.compute_aba_derivatives(m, Q, V, X, prm=P[2])  # one robot for every row
     finally:
         numba.set_num_threads(old)
     m2 = m.with_parameters(P[2])
-    assert not np.array_equal(B[0][2], batch.aba_derivatives(m, Q[2:3], V[2:3], X[2:3])[0][0])
+    assert not np.array_equal(B[0][2], batch.compute_aba_derivatives(m, Q[2:3], V[2:3], X[2:3])[0][0])
     for r in range(N):
         mr = m.with_parameters(P[r])
         d = mr.create_data()
@@ -70,49 +70,49 @@ def test_one_robot_per_row(states, threads):
 def test_preallocated_outputs_are_filled(states):
     m, Q, V, X, _, _ = states
     out = tuple(np.full((N, m.nv, m.nv), np.nan) for _ in range(3))
-    got = batch.aba_derivatives(m, Q, V, X, out=out)
+    got = batch.compute_aba_derivatives(m, Q, V, X, out=out)
     assert all(g is o for g, o in zip(got, out))
-    ref = batch.aba_derivatives(m, Q, V, X)
+    ref = batch.compute_aba_derivatives(m, Q, V, X)
     assert all(np.array_equal(g, r) for g, r in zip(got, ref))
-    got = batch.rnea_derivatives(m, Q, V, X, out=out)
+    got = batch.compute_rnea_derivatives(m, Q, V, X, out=out)
     assert all(g is o for g, o in zip(got, out))
-    assert all(np.array_equal(g, r) for g, r in zip(got, batch.rnea_derivatives(m, Q, V, X)))
+    assert all(np.array_equal(g, r) for g, r in zip(got, batch.compute_rnea_derivatives(m, Q, V, X)))
 
 
 def test_bad_input_is_named(states):
     m, Q, V, X, F, P = states
     nv = m.nv
     with pytest.raises(ValueError, match=r"V must have shape \(%d, %d\)" % (N, nv)):
-        batch.rnea_derivatives(m, Q, V[:, :-1], X)
+        batch.compute_rnea_derivatives(m, Q, V[:, :-1], X)
     with pytest.raises(ValueError, match="fext must have shape"):
-        batch.aba_derivatives(m, Q, V, X, fext=F[:, :, :3])
+        batch.compute_aba_derivatives(m, Q, V, X, fext=F[:, :, :3])
     with pytest.raises(ValueError, match="fext must have shape"):
-        batch.aba_derivatives(m, Q, V, X, fext=F[:3])
+        batch.compute_aba_derivatives(m, Q, V, X, fext=F[:3])
     Fb = F.copy()
     Fb[4, 2, 1] = np.nan
     with pytest.raises(ValueError, match="fext has a non-finite entry .row 4"):
-        batch.rnea_derivatives(m, Q, V, X, fext=Fb)
+        batch.compute_rnea_derivatives(m, Q, V, X, fext=Fb)
     with pytest.raises(ValueError, match="robots for 7 rows"):
-        batch.aba_derivatives(m, Q, V, X, prm=P[:3])
+        batch.compute_aba_derivatives(m, Q, V, X, prm=P[:3])
     with pytest.raises(TypeError, match="tuple of 3 arrays"):
-        batch.aba_derivatives(m, Q, V, X, out=np.zeros((N, nv, nv)))
+        batch.compute_aba_derivatives(m, Q, V, X, out=np.zeros((N, nv, nv)))
     with pytest.raises(ValueError, match=r"out\[1\] must be of shape"):
-        batch.aba_derivatives(m, Q, V, X, out=(np.zeros((N, nv, nv)), np.zeros((N, nv, 1)),
+        batch.compute_aba_derivatives(m, Q, V, X, out=(np.zeros((N, nv, nv)), np.zeros((N, nv, 1)),
                                                np.zeros((N, nv, nv))))
     with pytest.raises(TypeError, match=r"out\[0\] must be float64"):
-        batch.rnea_derivatives(m, Q, V, X, out=tuple(np.zeros((N, nv, nv), np.float32)
+        batch.compute_rnea_derivatives(m, Q, V, X, out=tuple(np.zeros((N, nv, nv), np.float32)
                                                      for _ in range(3)))
     same = np.zeros((N, nv, nv))
     with pytest.raises(ValueError, match="must not overlap"):
-        batch.rnea_derivatives(m, Q, V, X, out=(same, same, np.zeros((N, nv, nv))))
+        batch.compute_rnea_derivatives(m, Q, V, X, out=(same, same, np.zeros((N, nv, nv))))
     Qb = Q.copy()
     Qb[3, 3:7] = [0.1, 0.2, 0.3, 0.4]
     with pytest.raises(ValueError, match="Q row 3: joint 'root' has a non-unit"):
-        batch.aba_derivatives(m, Qb, V, X)
+        batch.compute_aba_derivatives(m, Qb, V, X)
     big = V.copy()
     big[5] = 1e200
     with pytest.raises(fd.NumericalOverflowError, match="row 5"):
-        batch.rnea_derivatives(m, Q, big, X)
+        batch.compute_rnea_derivatives(m, Q, big, X)
 
 
 def test_singular_row_is_named():
@@ -123,7 +123,7 @@ def test_singular_row_is_named():
     m = b.build()
     z = np.zeros((3, m.nv))
     with pytest.raises(fd.SingularMassMatrixError, match="row 0 .of 3 failed.*'j2'"):
-        batch.aba_derivatives(m, z, z, z)
+        batch.compute_aba_derivatives(m, z, z, z)
 
 
 # --- transition Jacobians of a step, over states -------------------------------------------

@@ -1,4 +1,4 @@
-"""Batch kinematics and centroidal derivatives (fastdyn.batch.frame_velocity_derivatives and
+"""Batch kinematics and centroidal derivatives (fastdyn.batch.get_frame_velocity_derivatives and
 friends): every row equals the single calls bit for bit (the pass, then the getter) in the
 three references, with 1 and 2 threads and with one robot per row; the batch against
 Pinocchio's computeForwardKinematicsDerivatives + getFrame*Derivatives and
@@ -48,8 +48,8 @@ def _single(m, q, v, a, kind, target, ref):
 
 
 def _check_rows(m, Q, V, A, kind, target, ref, prm=None):
-    vel = getattr(batch, f"{kind}_velocity_derivatives")(m, Q, V, target, ref, prm=prm)
-    acc = getattr(batch, f"{kind}_acceleration_derivatives")(m, Q, V, A, target, ref, prm=prm)
+    vel = getattr(batch, f"get_{kind}_velocity_derivatives")(m, Q, V, target, ref, prm=prm)
+    acc = getattr(batch, f"get_{kind}_acceleration_derivatives")(m, Q, V, A, target, ref, prm=prm)
     for r in range(Q.shape[0]):
         mr = m if prm is None else m.with_parameters(prm[r])
         sv, sa = _single(mr, Q[r], V[r], A[r], kind, target, ref)
@@ -82,7 +82,7 @@ def test_joint_rows_and_one_thread(states):
 def test_one_robot_per_row(states):
     m, Q, V, A, P = states
     _check_rows(m, Q, V, A, "frame", _deep_frame(m), fd.LOCAL, prm=P)
-    H = batch.centroidal_dynamics_derivatives(m, Q, V, A, prm=P)
+    H = batch.compute_centroidal_dynamics_derivatives(m, Q, V, A, prm=P)
     for r in range(N):
         mr = m.with_parameters(P[r])
         ref = fd.compute_centroidal_dynamics_derivatives(mr, mr.create_data(), Q[r], V[r], A[r])
@@ -92,7 +92,7 @@ def test_one_robot_per_row(states):
 
 def test_centroidal_rows_equal_single_calls_bitwise(states):
     m, Q, V, A, _ = states
-    H = batch.centroidal_dynamics_derivatives(m, Q, V, A)
+    H = batch.compute_centroidal_dynamics_derivatives(m, Q, V, A)
     d = m.create_data()
     for r in range(N):
         for got, want in zip(H, fd.compute_centroidal_dynamics_derivatives(m, d, Q[r], V[r],
@@ -110,9 +110,9 @@ def test_against_pinocchio_local():
     S = [random_state(pm, rng) for _ in range(3)]
     Q, V, A = (np.array([s[k] for s in S]) for k in range(3))
     f = m.nframes - 1
-    vel = batch.frame_velocity_derivatives(m, Q, V, f, fd.LOCAL)
-    acc = batch.frame_acceleration_derivatives(m, Q, V, A, f, fd.LOCAL)
-    H = batch.centroidal_dynamics_derivatives(m, Q, V, A)
+    vel = batch.get_frame_velocity_derivatives(m, Q, V, f, fd.LOCAL)
+    acc = batch.get_frame_acceleration_derivatives(m, Q, V, A, f, fd.LOCAL)
+    H = batch.compute_centroidal_dynamics_derivatives(m, Q, V, A)
     for r in range(3):
         pin.computeForwardKinematicsDerivatives(pm, pd, Q[r], V[r], A[r])
         for got, want in zip(vel, pin.getFrameVelocityDerivatives(pm, pd, f, pin.LOCAL)):
@@ -128,26 +128,26 @@ def test_preallocated_outputs(states):
     m, Q, V, A, _ = states
     nv = m.nv
     out = tuple(np.full((N, 6, nv), np.nan) for _ in range(4))
-    got = batch.frame_acceleration_derivatives(m, Q, V, A, 3, fd.WORLD, out=out)
+    got = batch.get_frame_acceleration_derivatives(m, Q, V, A, 3, fd.WORLD, out=out)
     assert all(g is o for g, o in zip(got, out))
-    for g, w in zip(got, batch.frame_acceleration_derivatives(m, Q, V, A, 3, fd.WORLD)):
+    for g, w in zip(got, batch.get_frame_acceleration_derivatives(m, Q, V, A, 3, fd.WORLD)):
         assert np.array_equal(g, w)
     out2 = out[:2]
-    got = batch.frame_velocity_derivatives(m, Q, V, 3, out=out2)
+    got = batch.get_frame_velocity_derivatives(m, Q, V, 3, out=out2)
     assert got[0] is out2[0] and got[1] is out2[1]
-    got = batch.centroidal_dynamics_derivatives(m, Q, V, A, out=out)
+    got = batch.compute_centroidal_dynamics_derivatives(m, Q, V, A, out=out)
     assert all(g is o for g, o in zip(got, out))
     with pytest.raises(TypeError, match="out must be a tuple of 2"):
-        batch.frame_velocity_derivatives(m, Q, V, 3, out=out)
+        batch.get_frame_velocity_derivatives(m, Q, V, 3, out=out)
     with pytest.raises(ValueError, match=r"out\[1\] must be of shape"):
-        batch.frame_velocity_derivatives(m, Q, V, 3, out=(out[0], np.empty((N, 6, nv + 1))))
+        batch.get_frame_velocity_derivatives(m, Q, V, 3, out=(out[0], np.empty((N, 6, nv + 1))))
     with pytest.raises(ValueError, match="overlap"):
-        batch.centroidal_dynamics_derivatives(m, Q, V, A, out=(out[0],) * 4)
+        batch.compute_centroidal_dynamics_derivatives(m, Q, V, A, out=(out[0],) * 4)
 
 
 def test_bad_input(states):
     m, Q, V, A, _ = states
-    f = batch.frame_acceleration_derivatives
+    f = batch.get_frame_acceleration_derivatives
     with pytest.raises(ValueError, match="Q must have shape"):
         f(m, Q[:, :-1], V, A, 1)
     with pytest.raises(ValueError, match="V must have shape"):
@@ -159,19 +159,19 @@ def test_bad_input(states):
     with pytest.raises(ValueError, match="A has non-finite"):
         f(m, Q, V, bad, 1)
     with pytest.raises(ValueError, match="V has non-finite"):
-        batch.frame_velocity_derivatives(m, Q, bad, 1)
+        batch.get_frame_velocity_derivatives(m, Q, bad, 1)
     bad = Q.copy()
     bad[1, 3:7] *= 2.0  # the free flyer's quaternion
     with pytest.raises(ValueError, match="Q row 1: .* non-unit quaternion"):
         f(m, bad, V, A, 1)
     with pytest.raises(ValueError, match="Q row 1"):
-        batch.centroidal_dynamics_derivatives(m, bad, V, A)
+        batch.compute_centroidal_dynamics_derivatives(m, bad, V, A)
     with pytest.raises(KeyError, match="no_such_frame"):
         f(m, Q, V, A, "no_such_frame")
     with pytest.raises(IndexError, match="frame index"):
-        batch.frame_velocity_derivatives(m, Q, V, m.nframes)
+        batch.get_frame_velocity_derivatives(m, Q, V, m.nframes)
     with pytest.raises(KeyError, match="no_such_joint"):
-        batch.joint_velocity_derivatives(m, Q, V, "no_such_joint")
+        batch.get_joint_velocity_derivatives(m, Q, V, "no_such_joint")
     with pytest.raises(ValueError, match="reference must be"):
         f(m, Q, V, A, 1, reference=7)
     with pytest.raises(ValueError, match="prm holds"):
@@ -183,7 +183,7 @@ def test_overflow_names_the_row(states):
     big = V.copy()
     big[3] = 1e300
     with pytest.raises(ValueError, match="row 3"):
-        batch.frame_acceleration_derivatives(m, Q, big, A, 1)
+        batch.get_frame_acceleration_derivatives(m, Q, big, A, 1)
 
 
 def test_massless_robot_is_refused():
@@ -192,4 +192,4 @@ def test_massless_robot_is_refused():
     m = b.build()
     z = np.zeros((2, 1))
     with pytest.raises(ValueError, match="row 0 .*has no mass"):
-        batch.centroidal_dynamics_derivatives(m, z, z, z)
+        batch.compute_centroidal_dynamics_derivatives(m, z, z, z)

@@ -76,9 +76,9 @@ def test_non_unit_axis_is_normalized_with_a_warning():
 def test_gravity_is_a_model_field():
     m = fd.samples.double_pendulum()
     d = m.create_data()
-    g0 = fd.generalized_gravity(m, d, [0.3, 0.2]).copy()
+    g0 = fd.compute_generalized_gravity(m, d, [0.3, 0.2]).copy()
     m.gravity = (0, 0, -2 * 9.81)
-    close(fd.generalized_gravity(m, d, [0.3, 0.2]), 2 * g0)
+    close(fd.compute_generalized_gravity(m, d, [0.3, 0.2]), 2 * g0)
     with pytest.raises(ValueError, match="gravity"):
         m.gravity = (0, np.nan, 0)
 

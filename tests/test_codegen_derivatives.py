@@ -181,15 +181,15 @@ def test_batch_rows_equal_the_checked_calls(generated, request):
     Q, V, A = (np.array([s[k] for s in states]) for k in range(3))
     d = m.create_data()
     for name, X in (("rnea_derivatives", A), ("aba_derivatives", A * 10.0)):
-        out = getattr(fd.batch, name)(m, Q, V, X, generated=g)
+        out = getattr(fd.batch, "compute_" + name)(m, Q, V, X, generated=g)
         for r in range(Q.shape[0]):
             for x, y in zip(out, getattr(g, "compute_" + name)(d, Q[r], V[r], X[r])):
                 assert np.array_equal(x[r], y)
     with pytest.raises(ValueError, match="no fext or prm"):
-        fd.batch.rnea_derivatives(m, Q, V, A, fext=np.zeros((m.njoints, 6)), generated=g)
+        fd.batch.compute_rnea_derivatives(m, Q, V, A, fext=np.zeros((m.njoints, 6)), generated=g)
     other = fd.samples.double_pendulum()
     with pytest.raises(ValueError, match="another model"):
-        fd.batch.aba_derivatives(other, np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
+        fd.batch.compute_aba_derivatives(other, np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
                                  generated=g)
 
 
@@ -262,12 +262,12 @@ def test_a_singular_mass_matrix_and_a_missing_kernel_are_named():
     with pytest.raises(fd.SingularMassMatrixError):
         g.compute_aba_derivatives(m.create_data(), np.zeros(2), np.zeros(2), np.ones(2))
     with pytest.raises(fd.SingularMassMatrixError, match=r"row 0 \(of 3 failed\)"):
-        fd.batch.aba_derivatives(m, np.zeros((3, 2)), np.zeros((3, 2)), np.ones((3, 2)),
+        fd.batch.compute_aba_derivatives(m, np.zeros((3, 2)), np.zeros((3, 2)), np.ones((3, 2)),
                                  generated=g)
     with pytest.raises(AttributeError, match="rnea_derivatives was not generated"):
         g.compute_rnea_derivatives(m.create_data(), np.zeros(2), np.zeros(2), np.ones(2))
     with pytest.raises(ValueError, match="no rnea_derivatives"):
-        fd.batch.rnea_derivatives(m, np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
+        fd.batch.compute_rnea_derivatives(m, np.zeros((1, 2)), np.zeros((1, 2)), np.zeros((1, 2)),
                                   generated=g)
 
 

@@ -302,3 +302,29 @@ def test_kernels_callable_from_njit(models):
     there_and_back(m.jnt, q, v, out_q, out_v)
     _assert_pin(out_q, pin.integrate(pm, q, v), _pin_atol(m, "q"))
     np.testing.assert_allclose(out_v, v, 0, TOL)
+
+
+def test_minimum_jerk_is_a_rest_to_rest_geodesic(models):
+    """On trees of every joint type (free-flyer root): the path starts at q0 and ends at q1,
+    at rest, and V, A are its derivatives: Q[k-1] to Q[k+1] differs by (h_{k+1} - h_{k-1}) d
+    along the one-parameter subgroup, so central differences of Q (and of V) match V (and A)
+    to O(dt^2). A path built with q + h d on quaternions, or a V off by a factor, fails."""
+    for name in ("humanoid", "tree1"):
+        m, _ = models[name]
+        rng = np.random.default_rng(7)
+        q0 = cfg.random_configuration(m, rng)
+        q1 = _near(m, q0, 0.5, rng)
+        t, Q, V, A = cfg.minimum_jerk(m, q0, q1, 0.8, 801)
+        dt = t[1] - t[0]
+        assert Q.shape == (801, m.nq) and V.shape == A.shape == (801, m.nv)
+        np.testing.assert_allclose(Q[0], q0, atol=1e-14)
+        np.testing.assert_allclose(cfg.difference(m, Q[-1], q1), 0, atol=1e-12)
+        assert np.abs(V[[0, -1]]).max() == 0 and np.abs(A[[0, -1]]).max() == 0
+        scale = np.abs(V).max()
+        for k in (100, 400, 650):
+            fd_v = cfg.difference(m, Q[k - 1], Q[k + 1]) / (2 * dt)
+            np.testing.assert_allclose(fd_v, V[k], atol=1e-4 * scale)
+            np.testing.assert_allclose((V[k + 1] - V[k - 1]) / (2 * dt), A[k],
+                                       atol=1e-4 * np.abs(A).max())
+    with pytest.raises(ValueError, match="duration"):
+        cfg.minimum_jerk(m, q0, q1, 0.0, 10)

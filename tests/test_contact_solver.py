@@ -15,7 +15,7 @@ rows per contact and more dofs than rows, so G is definite), and for each contac
 percussion and velocity: sticking (lam strictly inside the cone, u = 0), sliding (lam on the
 cone's boundary, u_n = 0, u_t opposite lam_t) or separating (lam = 0, u_n > 0); then
 c = u - G lam. The scenarios take G and c from fastdyn's own Jacobians (frames at the contact
-points, ``fd.frame_jacobian`` in LOCAL_WORLD_ALIGNED) and mass matrix (``fd.crba``), rigid
+points, ``fd.compute_frame_jacobian`` in LOCAL_WORLD_ALIGNED) and mass matrix (``fd.crba``), rigid
 (no compliance, as Pinocchio's test), with the free velocity of one step of dt = 1 ms.
 """
 
@@ -226,10 +226,10 @@ def step_problem(model, q, bodies, points, fext=None):
     rows = []
     for i, body in enumerate(bodies):
         for k in range(points):
-            J = fd.frame_jacobian(model, data, q, f"{body}_bottom{k}",
+            J = fd.compute_frame_jacobian(model, data, q, f"{body}_bottom{k}",
                                   fd.LOCAL_WORLD_ALIGNED)[:3].copy()
             if i > 0:
-                J -= fd.frame_jacobian(model, data, q, f"{bodies[i - 1]}_top{k}",
+                J -= fd.compute_frame_jacobian(model, data, q, f"{bodies[i - 1]}_top{k}",
                                        fd.LOCAL_WORLD_ALIGNED)[:3]
             rows += [J[2], J[0], J[1]]
     J = np.array(rows)

@@ -28,8 +28,8 @@ def test_coriolis_identities(pair):
     d = m.create_data()
     q, v, _ = random_state(pm, np.random.default_rng(1))
     C = coriolis_matrix(m, d, q, v).copy()
-    nle = fd.nonlinear_effects(m, d, q, v).copy()
-    close(C @ v, nle - fd.generalized_gravity(m, d, q))
+    nle = fd.non_linear_effects(m, d, q, v).copy()
+    close(C @ v, nle - fd.compute_generalized_gravity(m, d, q))
     h = 1e-6
     Mp = fd.crba(m, d, pin.integrate(pm, q, h * v)).copy()
     Mdot = (Mp - fd.crba(m, d, pin.integrate(pm, q, -h * v))) / (2 * h)

@@ -24,7 +24,7 @@ def test_crba_columns_are_rnea_minus_gravity(pair):
     d = m.create_data()
     q, _, _ = random_state(pm, np.random.default_rng(1))
     M = fd.crba(m, d, q).copy()
-    g = fd.generalized_gravity(m, d, q).copy()
+    g = fd.compute_generalized_gravity(m, d, q).copy()
     z = np.zeros(m.nv)
     for j in range(m.nv):
         close(M[:, j], fd.rnea(m, d, q, z, np.eye(m.nv)[j]) - g)

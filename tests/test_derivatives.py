@@ -132,9 +132,9 @@ def test_derivatives_match_finite_differences(name):
     ddq_dq, ddq_dv, _ = fd.compute_aba_derivatives(m, d, q, v, t, fext)
     close(ddq_dq, _central(ddq, m, q, v, t, "q"), FD_TOL)
     close(ddq_dv, _central(ddq, m, q, v, t, "v"), FD_TOL)
-    g = _central(lambda q, v, x: fd.generalized_gravity(m, work, q).copy(), m, q, v, a, "q")
+    g = _central(lambda q, v, x: fd.compute_generalized_gravity(m, work, q).copy(), m, q, v, a, "q")
     close(fd.compute_generalized_gravity_derivatives(m, d, q), g, FD_TOL)
-    s = _central(lambda q, v, x: fd.static_torque(m, work, q, fext).copy(), m, q, v, a, "q")
+    s = _central(lambda q, v, x: fd.compute_static_torque(m, work, q, fext).copy(), m, q, v, a, "q")
     close(fd.compute_static_torque_derivatives(m, d, q, fext), s, FD_TOL)
 
 

@@ -14,11 +14,11 @@ def test_energies_match_pinocchio(pair):
         q, v, _ = random_state(pm, rng)
         M = pin.crba(pm, pd, q)
         M = np.triu(M) + np.triu(M, 1).T
-        T = fd.kinetic_energy(m, d, q, v)
+        T = fd.compute_kinetic_energy(m, d, q, v)
         close(T, 0.5 * v @ M @ v)  # includes the rotor energy of the armature
-        V = fd.potential_energy(m, d, q)
+        V = fd.compute_potential_energy(m, d, q)
         close(V, pin.computePotentialEnergy(pm, pd, q))
-        close(fd.mechanical_energy(m, d, q, v), T + V)
+        close(fd.compute_mechanical_energy(m, d, q, v), T + V)
 
 
 def test_gravity_is_minus_gradient_of_potential(pair):
@@ -26,13 +26,13 @@ def test_gravity_is_minus_gradient_of_potential(pair):
     m, pm = pair
     d = m.create_data()
     q, _, _ = random_state(pm, np.random.default_rng(1))
-    g = fd.generalized_gravity(m, d, q).copy()
+    g = fd.compute_generalized_gravity(m, d, q).copy()
     h = 1e-6
     for j in range(m.nv):
         e = np.zeros(m.nv)
         e[j] = h
-        vp = fd.potential_energy(m, d, pin.integrate(pm, q, e))
-        vm = fd.potential_energy(m, d, pin.integrate(pm, q, -e))
+        vp = fd.compute_potential_energy(m, d, pin.integrate(pm, q, e))
+        vm = fd.compute_potential_energy(m, d, pin.integrate(pm, q, -e))
         assert abs((vp - vm) / (2 * h) - g[j]) < 1e-6 * max(1.0, abs(g[j]))
 
 

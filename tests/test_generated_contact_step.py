@@ -17,7 +17,7 @@ import fastdyn as fd
 from fastdyn import codegen
 from fastdyn.kernels import layout as L
 from fastdyn.kernels.contact import time_step as ts
-from fastdyn.cli.simulate_demo import standing_scene
+from fastdyn.sim import standing_scene
 from conftest import close, get_pair
 
 _made = {}

@@ -27,16 +27,9 @@ ROOTS = {os.path.dirname(fastdyn.__file__): "fastdyn",
 
 # Function-level imports that point back up on purpose (module -> module it imports).
 DOORS = {
-    # Model's conveniences: Model.from_urdf / from_mjcf load through fastdyn.io, and
-    # Model.with_* build variants through fastdyn.parameters, which construct Models.
+    # Model.from_urdf / from_mjcf (deprecated for fd.load_urdf / load_mjcf, gone in the next
+    # release, and with them this door) load through fastdyn.io, which builds Models.
     ("fastdyn.model", "fastdyn.io"),
-    ("fastdyn.model", "fastdyn.parameters"),
-    # A MimicModel handed to a single-state call is dispatched to its reduced version, which
-    # calls the full model's algorithms (fastdyn/_internal/mimic_calls.py).
-    ("fastdyn.dynamics", "fastdyn._internal.mimic_calls"),
-    ("fastdyn.kinematics", "fastdyn._internal.mimic_calls"),
-    ("fastdyn.jacobians", "fastdyn._internal.mimic_calls"),
-    ("fastdyn.centroidal", "fastdyn._internal.mimic_calls"),
 }
 
 # The kernels' floors: a package may import its own floor and those below, never above.
@@ -259,7 +252,8 @@ def test_the_repository_top_level_is_the_agreed_one():
 
 
 def test_fastdyn_top_level_holds_the_single_state_calls_only():
-    """The wings hold the rest: batch/, sim/, study/, io/, cli/, codegen/, _internal/."""
+    """The wings hold the rest: batch/, sim/, study/, io/, cli/, codegen/, examples/ and
+    _internal/."""
     root = os.path.dirname(fastdyn.__file__)
     flat = {f[:-3] for f in os.listdir(root) if f.endswith(".py")}
     assert flat == {
@@ -268,3 +262,15 @@ def test_fastdyn_top_level_holds_the_single_state_calls_only():
         "dynamics", "errors", "frames", "ik", "jacobians", "kinematics",
         "kinematics_derivatives", "mimic", "model", "models", "parameter_derivatives",
         "parameters", "regressors", "representations", "samples", "tick"}
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists every package of the source tree, so that a plain ``pip install``
+    ships each wing (a wing left out installs a fastdyn whose import fails)."""
+    tomllib = pytest.importorskip("tomllib")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "pyproject.toml"), "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    found = {name for name, (_, is_pkg) in MODULES.items() if is_pkg}
+    assert "fastdyn.examples" in found
+    assert found - listed == set()

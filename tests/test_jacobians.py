@@ -9,9 +9,9 @@ import fastdyn as fd
 from conftest import close, pin, random_state
 from fastdyn.frames import LOCAL, LOCAL_WORLD_ALIGNED, WORLD
 from fastdyn.jacobians import (compute_joint_jacobians, compute_joint_jacobians_time_variation,
-                               frame_acceleration, frame_classical_acceleration,
-                               frame_jacobian, frame_jacobian_time_variation, frame_velocity,
-                               joint_jacobian)
+                               get_frame_acceleration, get_frame_classical_acceleration,
+                               compute_frame_jacobian, frame_jacobian_time_variation, get_frame_velocity,
+                               compute_joint_jacobian)
 from fastdyn.kernels.joints import codes
 
 REFS = [(LOCAL, pin.LOCAL), (WORLD, pin.WORLD), (LOCAL_WORLD_ALIGNED, pin.LOCAL_WORLD_ALIGNED)]
@@ -36,7 +36,7 @@ def test_joint_jacobians_match_pinocchio(pair):
         close(compute_joint_jacobians(m, d, q), pin.computeJointJacobians(pm, pd, q))
         for j in range(m.njoints):
             for ref, pref in REFS:
-                close(joint_jacobian(m, d, q, j, ref), pin.getJointJacobian(pm, pd, j, pref))
+                close(compute_joint_jacobian(m, d, q, j, ref), pin.getJointJacobian(pm, pd, j, pref))
 
 
 def test_frame_jacobians_match_pinocchio(pair):
@@ -47,10 +47,10 @@ def test_frame_jacobians_match_pinocchio(pair):
     pin.updateFramePlacements(pm, pd)
     for f in range(m.nframes):
         for ref, pref in REFS:
-            close(frame_jacobian(m, d, q, f, ref), pin.getFrameJacobian(pm, pd, f, pref))
+            close(compute_frame_jacobian(m, d, q, f, ref), pin.getFrameJacobian(pm, pd, f, pref))
         close(d.oMf[f, 9:], pd.oMf[f].translation)
     name = m.frame_names[-1]
-    close(frame_jacobian(m, d, q, name, WORLD),
+    close(compute_frame_jacobian(m, d, q, name, WORLD),
           pin.getFrameJacobian(pm, pd, m.nframes - 1, pin.WORLD))
 
 
@@ -60,7 +60,7 @@ def test_frame_jacobian_is_derivative_of_placement(pair):
     d = m.create_data()
     q, _, _ = random_state(pm, np.random.default_rng(2))
     f = m.nframes - 1
-    J = frame_jacobian(m, d, q, f, LOCAL).copy()
+    J = compute_frame_jacobian(m, d, q, f, LOCAL).copy()
     M0 = pin.SE3(fd.frame_placement(m, d, f))
     h = 1e-6
     fdJ = np.zeros_like(J)
@@ -94,8 +94,8 @@ def test_jacobian_time_variation(pair):
         for ref, pref in REFS:
             dJf = frame_jacobian_time_variation(m, d, q, v, f, ref).copy()
             close(dJf[:, keep], pin.getFrameJacobianTimeVariation(pm, pd, f, pref)[:, keep])
-            Jp = frame_jacobian(m, d, qp, f, ref).copy()
-            fdJ = (Jp - frame_jacobian(m, d, qm, f, ref)) / (2 * h)
+            Jp = compute_frame_jacobian(m, d, qp, f, ref).copy()
+            fdJ = (Jp - compute_frame_jacobian(m, d, qm, f, ref)) / (2 * h)
             close(dJf, fdJ, 1e-7)
 
 
@@ -108,18 +108,18 @@ def test_frame_motion_matches_pinocchio_and_jacobians(pair):
     pin.updateFramePlacements(pm, pd)
     for f in range(m.nframes):
         for ref, pref in REFS:
-            close(frame_velocity(m, d, f, ref), pin.getFrameVelocity(pm, pd, f, pref).vector)
-            close(frame_acceleration(m, d, f, ref),
+            close(get_frame_velocity(m, d, f, ref), pin.getFrameVelocity(pm, pd, f, pref).vector)
+            close(get_frame_acceleration(m, d, f, ref),
                   pin.getFrameAcceleration(pm, pd, f, pref).vector)
-            close(frame_classical_acceleration(m, d, f, ref),
+            close(get_frame_classical_acceleration(m, d, f, ref),
                   pin.getFrameClassicalAcceleration(pm, pd, f, pref).vector)
     # x = J v and d/dt x = J a + dJ v (spatial in LOCAL/WORLD, classical in LWA)
     f = m.nframes - 1
-    x = {ref: (frame_velocity(m, d, f, ref), frame_acceleration(m, d, f, ref),
-               frame_classical_acceleration(m, d, f, ref)) for ref, _ in REFS}
+    x = {ref: (get_frame_velocity(m, d, f, ref), get_frame_acceleration(m, d, f, ref),
+               get_frame_classical_acceleration(m, d, f, ref)) for ref, _ in REFS}
     for ref, _ in REFS:
         dJ = frame_jacobian_time_variation(m, d, q, v, f, ref).copy()
-        J = frame_jacobian(m, d, q, f, ref)
+        J = compute_frame_jacobian(m, d, q, f, ref)
         close(J @ v, x[ref][0])
         close(J @ a + dJ @ v, x[ref][2] if ref == LOCAL_WORLD_ALIGNED else x[ref][1], 1e-9)
 
@@ -129,14 +129,14 @@ def test_frame_motion_needs_fresh_kinematics():
     d = m.create_data()
     q = np.zeros(m.nq)
     with pytest.raises(RuntimeError, match="velocities"):
-        frame_velocity(m, d, "tool0")
+        get_frame_velocity(m, d, "tool0")
     fd.forward_kinematics(m, d, q, q)
-    frame_velocity(m, d, "tool0")
+    get_frame_velocity(m, d, "tool0")
     with pytest.raises(RuntimeError, match="accelerations"):
-        frame_acceleration(m, d, "tool0")
+        get_frame_acceleration(m, d, "tool0")
     compute_joint_jacobians(m, d, q)  # new placements: the old velocities are stale
     with pytest.raises(RuntimeError, match="velocities"):
-        frame_velocity(m, d, "tool0")
+        get_frame_velocity(m, d, "tool0")
 
 
 def test_bad_frames_joints_and_references():
@@ -144,25 +144,25 @@ def test_bad_frames_joints_and_references():
     d = m.create_data()
     q = np.zeros(m.nq)
     with pytest.raises(KeyError, match="no frame named 'nope'"):
-        frame_jacobian(m, d, q, "nope")
+        compute_frame_jacobian(m, d, q, "nope")
     with pytest.raises(IndexError, match="out of range"):
-        frame_jacobian(m, d, q, m.nframes)
+        compute_frame_jacobian(m, d, q, m.nframes)
     with pytest.raises(IndexError, match="out of range"):
-        frame_jacobian(m, d, q, -1)
+        compute_frame_jacobian(m, d, q, -1)
     with pytest.raises(KeyError, match="no joint named"):
-        joint_jacobian(m, d, q, "elbow_of_nothing")
+        compute_joint_jacobian(m, d, q, "elbow_of_nothing")
     with pytest.raises(IndexError):
-        joint_jacobian(m, d, q, m.njoints)
+        compute_joint_jacobian(m, d, q, m.njoints)
     for bad in (3, -1, "LOCAL", 1.0, None, True, pin.LOCAL):
         with pytest.raises(ValueError, match="reference must be"):
-            frame_jacobian(m, d, q, "tool0", bad)
+            compute_frame_jacobian(m, d, q, "tool0", bad)
     with pytest.raises(ValueError, match="Pinocchio"):
-        frame_jacobian(m, d, q, "tool0", pin.WORLD)
-    assert frame_jacobian(m, d, q, "tool0", np.int64(1)).shape == (6, m.nv)
+        compute_frame_jacobian(m, d, q, "tool0", pin.WORLD)
+    assert compute_frame_jacobian(m, d, q, "tool0", np.int64(1)).shape == (6, m.nv)
     out = np.zeros((6, m.nv))
-    assert frame_jacobian(m, d, q, "tool0", out=out) is out
+    assert compute_frame_jacobian(m, d, q, "tool0", out=out) is out
     with pytest.raises(ValueError, match="out must be"):
-        frame_jacobian(m, d, q, "tool0", out=np.zeros((6, m.nv + 1)))
+        compute_frame_jacobian(m, d, q, "tool0", out=np.zeros((6, m.nv + 1)))
 
 
 def test_kernels_callable_from_user_njit():
@@ -185,5 +185,5 @@ def test_kernels_callable_from_user_njit():
     out, tip = np.zeros((4, 6, m.nv)), np.zeros((4, 3))
     sweep(m.jnt, m.prm, m.frm, Q, f, d.ws, d.oMf, np.zeros((6, m.nv)), out, tip)
     for r in range(4):
-        close(out[r], frame_jacobian(m, d, Q[r], f, LOCAL_WORLD_ALIGNED))
+        close(out[r], compute_frame_jacobian(m, d, Q[r], f, LOCAL_WORLD_ALIGNED))
         close(tip[r], fd.frame_placement(m, d, f)[:3, 3])

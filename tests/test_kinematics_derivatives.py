@@ -177,7 +177,7 @@ def test_derivatives_match_finite_differences(name):
 
     def motion(q, v, a):  # (nframes, refs, velocity / acceleration, 6)
         fd.forward_kinematics(m, work, q, v, a)
-        return np.array([[(fd.frame_velocity(m, work, f, r), fd.frame_acceleration(m, work, f, r))
+        return np.array([[(fd.get_frame_velocity(m, work, f, r), fd.get_frame_acceleration(m, work, f, r))
                           for r in refs] for f in frames])
 
     num = {w: _central(motion, m, q, v, a, w) for w in "qva"}
@@ -223,19 +223,19 @@ def test_identities_with_jacobians_and_frame_motion():
             dv_dq, dv_dv = (x.copy() for x in fd.get_frame_velocity_derivatives(m, d, f, r))
             dv_dq2, da_dq, da_dv, da_da = fd.get_frame_acceleration_derivatives(m, d, f, r)
             assert np.array_equal(dv_dq, dv_dq2)
-            J = fd.frame_jacobian(m, ref, q, f, r)
+            J = fd.compute_frame_jacobian(m, ref, q, f, r)
             close(dv_dv, J, 1e-12)
             assert np.array_equal(da_da, dv_dv)
             fd.forward_kinematics(m, ref, q, v, a)
-            close(dv_dv @ v, fd.frame_velocity(m, ref, f, r), 1e-12)
-            rate = fd.frame_classical_acceleration if r == fd.LOCAL_WORLD_ALIGNED \
-                else fd.frame_acceleration
+            close(dv_dv @ v, fd.get_frame_velocity(m, ref, f, r), 1e-12)
+            rate = fd.get_frame_classical_acceleration if r == fd.LOCAL_WORLD_ALIGNED \
+                else fd.get_frame_acceleration
             close(dv_dq @ v + dv_dv @ a, rate(m, ref, f, r), 1e-11)
             # the acceleration is J a plus a term quadratic in v: Euler's theorem on it
-            close(da_dv @ v, 2 * (fd.frame_acceleration(m, ref, f, r) - da_da @ a), 1e-11)
+            close(da_dv @ v, 2 * (fd.get_frame_acceleration(m, ref, f, r) - da_da @ a), 1e-11)
     j = m.njoints - 1
     close(fd.get_joint_velocity_derivatives(m, d, j, fd.LOCAL)[1],
-          fd.joint_jacobian(m, ref, q, j, fd.LOCAL), 1e-12)
+          fd.compute_joint_jacobian(m, ref, q, j, fd.LOCAL), 1e-12)
 
 
 def test_centroidal_identities():
@@ -272,7 +272,7 @@ def test_views_out_and_no_leaked_state():
         assert np.array_equal(x, y)
     out2 = (np.full((6, m.nv), np.nan), np.full((6, m.nv), np.nan))
     fd.get_frame_velocity_derivatives(m, d, m.frame_names[-1], fd.LOCAL, out=out2)
-    close(out2[1], fd.frame_jacobian(m, m.create_data(), q, m.nframes - 1), 1e-12)
+    close(out2[1], fd.compute_frame_jacobian(m, m.create_data(), q, m.nframes - 1), 1e-12)
     # the centroidal pass leaves the same kinematics derivatives
     fd.compute_centroidal_dynamics_derivatives(m, d, *random_state(pm, rng))
     fd.compute_centroidal_dynamics_derivatives(m, d, q, v, a)

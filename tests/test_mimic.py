@@ -142,8 +142,8 @@ def test_dynamics_kinematics_jacobians_as_pinocchio(name):
         q = pin.randomConfiguration(pm)
         v, a = rng.normal(size=m.nv), rng.normal(size=m.nv)
         close(fd.rnea(m, d, q, v, a), pin.rnea(pm, pd, q, v, a))
-        close(fd.nonlinear_effects(m, d, q, v), pin.nonLinearEffects(pm, pd, q, v))
-        close(fd.generalized_gravity(m, d, q), pin.computeGeneralizedGravity(pm, pd, q))
+        close(fd.non_linear_effects(m, d, q, v), pin.nonLinearEffects(pm, pd, q, v))
+        close(fd.compute_generalized_gravity(m, d, q), pin.computeGeneralizedGravity(pm, pd, q))
         M = pin.crba(pm, pm.createData(), q)  # (fresh Data: see PIN_CRBA)
         M = np.triu(M) + np.triu(M, 1).T
         close(fd.crba(m, d, q), M)
@@ -159,30 +159,30 @@ def test_dynamics_kinematics_jacobians_as_pinocchio(name):
         for f in frames:
             close(fd.frame_placement(m, d, f), pd.oMf[f].homogeneous)
             for ref in REFS:
-                close(fd.frame_velocity(m, d, f, ref),
+                close(fd.get_frame_velocity(m, d, f, ref),
                       pin.getFrameVelocity(pm, pd, f, PIN_REFS[ref]).vector)
-                close(fd.frame_acceleration(m, d, f, ref),
+                close(fd.get_frame_acceleration(m, d, f, ref),
                       pin.getFrameAcceleration(pm, pd, f, PIN_REFS[ref]).vector)
         for f in frames:
             for ref in REFS:
-                close(fd.frame_jacobian(m, d, q, f, ref),
+                close(fd.compute_frame_jacobian(m, d, q, f, ref),
                       pin.computeFrameJacobian(pm, pd, q, f, PIN_REFS[ref]))
         pin.computeJointJacobians(pm, pd, q)
         for j in pm.mimicking_joints:
             for ref in REFS:
-                close(fd.joint_jacobian(m, d, q, j, ref),
+                close(fd.compute_joint_jacobian(m, d, q, j, ref),
                       pin.getJointJacobian(pm, pd, j, PIN_REFS[ref]))
         close(fd.center_of_mass(m, d, q), pin.centerOfMass(pm, pd, q))
         close(fd.jacobian_center_of_mass(m, d, q), pin.jacobianCenterOfMass(pm, pd, q))
         # (Pinocchio's energies refuse mimic joints: from its M and centre of mass)
-        close(fd.kinetic_energy(m, d, q, v), 0.5 * v @ M @ v)
+        close(fd.compute_kinetic_energy(m, d, q, v), 0.5 * v @ M @ v)
         com = pin.centerOfMass(pm, pd, q)
-        close(fd.potential_energy(m, d, q), -pin.computeTotalMass(pm) * pm.gravity.linear @ com)
+        close(fd.compute_potential_energy(m, d, q), -pin.computeTotalMass(pm) * pm.gravity.linear @ com)
         # the regressors, per body, hold on the bodies' parameters
         pi = m.full.params["pi"][1:]
         close(fd.compute_kinetic_energy_regressor(m, d, q, v) @ pi.ravel(), 0.5 * v @ M @ v)
         close(fd.compute_potential_energy_regressor(m, d, q) @ pi.ravel(),
-              fd.potential_energy(m, d, q))
+              fd.compute_potential_energy(m, d, q))
         close(fd.compute_static_regressor(m, d, q) @ pi[:, :4].ravel(), com)
         q1 = pin.randomConfiguration(pm)
         close(fd.integrate(m, q, v), pin.integrate(pm, q, v))
@@ -235,7 +235,7 @@ def test_chain_composed_and_continuous_as_pinocchio(ta):
         for j in range(m.njoints):
             close(fd.joint_placement(m, d, j), pd.oMi[j].homogeneous)
         for ref in REFS:
-            close(fd.frame_jacobian(m, d, q, "l4", ref),
+            close(fd.compute_frame_jacobian(m, d, q, "l4", ref),
                   pin.computeFrameJacobian(pm, pd, q, pm.getFrameId("l4"), PIN_REFS[ref]))
 
 
@@ -316,14 +316,14 @@ def test_reduced_system_identities(name):
         tau_f = fd.rnea(m, d, q, v, a, fext).copy()
         close(tau_f, G.T @ fd.rnea(full, df, qf, G @ v, G @ a, fext))
         close(fd.aba(m, d, q, v, tau_f, fext), a, 1e-9)
-        close(fd.kinetic_energy(m, d, q, v), 0.5 * v @ M @ v)
+        close(fd.compute_kinetic_energy(m, d, q, v), 0.5 * v @ M @ v)
         fd.frames_forward_kinematics(m, d, q)
         fd.frames_forward_kinematics(full, df, qf)
         close(d.oMf, df.oMf)
         close(fd.compute_joint_jacobians(m, d, q), fd.compute_joint_jacobians(full, df, qf) @ G)
         f = m.nframes - 1
-        close(fd.frame_jacobian(m, d, q, f, fd.LOCAL_WORLD_ALIGNED),
-              fd.frame_jacobian(full, df, qf, f, fd.LOCAL_WORLD_ALIGNED) @ G)
+        close(fd.compute_frame_jacobian(m, d, q, f, fd.LOCAL_WORLD_ALIGNED),
+              fd.compute_frame_jacobian(full, df, qf, f, fd.LOCAL_WORLD_ALIGNED) @ G)
 
 
 def test_mjcf_equality_is_mujocos():

@@ -244,8 +244,11 @@ def test_gravity_option_and_flag(tmp_path):
 def test_inputs_path_string_bytes_and_from_mjcf(cartpole):
     ref = load_mjcf(cartpole)
     for arg in (str(cartpole), CARTPOLE, CARTPOLE.encode()):
-        m = fd.Model.from_mjcf(arg)
+        m = load_mjcf(arg)
         assert m.joint_names == ref.joint_names and np.array_equal(m.prm, ref.prm)
+    with pytest.warns(DeprecationWarning, match="fastdyn.load_mjcf"):
+        m = fd.Model.from_mjcf(CARTPOLE)  # deprecated, still the same model this release
+    assert np.array_equal(m.prm, ref.prm)
     assert fd.load_mjcf is load_mjcf
 
 

@@ -133,7 +133,7 @@ def test_samples_drive_the_regressor_route_and_the_edited_models_alike():
     Q = np.array([fd.random_configuration(m, s) for s in range(3)])
     rng = np.random.default_rng(0)
     V, A = rng.normal(size=(3, m.nv)), rng.normal(size=(3, m.nv))
-    TAU = np.einsum("tvp,np->ntv", fd.batch_joint_torque_regressor(m, Q, V, A),
+    TAU = np.einsum("tvp,np->ntv", fd.batch.compute_joint_torque_regressor(m, Q, V, A),
                     S.reshape(4, -1)) + m.armature * A
     for k in range(4):
         mk = m

@@ -84,7 +84,7 @@ READER = textwrap.dedent("""
         q, v = fd.neutral(m), np.linspace(-1, 1, m.nv)
         q2 = fd.integrate(m, q, v)          # in the cache
         d = m.create_data()
-        e = fd.mechanical_energy(m, d, q2, v)  # in the cache
+        e = fd.compute_mechanical_energy(m, d, q2, v)  # in the cache
         fd.crba(m, d, q2)                   # not in it: compiles in memory
     print("RESULT", repr(float(q2[0])), repr(e))
     print("WARNINGS", [str(w.message) for w in seen])

@@ -29,10 +29,10 @@ def test_energy_regressors_match_pinocchio(pair):
     q, v, _ = random_state(pm, np.random.default_rng(8))
     yk = fd.compute_kinetic_energy_regressor(m, d, q, v)
     close(yk, pin.computeKineticEnergyRegressor(pm, pd, q, v))
-    close(yk @ pi + 0.5 * m.armature @ (v * v), fd.kinetic_energy(m, m.create_data(), q, v))
+    close(yk @ pi + 0.5 * m.armature @ (v * v), fd.compute_kinetic_energy(m, m.create_data(), q, v))
     yp = fd.compute_potential_energy_regressor(m, d, q)
     close(yp, pin.computePotentialEnergyRegressor(pm, pd, q))
-    close(yp @ pi, fd.potential_energy(m, m.create_data(), q))
+    close(yp @ pi, fd.compute_potential_energy(m, m.create_data(), q))
 
 
 def test_static_regressor_matches_pinocchio(pair):
@@ -55,7 +55,7 @@ def test_batch_rows_equal_single_calls():
     rng = np.random.default_rng(3)
     Q = np.array([fd.random_configuration(m, s) for s in range(7)])
     V, A = rng.normal(size=(7, m.nv)), rng.normal(size=(7, m.nv))
-    YS = fd.batch_joint_torque_regressor(m, Q, V, A)
+    YS = fd.batch.compute_joint_torque_regressor(m, Q, V, A)
     d = m.create_data()
     for r in range(7):
         np.testing.assert_array_equal(YS[r], fd.compute_joint_torque_regressor(m, d, Q[r], V[r],
@@ -69,7 +69,7 @@ def test_monte_carlo_by_one_product():
     rng = np.random.default_rng(4)
     Q = np.array([fd.random_configuration(m, s) for s in range(5)])
     V, A = rng.normal(size=(5, m.nv)), rng.normal(size=(5, m.nv))
-    YS = fd.batch_joint_torque_regressor(m, Q, V, A)
+    YS = fd.batch.compute_joint_torque_regressor(m, Q, V, A)
     scales = 1.0 + 0.1 * rng.uniform(-1, 1, size=(3, m.njoints - 1))  # whole bodies: consistent
     PI = np.stack([(fd.dynamic_parameters(m).reshape(-1, 10) * s[:, None]).ravel()
                    for s in scales])

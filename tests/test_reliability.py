@@ -246,7 +246,7 @@ def test_overflow_is_an_error_not_nan(big):
     with pytest.raises(fd.NumericalOverflowError, match="overflow"):
         fd.aba(big, d, q, huge, tau)
     with pytest.raises(fd.NumericalOverflowError, match="overflow"):
-        fd.kinetic_energy(big, d, q, huge)
+        fd.compute_kinetic_energy(big, d, q, huge)
     assert issubclass(fd.NumericalOverflowError, ValueError)
     Q, V, A = np.array([q] * 4), np.array([v] * 4), np.array([a] * 4)
     V[2] = huge

@@ -6,7 +6,7 @@ import pytest
 import fastdyn as fd
 from conftest import close, get_pair, pin, random_state
 from fastdyn.frames import LOCAL_WORLD_ALIGNED, WORLD
-from fastdyn.jacobians import frame_jacobian, frame_velocity
+from fastdyn.jacobians import compute_frame_jacobian, get_frame_velocity
 from fastdyn.representations import (BODY_FIXED, INERTIAL, MIXED, bias, convert_velocity,
                                      coriolis_matrix, forward_dynamics, jacobian, mass_matrix,
                                      transform)
@@ -52,7 +52,7 @@ def test_energy_jacobians_and_mass_matrix(floating):
     q, v, _ = random_state(pm, np.random.default_rng(1))
     T0 = v @ fd.crba(m, d, q) @ v
     fd.forward_kinematics(m, d, q, v)
-    x = frame_velocity(m, d, m.nframes - 1, LOCAL_WORLD_ALIGNED)
+    x = get_frame_velocity(m, d, m.nframes - 1, LOCAL_WORLD_ALIGNED)
     for rep in REPS:
         vr = convert_velocity(m, d, q, v, BODY_FIXED, rep)
         T = transform(m, d, q, rep).copy()
@@ -74,7 +74,7 @@ def test_bias_and_coriolis(floating):
     d = m.create_data()
     q, v, _ = random_state(pm, np.random.default_rng(2))
     M = fd.crba(m, d, q).copy()
-    h = fd.nonlinear_effects(m, d, q, v).copy()
+    h = fd.non_linear_effects(m, d, q, v).copy()
     for rep in REPS:
         vr = convert_velocity(m, d, q, v, BODY_FIXED, rep)
         T = transform(m, d, q, rep).copy()
@@ -187,5 +187,5 @@ def test_representation_errors(floating):
     arm = fd.samples.manipulator()
     with pytest.raises(ValueError, match="free-flyer"):
         transform(arm, arm.create_data(), np.zeros(arm.nq), MIXED)
-    J = frame_jacobian(m, d, q, 1, WORLD).copy()
+    J = compute_frame_jacobian(m, d, q, 1, WORLD).copy()
     close(jacobian(m, d, q, 1, WORLD, BODY_FIXED), J)

@@ -15,9 +15,9 @@ def test_rnea_matches_pinocchio(pair):
         close(fd.rnea(m, d, q, v, a), pin.rnea(pm, pd, q, v, a))
         fext = rng.normal(size=(m.njoints, 6))
         close(fd.rnea(m, d, q, v, a, fext), pin.rnea(pm, pd, q, v, a, [pin.Force(f) for f in fext]))
-        close(fd.nonlinear_effects(m, d, q, v), pin.nonLinearEffects(pm, pd, q, v))
-        close(fd.generalized_gravity(m, d, q), pin.computeGeneralizedGravity(pm, pd, q))
-        close(fd.static_torque(m, d, q, fext),
+        close(fd.non_linear_effects(m, d, q, v), pin.nonLinearEffects(pm, pd, q, v))
+        close(fd.compute_generalized_gravity(m, d, q), pin.computeGeneralizedGravity(pm, pd, q))
+        close(fd.compute_static_torque(m, d, q, fext),
               pin.computeStaticTorque(pm, pd, q, [pin.Force(f) for f in fext]))
 
 
@@ -38,5 +38,5 @@ def test_nle_is_rnea_at_zero_acceleration(pair):
     m, pm = pair
     d = m.create_data()
     q, v, _ = random_state(pm, np.random.default_rng(2))
-    nle = fd.nonlinear_effects(m, d, q, v).copy()
+    nle = fd.non_linear_effects(m, d, q, v).copy()
     close(fd.rnea(m, d, q, v, np.zeros(m.nv)), nle, 1e-14)

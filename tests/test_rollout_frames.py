@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fastdyn as fd
-from fastdyn.cli.simulate_demo import FEET, standing_scene
+from fastdyn.sim import QUADRUPED_FEET as FEET, standing_scene
 
 STEPS = 200
 

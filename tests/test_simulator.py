@@ -19,7 +19,7 @@ import pytest
 
 import fastdyn as fd
 from fastdyn.io.urdf import URDFWarning
-from fastdyn.cli.simulate_demo import FEET, standing_scene
+from fastdyn.sim import QUADRUPED_FEET as FEET, standing_scene
 from conftest import needs_pinocchio, pin, to_pinocchio
 
 G = 9.81
@@ -459,7 +459,7 @@ def test_contact_free_energy_drift_is_first_order():
         scene = fd.Scene(model, dt=dt, ground=False)
         out = scene.rollout(q0, v0, int(round(1.0 / dt)), record=("q", "v"))
         data = model.create_data()
-        e = [fd.mechanical_energy(model, data, qk, vk) for qk, vk in zip(out.q, out.v)]
+        e = [fd.compute_mechanical_energy(model, data, qk, vk) for qk, vk in zip(out.q, out.v)]
         drift.append(np.ptp(e))
     assert drift[1] < 0.7 * drift[0]  # halves with dt (first order), not constant
 
@@ -510,7 +510,7 @@ def test_progress_reports_every_step(ball, capsys, monkeypatch):
 
 def test_the_rollout_loop_is_loaded_from_the_disk_cache_in_a_new_process(tmp_path):
     """The compiled loop takes its controller as a function pointer of a fixed signature, so
-    a second process loads it (numba's cache debug output shows no save of rollout_chunk)
+    a second process loads it (numba's cache debug output shows no save of rollout_rows)
     instead of compiling it again, with the built-in PD and with a user's policy."""
     (tmp_path / "mypolicy.py").write_text(textwrap.dedent("""
         import numba

@@ -16,7 +16,7 @@ import pytest
 import fastdyn as fd
 from conftest import close, step_jacobians_by_differences
 from fastdyn.kernels import layout as L, step_derivatives as step_kernel
-from fastdyn.cli.simulate_demo import standing_scene
+from fastdyn.sim import standing_scene
 from fastdyn.sim.step_derivatives import step_buffers, step_options
 
 G = 9.81

@@ -156,7 +156,7 @@ def test_at_states_is_the_single_call_of_each_sample(tree):
                 assert np.array_equal(res[out][s, k], ref), (quantity, s, k)
     gravity = study.run(tree, sampler, study.AtStates(Q), n=2, seed=4)  # V = A = 0
     m = sample_model(tree, gravity.params[1])
-    close(gravity["tau"][1, 2], fd.generalized_gravity(m, m.create_data(), Q[2]), 1e-12)
+    close(gravity["tau"][1, 2], fd.compute_generalized_gravity(m, m.create_data(), Q[2]), 1e-12)
 
 
 def test_rollouts_are_scene_rollouts_of_each_sample(arm):

@@ -12,12 +12,22 @@ import sys
 import numpy as np
 
 from ..kernels.joints import codes
-from ..model import Data, Model
 from .indices import frame_index, index, joint_index, typename  # noqa: F401
 from ..errors import (MimicNotSupportedError, NumericalOverflowError,  # noqa: F401
                       SingularMassMatrixError)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))  # fastdyn/_internal
+# The Model and Data classes, which fastdyn/model.py registers when it is imported (it imports
+# this module, so this one cannot import it back): the type checks below need them.
+Model = Data = type(None)
+
+
+def register(model_class: type, data_class: type) -> None:
+    """Called once by fastdyn/model.py: the classes ``model_arg`` and ``data_for`` accept."""
+    global Model, Data
+    Model, Data = model_class, data_class
+
+
 QUAT_TOL = 1e-6  # |‖quat‖ - 1| above this is a caller error, not rounding
 F64 = np.dtype(np.float64)
 _ND = np.ndarray

@@ -21,7 +21,6 @@ from .. import jacobians as _jac
 from .. import kinematics as _kin
 from ..frames import LOCAL
 from ..kernels.algorithms import mimic as _k
-from ..mimic import MimicData, MimicModel
 
 
 _expand_q = Kernel(_k.expand_configuration, vectors=(3,))
@@ -32,8 +31,8 @@ _reduce_M = Kernel(_k.reduce_matrix)
 _solve = Kernel(_k.cholesky_solve)
 
 
-def _data(model: MimicModel, data) -> MimicData:
-    if not isinstance(data, MimicData):
+def _data(model, data):
+    if not hasattr(data, "mimic_token"):  # a MimicData (fastdyn/mimic.py)
         raise TypeError(f"data must be the MimicData of this model (model.create_data()), got "
                         f"{_checks.typename(data)}")
     if data.mimic_token != model.token:
@@ -71,12 +70,12 @@ def _run(model, inputs: tuple, fn, *args):
         raise
 
 
-def _reduce(model: MimicModel, full: np.ndarray, out: np.ndarray) -> np.ndarray:
+def _reduce(model, full: np.ndarray, out: np.ndarray) -> np.ndarray:
     _reduce_v.call(model.v_map, model.v_scale, full, out)
     return out
 
 
-def _columns(model: MimicModel, full: np.ndarray, out: np.ndarray) -> np.ndarray:
+def _columns(model, full: np.ndarray, out: np.ndarray) -> np.ndarray:
     _reduce_J.call(model.v_map, model.v_scale, full, out)
     return out
 
@@ -124,24 +123,24 @@ def rnea(model, data, q, v, a, fext=None) -> np.ndarray:
     return _reduce(model, tau, data.tau)
 
 
-def nonlinear_effects(model, data, q, v) -> np.ndarray:
+def non_linear_effects(model, data, q, v) -> np.ndarray:
     if v is None:
-        raise TypeError("v must be an array of nv floats, got None (generalized_gravity is "
+        raise TypeError("v must be an array of nv floats, got None (compute_generalized_gravity is "
                         "the at-rest case)")
     data, qf, vf, _ = _state(model, data, q, v)
-    nle = _run(model, (q, ("v", v)), _dyn.nonlinear_effects, model.full, data.full, qf, vf)
+    nle = _run(model, (q, ("v", v)), _dyn.non_linear_effects, model.full, data.full, qf, vf)
     return _reduce(model, nle, data.nle)
 
 
-def generalized_gravity(model, data, q) -> np.ndarray:
+def compute_generalized_gravity(model, data, q) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
-    g = _run(model, (q,), _dyn.generalized_gravity, model.full, data.full, qf)
+    g = _run(model, (q,), _dyn.compute_generalized_gravity, model.full, data.full, qf)
     return _reduce(model, g, data.g)
 
 
-def static_torque(model, data, q, fext) -> np.ndarray:
+def compute_static_torque(model, data, q, fext) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
-    tau = _run(model, (q,), _dyn.static_torque, model.full, data.full, qf, fext)
+    tau = _run(model, (q,), _dyn.compute_static_torque, model.full, data.full, qf, fext)
     return _reduce(model, tau, data.tau)
 
 
@@ -187,19 +186,19 @@ def compute_minverse(model, data, q) -> np.ndarray:
     return data.Minv
 
 
-def kinetic_energy(model, data, q, v) -> float:
+def compute_kinetic_energy(model, data, q, v) -> float:
     data, qf, vf, _ = _state(model, data, q, v)
-    return _run(model, (q, ("v", v)), _dyn.kinetic_energy, model.full, data.full, qf, vf)
+    return _run(model, (q, ("v", v)), _dyn.compute_kinetic_energy, model.full, data.full, qf, vf)
 
 
-def potential_energy(model, data, q) -> float:
+def compute_potential_energy(model, data, q) -> float:
     data, qf, _, _ = _state(model, data, q)
-    return _run(model, (q,), _dyn.potential_energy, model.full, data.full, qf)
+    return _run(model, (q,), _dyn.compute_potential_energy, model.full, data.full, qf)
 
 
-def mechanical_energy(model, data, q, v) -> float:
+def compute_mechanical_energy(model, data, q, v) -> float:
     data, qf, vf, _ = _state(model, data, q, v)
-    return _run(model, (q, ("v", v)), _dyn.mechanical_energy, model.full, data.full, qf, vf)
+    return _run(model, (q, ("v", v)), _dyn.compute_mechanical_energy, model.full, data.full, qf, vf)
 
 
 # --- Jacobians ----------------------------------------------------------------------------
@@ -215,25 +214,25 @@ def _out(model, data, out) -> np.ndarray:
     return data.J_frame if out is None else _checks.output(out, (6, model.nv), "out")
 
 
-def joint_jacobian(model, data, q, joint, reference: int = LOCAL, out=None) -> np.ndarray:
+def compute_joint_jacobian(model, data, q, joint, reference: int = LOCAL, out=None) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
     J = _out(model, data, out)
-    Jf = _run(model, (q,), _jac.joint_jacobian, model.full, data.full, qf, joint, reference,
+    Jf = _run(model, (q,), _jac.compute_joint_jacobian, model.full, data.full, qf, joint, reference,
               data._J_full)
     return _columns(model, Jf, J)
 
 
-def frame_jacobian(model, data, q, frame, reference: int = LOCAL, out=None) -> np.ndarray:
+def compute_frame_jacobian(model, data, q, frame, reference: int = LOCAL, out=None) -> np.ndarray:
     data, qf, _, _ = _state(model, data, q)
     J = _out(model, data, out)
-    Jf = _run(model, (q,), _jac.frame_jacobian, model.full, data.full, qf, frame, reference,
+    Jf = _run(model, (q,), _jac.compute_frame_jacobian, model.full, data.full, qf, frame, reference,
               data._J_full)
     return _columns(model, Jf, J)
 
 
 def frame_motion(name: str, model, data, frame, reference: int = LOCAL) -> np.ndarray:
-    """frame_velocity, frame_acceleration, frame_classical_acceleration: read from the full
-    Data's kinematics, which forward_kinematics(model, data, q, v, a) filled."""
+    """get_frame_velocity, get_frame_acceleration, get_frame_classical_acceleration: read from the
+    full Data's kinematics, which forward_kinematics(model, data, q, v, a) filled."""
     return getattr(_jac, name)(model.full, _data(model, data).full, frame, reference)
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from .._internal import checks as _checks
 from .. import dynamics, kinematics
 from ..sim import simulation
-from .._internal import batching
+from .._internal import batching, deprecated as _deprecated
 from .._internal.parallel import launch
 from ..dynamics import NO_FORCES
 from ..codegen.parameters import KINEMATIC_COLUMNS
@@ -39,11 +39,12 @@ from ..kernels.layout import per_thread, workspace
 from ..kinematics import EMPTY
 from ..model import Model
 
-__all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate", "rnea_derivatives",
-           "aba_derivatives", "step_derivatives", "random_configuration",
-           "joint_velocity_derivatives", "joint_acceleration_derivatives",
-           "frame_velocity_derivatives", "frame_acceleration_derivatives",
-           "centroidal_dynamics_derivatives"]
+__all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate", "compute_rnea_derivatives",
+           "compute_aba_derivatives", "step_derivatives", "random_configuration",
+           "get_joint_velocity_derivatives", "get_joint_acceleration_derivatives",
+           "get_frame_velocity_derivatives", "get_frame_acceleration_derivatives",
+           "compute_centroidal_dynamics_derivatives", "inverse_kinematics",
+           "compute_joint_torque_regressor"]
 
 
 def _rowwise(kernel):
@@ -225,8 +226,30 @@ def random_configuration(model: Model, n: int, rng_or_seed=None, lower=None,
 
 
 # derivatives of many states (fastdyn/batch/derivatives.py), here beside the other batches
-from .derivatives import aba_derivatives, rnea_derivatives, step_derivatives  # noqa: E402
+from .derivatives import (compute_aba_derivatives, compute_rnea_derivatives,  # noqa: E402
+                          step_derivatives)
 # kinematics and centroidal derivatives of many states (fastdyn/batch/kinematics_derivatives.py)
-from .kinematics_derivatives import (centroidal_dynamics_derivatives,  # noqa: E402
-                                     frame_acceleration_derivatives, frame_velocity_derivatives,
-                                     joint_acceleration_derivatives, joint_velocity_derivatives)
+from .kinematics_derivatives import (compute_centroidal_dynamics_derivatives,  # noqa: E402
+                                     get_frame_acceleration_derivatives,
+                                     get_frame_velocity_derivatives,
+                                     get_joint_acceleration_derivatives,
+                                     get_joint_velocity_derivatives)
+# the single calls' batch twins defined beside them, under the single calls' names
+from ..ik import inverse_kinematics_batch as inverse_kinematics  # noqa: E402
+from ..regressors import (  # noqa: E402
+    batch_joint_torque_regressor as compute_joint_torque_regressor)
+
+# Names of fastdyn 0.1, kept for one release (fastdyn/docs/names.md: the naming rule).
+_RENAMED = {
+    "rnea_derivatives": "batch.compute_rnea_derivatives",
+    "aba_derivatives": "batch.compute_aba_derivatives",
+    "joint_velocity_derivatives": "batch.get_joint_velocity_derivatives",
+    "joint_acceleration_derivatives": "batch.get_joint_acceleration_derivatives",
+    "frame_velocity_derivatives": "batch.get_frame_velocity_derivatives",
+    "frame_acceleration_derivatives": "batch.get_frame_acceleration_derivatives",
+    "centroidal_dynamics_derivatives": "batch.compute_centroidal_dynamics_derivatives",
+}
+
+
+def __getattr__(name: str):
+    return _deprecated.renamed(__name__, name, _RENAMED)

@@ -1,7 +1,7 @@
 """Derivatives of many states at once, in parallel (``fastdyn.batch`` re-exports these):
 
-    DQ, DV, MM = fd.batch.rnea_derivatives(model, Q, V, A)     # each (N, nv, nv)
-    DQ, DV, MINV = fd.batch.aba_derivatives(model, Q, V, TAU)
+    DQ, DV, MM = fd.batch.compute_rnea_derivatives(model, Q, V, A)     # each (N, nv, nv)
+    DQ, DV, MINV = fd.batch.compute_aba_derivatives(model, Q, V, TAU)
     AA, BB = fd.batch.step_derivatives(scene, Q, V, TAU)       # (N, 2nv, 2nv), (N, 2nv, nv)
 
 Row r equals the single call (``fastdyn.compute_rnea_derivatives``,
@@ -23,12 +23,12 @@ import numpy as np
 from .._internal import checks as _checks
 from .._internal.parallel import launch
 from .._internal import batching
-from ..derivatives import compute_aba_derivatives, compute_rnea_derivatives
+from .. import derivatives as _single  # the single calls, named as these batches
 from ..kernels.entry import batch_derivatives as _bd
 from ..kernels.layout import per_thread
 from ..model import Model
 
-__all__ = ["rnea_derivatives", "aba_derivatives", "step_derivatives"]
+__all__ = ["compute_rnea_derivatives", "compute_aba_derivatives", "step_derivatives"]
 
 
 def _forces(model: Model, fext, n: int) -> np.ndarray:
@@ -91,7 +91,7 @@ def _run_generated(model: Model, k, name: str, Q, V, X, outs, single) -> None:
     diag = np.stack([np.diagonal(x, axis1=1, axis2=2) for x in outs], axis=1)
     ok = np.isfinite(S).all(axis=1) & np.isfinite(diag).all(axis=(1, 2))
     batching.explain_row(model, np.where(ok, -1, 0), _row_call(single), Q, V, X,
-                 np.zeros((Q.shape[0], 0, 6)))
+                         np.zeros((Q.shape[0], 0, 6)))
 
 
 def _prologue(model: Model, Q, V, X, xname: str, algo: str, fext, prm, out, generated,
@@ -110,12 +110,12 @@ def _prologue(model: Model, Q, V, X, xname: str, algo: str, fext, prm, out, gene
     return Q, V, X, outputs, k is not None
 
 
-def rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None, out=None,
+def compute_rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None, out=None,
                      generated=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DQ, DV, MM), each (N, nv, nv): ``compute_rnea_derivatives`` of every row (dtau/dq,
     dtau/dv and M at Q[r], V[r], A[r]); q along tangent vectors, as Pinocchio's."""
     Q, V, A, (DQ, DV, MM), done = _prologue(model, Q, V, A, "A", "rnea_derivatives", fext, prm,
-                                            out, generated, compute_rnea_derivatives)
+                                            out, generated, _single.compute_rnea_derivatives)
     if done:
         return DQ, DV, MM
     n = Q.shape[0]
@@ -124,18 +124,19 @@ def rnea_derivatives(model: Model, Q, V, A, fext=None, prm=None, out=None,
     bad = np.empty(n, dtype=np.int64)
     launch(_bd.rnea_derivatives_batch, _bd.rnea_derivatives_chunk, model.jnt, PRM, Q, V, A, F,
            batching.workspaces(model), DQ, DV, MM, np.empty(0), bad)
-    batching.explain_row(model, bad, _row_call(compute_rnea_derivatives), Q, V, A, _rows_of(F, n),
+    batching.explain_row(model, bad, _row_call(_single.compute_rnea_derivatives),
+                         Q, V, A, _rows_of(F, n),
                  PRM=PRM)
     return DQ, DV, MM
 
 
-def aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None, out=None,
+def compute_aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None, out=None,
                     generated=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(DQ, DV, MINV), each (N, nv, nv): ``compute_aba_derivatives`` of every row (d(ddq)/dq,
     d(ddq)/dv and M^-1 at Q[r], V[r], TAU[r]); q along tangent vectors, as Pinocchio's."""
     Q, V, TAU, (DQ, DV, MINV), done = _prologue(model, Q, V, TAU, "TAU", "aba_derivatives",
                                                 fext, prm, out, generated,
-                                                compute_aba_derivatives)
+                                                _single.compute_aba_derivatives)
     if done:
         return DQ, DV, MINV
     n, nv = Q.shape[0], model.nv
@@ -147,7 +148,8 @@ def aba_derivatives(model: Model, Q, V, TAU, fext=None, prm=None, out=None,
     launch(_bd.aba_derivatives_batch, _bd.aba_derivatives_chunk, model.jnt, PRM, model.dof, Q, V,
            TAU, F, ws3, np.empty((n, nv)), DQ, DV, MINV, per_thread(nt, (nv, nv)),
            per_thread(nt, (nv, nv)), per_thread(nt, (nv,)), bad)
-    batching.explain_row(model, bad, _row_call(compute_aba_derivatives), Q, V, TAU, _rows_of(F, n),
+    batching.explain_row(model, bad, _row_call(_single.compute_aba_derivatives),
+                         Q, V, TAU, _rows_of(F, n),
                  PRM=PRM)
     return DQ, DV, MINV
 

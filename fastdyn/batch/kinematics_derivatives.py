@@ -1,9 +1,9 @@
 """Kinematics and centroidal derivatives of many states at once, in parallel
 (``fastdyn.batch`` re-exports these):
 
-    DVDQ, DVDV = fd.batch.frame_velocity_derivatives(model, Q, V, "tool")   # each (N, 6, nv)
-    DVDQ, DADQ, DADV, DADA = fd.batch.frame_acceleration_derivatives(model, Q, V, A, "tool")
-    DHDQ, DHDOTDQ, DHDOTDV, AG = fd.batch.centroidal_dynamics_derivatives(model, Q, V, A)
+    DVDQ, DVDV = fd.batch.get_frame_velocity_derivatives(model, Q, V, "tool")   # each (N, 6, nv)
+    DVDQ, DADQ, DADV, DADA = fd.batch.get_frame_acceleration_derivatives(model, Q, V, A, "tool")
+    DHDQ, DHDOTDQ, DHDOTDV, AG = fd.batch.compute_centroidal_dynamics_derivatives(model, Q, V, A)
 
 Row r equals, bit for bit, ``compute_forward_kinematics_derivatives(model, data, Q[r], V[r],
 A[r])`` followed by the matching getter (``get_frame_velocity_derivatives`` and friends,
@@ -28,13 +28,12 @@ from ..frames import LOCAL, reference_code
 from ..kernels.entry import batch_kinematics_derivatives as _bk
 from ..kernels.layout import per_thread
 from ..kinematics import NO_FORCES
-from ..kinematics_derivatives import (compute_centroidal_dynamics_derivatives,
-                                      compute_forward_kinematics_derivatives)
+from .. import kinematics_derivatives as _single  # the single calls, named as these batches
 from ..model import Model
 
-__all__ = ["joint_velocity_derivatives", "joint_acceleration_derivatives",
-           "frame_velocity_derivatives", "frame_acceleration_derivatives",
-           "centroidal_dynamics_derivatives"]
+__all__ = ["get_joint_velocity_derivatives", "get_joint_acceleration_derivatives",
+           "get_frame_velocity_derivatives", "get_frame_acceleration_derivatives",
+           "compute_centroidal_dynamics_derivatives"]
 
 def _states(model: Model, Q, V, A, prm) -> tuple[np.ndarray, ...]:
     Q = batching.configurations(model, Q)
@@ -65,18 +64,19 @@ def _motion(model: Model, Q, V, A, kind: str, target, reference, prm, out,
     launch(_bk.motion_derivatives_batch, _bk.motion_derivatives_chunk, model.jnt, PRM, model.frm,
            Q, V, A, i, kind == "frame", ref, ws3, per_thread(nt, (model.nframes, 12)), DVDQ, DVDV,
            DADQ, DADV, DADA, NO_FORCES, QUAT_TOL, bad)
-    batching.explain_row(model, bad, compute_forward_kinematics_derivatives, Q, V, A, PRM=PRM)
+    batching.explain_row(model, bad, _single.compute_forward_kinematics_derivatives,
+                         Q, V, A, PRM=PRM)
     return (DVDQ, DADQ, DADV, DADA) if acceleration else (DVDQ, DVDV)
 
 
-def joint_velocity_derivatives(model: Model, Q, V, joint: int | str, reference: int = LOCAL,
+def get_joint_velocity_derivatives(model: Model, Q, V, joint: int | str, reference: int = LOCAL,
                                prm=None, out=None) -> tuple[np.ndarray, np.ndarray]:
     """(DVDQ, DVDV), each (N, 6, nv): ``get_joint_velocity_derivatives`` of joint ``joint`` in
     ``reference`` at every row (Q (N, nq), V (N, nv)); DVDV[r] is the joint's Jacobian."""
     return _motion(model, Q, V, None, "joint", joint, reference, prm, out, False)
 
 
-def joint_acceleration_derivatives(model: Model, Q, V, A, joint: int | str,
+def get_joint_acceleration_derivatives(model: Model, Q, V, A, joint: int | str,
                                    reference: int = LOCAL, prm=None, out=None
                                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(DVDQ, DADQ, DADV, DADA), each (N, 6, nv): ``get_joint_acceleration_derivatives`` of
@@ -84,14 +84,14 @@ def joint_acceleration_derivatives(model: Model, Q, V, A, joint: int | str,
     return _motion(model, Q, V, A, "joint", joint, reference, prm, out, True)
 
 
-def frame_velocity_derivatives(model: Model, Q, V, frame: int | str, reference: int = LOCAL,
+def get_frame_velocity_derivatives(model: Model, Q, V, frame: int | str, reference: int = LOCAL,
                                prm=None, out=None) -> tuple[np.ndarray, np.ndarray]:
     """(DVDQ, DVDV), each (N, 6, nv): ``get_frame_velocity_derivatives`` of frame ``frame`` in
     ``reference`` at every row (Q (N, nq), V (N, nv)); DVDV[r] is the frame's Jacobian."""
     return _motion(model, Q, V, None, "frame", frame, reference, prm, out, False)
 
 
-def frame_acceleration_derivatives(model: Model, Q, V, A, frame: int | str,
+def get_frame_acceleration_derivatives(model: Model, Q, V, A, frame: int | str,
                                    reference: int = LOCAL, prm=None, out=None
                                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(DVDQ, DADQ, DADV, DADA), each (N, 6, nv): ``get_frame_acceleration_derivatives`` of
@@ -100,7 +100,7 @@ def frame_acceleration_derivatives(model: Model, Q, V, A, frame: int | str,
     return _motion(model, Q, V, A, "frame", frame, reference, prm, out, True)
 
 
-def centroidal_dynamics_derivatives(model: Model, Q, V, A, prm=None, out=None
+def compute_centroidal_dynamics_derivatives(model: Model, Q, V, A, prm=None, out=None
                                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(DHDQ, DHDOTDQ, DHDOTDV, AG), each (N, 6, nv): ``compute_centroidal_dynamics_derivatives``
     at every row (dh_g/dq, d(dh_g/dt)/dq, d(dh_g/dt)/dv and A_g = d(dh_g/dt)/da)."""
@@ -112,5 +112,6 @@ def centroidal_dynamics_derivatives(model: Model, Q, V, A, prm=None, out=None
     bad = np.empty(n, dtype=np.int64)
     launch(_bk.centroidal_derivatives_batch, _bk.centroidal_derivatives_chunk, model.jnt, PRM,
            Q, V, A, ws3, *out, per_thread(nt, (6,)), per_thread(nt, (6,)), NO_FORCES, QUAT_TOL, bad)
-    batching.explain_row(model, bad, compute_centroidal_dynamics_derivatives, Q, V, A, PRM=PRM)
+    batching.explain_row(model, bad, _single.compute_centroidal_dynamics_derivatives,
+                         Q, V, A, PRM=PRM)
     return out

@@ -22,8 +22,18 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 # (module, what it is); each module's __all__ is its public surface.
 MODULES = [
     ("fastdyn", "The object API: models, Data, every algorithm on one state."),
+    ("fastdyn.configuration", "Configuration spaces: integrate, difference, random, neutral."),
+    ("fastdyn.representations", "Dynamics in other velocity representations."),
+    ("fastdyn.parameters", "Parameter tables: variants of a model, batches of robots."),
+    ("fastdyn.mimic", "Models with mimic joints, reduced to their independent ones."),
+    ("fastdyn.models", "Ready-made robots: bundled URDFs and example-robot-data."),
+    ("fastdyn.samples", "Models built in code."),
+    ("fastdyn.io", "Robots in and out of files: URDF, MJCF, npz."),
+    ("fastdyn.errors", "Every exception and warning fastdyn raises."),
     ("fastdyn.batch", "Many states (and robots) in one call, on every core."),
+    ("fastdyn.sim", "The simulator: scenes with contact, rollouts, a standing robot."),
     ("fastdyn.study", "Monte Carlo studies over uncertain robot parameters."),
+    ("fastdyn.study.plot", "Pictures of a study (the optional extra plot)."),
     ("fastdyn.codegen", "Per-model generated kernels."),
     ("fastdyn.kernels", "The raw @njit kernels, for your own @numba.njit code."),
 ]
@@ -129,11 +139,38 @@ def build() -> str:
         anchor = module.replace(".", "")
         lines.append(f"- [`{module}`](#{anchor}): {what}")
     lines.append("")
+    home = _homes()
     for module, what in MODULES:
         lines += [f"## {module}", "", what, ""]
         for name, obj in public(module):
-            lines += _entry(module, name, obj)
+            where = home.get(id(obj), module)
+            if where == module:
+                lines += _entry(module, name, obj)
+            else:  # documented once, where it is defined: a pointer here
+                anchor = (where + name).replace(".", "").lower()
+                lines += [f"### `{module}.{name}`", "",
+                          f"The same object as [`{where}.{name}`](#{anchor}).", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _homes() -> dict[int, str]:
+    """For each function or class listed by several modules: the one section that documents
+    it, the module that defines it (or the listing module nearest to it)."""
+    listed: dict[int, list[str]] = {}
+    objects = {}
+    for module, _ in MODULES:
+        for _, obj in public(module):
+            if _kind(obj) in ("function", "class"):
+                listed.setdefault(id(obj), []).append(module)
+                objects[id(obj)] = obj
+    home = {}
+    for key, modules in listed.items():
+        if len(modules) < 2:
+            continue
+        origin = getattr(getattr(objects[key], "py_func", objects[key]), "__module__", "") or ""
+        near = [m for m in modules if origin == m or origin.startswith(m + ".")]
+        home[key] = max(near, key=len) if near else modules[0]
+    return home
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,7 @@ import numpy as np
 from .. import batch
 from . import precompile
 from ..configuration import neutral, random_configuration
-from ..dynamics import mechanical_energy
+from ..dynamics import compute_mechanical_energy
 from ..model import Model
 
 
@@ -79,8 +79,8 @@ def run(model_name: str = "quadruped", n_states: int = 10_000, n_rollouts: int =
     model.gravity = (0.0, 0.0, 0.0)
     try:
         qs, vs = batch.simulate(model, q0[:1], v0[:1], np.zeros((1, steps, model.nv)), dt)
-        e0 = mechanical_energy(model, data, qs[0, 0], vs[0, 0])
-        e1 = mechanical_energy(model, data, qs[0, -1], vs[0, -1])
+        e0 = compute_mechanical_energy(model, data, qs[0, 0], vs[0, 0])
+        e1 = compute_mechanical_energy(model, data, qs[0, -1], vs[0, -1])
     finally:
         model.gravity = g
     print(f"  torque-free, gravity-free rollout: energy {e0:.4f} J -> {e1:.4f} J after "

@@ -5,9 +5,10 @@ peak and RMS torque and, with ``--plot``, writes a fan chart of the torques and 
 the peaks (matplotlib, an optional extra).
 
 The move: a minimum-jerk (quintic) joint-space path between two poses in ``DURATION`` seconds
-(Flash & Hogan 1985), in ``--steps`` steps (default 1000). The payload: ``--payload`` kg (default 5) as a
-point mass 5 cm beyond the tool flange (5 kg: the UR5's rated payload), lumped into the last
-link's inertial parameters.
+(``fastdyn.minimum_jerk``), in ``--steps`` steps (default 1000). The payload: ``--payload`` kg
+(default 5: the UR5's rated payload) as a point mass 5 cm beyond the tool flange, a
+``fastdyn.Payload`` on frame "tool0" with a 30 % (log-normal) spread on its mass and 2 cm per
+axis on its centre, added to the last link's inertial parameters in every sample.
 """
 
 from __future__ import annotations
@@ -18,39 +19,13 @@ import numba
 import numpy as np
 
 from .. import study
+from ..configuration import minimum_jerk
+from ..parameters import Payload
 
 Q_START = np.array([0.0, -1.0, 1.2, -1.8, -1.57, 0.0])  # [rad]
 Q_END = np.array([2.0, -2.2, 0.4, -0.6, -1.0, 1.0])
 DURATION = 1.2  # [s]: the fastest joint peaks at 3.12 rad/s, under the UR5's 3.15 rad/s
-PAYLOAD_OFFSET = np.array([0.0, 0.0, 0.0823 + 0.05])  # [m] in wrist_3's frame: 5 cm past tool0
-
-
-def minimum_jerk(q0: np.ndarray, q1: np.ndarray, duration: float, steps: int):
-    """(t, Q, V, A) of the quintic from rest at q0 to rest at q1: q = q0 + (q1 - q0) h(s),
-    h(s) = 10 s^3 - 15 s^4 + 6 s^5, s = t / duration."""
-    t = np.linspace(0.0, duration, steps)
-    s = t / duration
-    h = 10 * s**3 - 15 * s**4 + 6 * s**5
-    dh = (30 * s**2 - 60 * s**3 + 30 * s**4) / duration
-    ddh = (60 * s - 180 * s**2 + 120 * s**3) / duration**2
-    d = q1 - q0
-    return t, q0 + np.outer(h, d), np.outer(dh, d), np.outer(ddh, d)
-
-
-def with_payload(model, mass: float, offset: np.ndarray, joint: str = "wrist_3_joint"):
-    """The model with a point mass ``mass`` at ``offset`` (in the joint's frame) rigidly added
-    to that joint's body: inertial parameters add (a point mass m at p: [m, m p, m (|p|^2 1 -
-    p p^T)] about the origin)."""
-    j = model.joint_id(joint)
-    m0, c0 = float(model.mass[j]), model.com[j]
-    m = m0 + mass
-    c = (m0 * c0 + mass * offset) / m
-
-    def about(point_mass, p, c):  # a point mass's inertia about c
-        d = p - c
-        return point_mass * (d @ d * np.eye(3) - np.outer(d, d))
-    inertia = model.inertia[j] + about(m0, c0, c) + about(mass, offset, c)
-    return model.with_inertia(joint, mass=m, com=c, inertia=inertia)
+PAYLOAD_COM = (0.0, 0.0, 0.05)  # [m] in tool0's frame: 5 cm past the flange
 
 
 def run(samples: int = 10_000, steps: int = 1000, seed: int = 0, payload: float = 5.0,
@@ -58,13 +33,12 @@ def run(samples: int = 10_000, steps: int = 1000, seed: int = 0, payload: float 
         progress: bool = False) -> bool:
     from .. import models
     t_start = time.perf_counter()
-    model = with_payload(models.load("ur5"), payload, PAYLOAD_OFFSET) if payload > 0 \
-        else models.load("ur5")
-    t, Q, V, A = minimum_jerk(Q_START, Q_END, DURATION, steps)
+    model = models.load("ur5")
+    t, Q, V, A = minimum_jerk(model, Q_START, Q_END, DURATION, steps)
     # links: +-10 % mass and second moments, 1 cm com; the payload: +-30 % mass, 2 cm com
-    sampler = study.ParameterSampler(model, mass={**_each(model, 0.1), "wrist_3_joint": 0.3},
-                                     com={**_each(model, 0.01), "wrist_3_joint": 0.02},
-                                     inertia=0.1)
+    load = Payload("tool0", mass=(payload, 0.3), com=(PAYLOAD_COM, 0.02)) if payload > 0 \
+        else None
+    sampler = study.ParameterSampler(model, mass=0.1, com=0.01, inertia=0.1, payload=load)
     every = max(1, steps // 100)  # a hundred points of each torque for the fan chart
     what = study.InverseDynamics(Q, V, A, every=every)
     where = "this machine" if not (workers or scheduler) else \
@@ -98,10 +72,6 @@ def run(samples: int = 10_000, steps: int = 1000, seed: int = 0, payload: float 
         except ImportError as e:
             print(f"  no plot: {e}")
     return True
-
-
-def _each(model, spread: float) -> dict:
-    return {name: spread for name in model.joint_names[1:]}
 
 
 def _on_dask(model, sampler, what, samples, seed, workers, scheduler, progress):

@@ -16,8 +16,8 @@ fails or is missing leaves its kernels to this process, which compiles them itse
 is never worse than compiling serially.
 
 Worker pools: run ``fastdyn compile`` once where the workers' cache lives (an image build, a
-shared home directory), and every worker then loads machine code from the cache; see the README's
-"Processes, threads and caches".
+shared home directory), and every worker then loads machine code from the cache; see
+fastdyn/docs/processes-and-caches.md.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ TASKS: dict[str, tuple[float, str]] = {
     "aba": (6.5, "fd.aba"),
     "crba": (4.0, "fd.crba"),
     "forward_kinematics": (2.0, "fd.forward_kinematics, fd.frame_placement"),
-    "jacobians": (4.0, "fd.compute_joint_jacobians, fd.frame_jacobian"),
-    "mechanical_energy": (1.7, "fd.mechanical_energy"),
+    "jacobians": (4.0, "fd.compute_joint_jacobians, fd.compute_frame_jacobian"),
+    "mechanical_energy": (1.7, "fd.compute_mechanical_energy"),
     "configuration": (3.0, "fd.integrate, fd.difference, fd.normalize"),
     "tick": (20.0, "fd.compute_all_terms, fd.computed_torque, fd.forward_step"),
 }
@@ -81,9 +81,9 @@ def _first_call(name: str, model) -> None:
         kinematics.frame_placement(model, data, model.nframes - 1)
     elif name == "jacobians":
         jacobians.compute_joint_jacobians(model, data, q)
-        jacobians.frame_jacobian(model, data, q, model.nframes - 1)
+        jacobians.compute_frame_jacobian(model, data, q, model.nframes - 1)
     elif name == "mechanical_energy":
-        dynamics.mechanical_energy(model, data, q, v)
+        dynamics.compute_mechanical_energy(model, data, q, v)
     elif name == "configuration":
         q2 = configuration.integrate(model, q, v)
         configuration.difference(model, q, q2)

@@ -9,35 +9,8 @@ import time
 import numba
 import numpy as np
 
-from ..configuration import neutral
-from ..kinematics import forward_kinematics, update_frame_placements
 from ..sim.scene import Scene
-
-FEET = ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT")
-FOOT_RADIUS = 0.016  # [m]
-
-
-def standing_scene(dt: float = 1e-3, mu: float = 0.8):
-    """The bundled quadruped with spheres on its feet, a crouched standing pose with the feet
-    on the ground, and PD gains that hold it (kp 5 N m/rad, kd 0.2 N m s/rad on the legs)."""
-    from .. import models
-
-    model = models.load("quadruped")
-    q = neutral(model)
-    for leg in ("FL", "FR", "HL", "HR"):
-        s = 1.0 if leg[0] == "F" else -1.0
-        q[model.jnt[model.joint_id(leg + "_HFE")]["idx_q"]] = 0.8 * s
-        q[model.jnt[model.joint_id(leg + "_KFE")]["idx_q"]] = -1.6 * s
-    data = model.create_data()
-    forward_kinematics(model, data, q)
-    update_frame_placements(model, data)
-    q[2] -= min(data.oMf_p[model.frame_id(f)][2] for f in FEET) - FOOT_RADIUS
-    scene = Scene(model, dt=dt, mu=mu)
-    for f in FEET:
-        scene.add_sphere(f, FOOT_RADIUS)
-    kp = np.r_[np.zeros(6), np.full(model.nv - 6, 5.0)]
-    kd = np.r_[np.zeros(6), np.full(model.nv - 6, 0.2)]
-    return scene, q, kp, kd
+from ..sim.standing import QUADRUPED_FEET as FEET, standing_scene  # noqa: F401 (public: fd.sim)
 
 
 def run(drop: float = 0.3, seconds: float = 3.0, rollouts: int = 256,

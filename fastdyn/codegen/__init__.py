@@ -45,7 +45,7 @@ frame (codegen/rnea_derivatives.py, LOOP_PAIRS):
   ``gen.compute_rnea_derivatives(data, q, v, a)``, ``gen.compute_aba_derivatives(data, q, v,
   tau)``;
 - ``rnea_derivatives_batch(gravity, Q, V, A, TAU, DQ, DV, MM)``, ``aba_derivatives_batch(gravity,
-  Q, V, TAU, DDQ, DQ, DV, MINV)``: every row in parallel (``fastdyn.batch.rnea_derivatives(
+  Q, V, TAU, DDQ, DQ, DV, MINV)``: every row in parallel (``fastdyn.batch.compute_rnea_derivatives(
   model, Q, V, A, generated=gen)`` checks the inputs first).
 
 The parameter-table variants keep the topology and the kinematic parameters (placements, axes)

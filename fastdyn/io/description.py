@@ -138,6 +138,7 @@ class Description:
     warning: type = UserWarning
 
     def fail(self, message: str, element: str | None = None, line: int | None = None):
+        """Raise this description's error class (URDFError, MJCFError) at (element, line)."""
         raise self.error(message, self.source, element, line)
 
 

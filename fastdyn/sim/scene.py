@@ -25,8 +25,8 @@ import numpy as np
 from .._internal import checks as _checks, memory as _memory
 from . import generated_rollout as _generated_rollout, policy as _policy
 from .._internal.fastcall import Kernel
-from .._internal.parallel import launch
 from .._internal.slices import next_span, progress as _progress
+from .._internal.threads import run_rows
 from .._internal import batching
 from ..kernels import layout as L
 from ..kernels.contact import constraint_rows as _rows, controllers
@@ -206,6 +206,16 @@ class Scene:
         self.opt[L.O_SOLVER] = _SOLVERS[name]
 
     # --- geometry and environment --------------------------------------------------------
+    def _fill_weights(self) -> None:
+        """Each sphere's ``invweight`` (MuJoCo's body_invweight0, which scales soft contacts
+        only), computed once the scene has a soft half-space: it needs the mass matrix, whose
+        compilation a rigid scene never pays. Until then it is NaN (never read)."""
+        s = self.spheres
+        if not (len(self.halfspaces) and self.halfspaces[:, L.H_SOLREF:L.H_SOLIMP + 5].any()):
+            return
+        for i in np.flatnonzero(np.isnan(s["invweight"])):
+            s["invweight"][i] = _inverse_weight(self.model, int(s["joint"][i]))
+
     def add_sphere(self, frame: str | int, radius: float, position: Sequence[float] = (0, 0, 0),
                    name: str | None = None) -> int:
         """A contact sphere of ``radius`` [m] (0: a point) centred at ``position`` in the
@@ -220,8 +230,9 @@ class Scene:
         row["joint"] = fr["parent_joint"]
         row["p"] = fr["R"] @ p + fr["p"]
         row["radius"] = radius
-        row["invweight"] = _inverse_weight(self.model, int(fr["parent_joint"]))
+        row["invweight"] = np.nan  # computed when a soft contact needs it (_fill_weights)
         self.spheres = np.concatenate([self.spheres, row])
+        self._fill_weights()
         self.sphere_names.append(name or f"{self.model.frame_names[f]}#{len(self.spheres) - 1}")
         self._warm = None
         return len(self.spheres) - 1
@@ -371,6 +382,7 @@ class Scene:
         row[0, L.H_RESTITUTION] = e
         row[0, L.H_SOLREF:L.H_SOLIMP + 5] = soft
         self.halfspaces = np.concatenate([self.halfspaces, row])
+        self._fill_weights()
         self._warm = None
         return len(self.halfspaces) - 1
 
@@ -520,7 +532,9 @@ class Scene:
         generated contact-free rollout of a model took 3.8 s (UR5), 5.5 s (Panda), 9.7 s (Solo12),
         44 s (Talos), the first one with contacts 8 s (the quadruped), later processes 0.01-0.07
         s; the rollout loop itself is shared with the generic rollouts.
-        Runs on numba's threads (``numba.set_num_threads``), in slices of ~50 ms so that
+        Runs on ``numba.get_num_threads()`` threads (``numba.set_num_threads``), each taking
+        the next block of rollouts as it frees up (fastdyn/_internal/threads.py: a thread
+        slowed by other work does not hold the others back), in slices of ~50 ms so that
         Ctrl-C stops it promptly. A rollout that diverges stops alone (``Rollout.status``)."""
         model = self.model
         single = np.ndim(q0) == 1
@@ -674,7 +688,7 @@ class Scene:
         _check_integrator(opt)
         rows, nwarm, nf, ni = self._sizes()
         npair = len(self.spheres) * len(self.halfspaces)
-        nt = numba.get_num_threads()
+        nt = max(1, min(numba.get_num_threads(), n))  # threads: fastdyn/_internal/threads.py
         Q, V = L.isolated(Q0.shape), L.isolated(V0.shape)  # rows both threads write
         Q[...], V[...] = Q0, V0
         WARM = np.zeros((n, nwarm)) if warm is None else warm
@@ -715,10 +729,7 @@ class Scene:
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
                         CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, model.frm, FRAMES, RF,
                         generated is not None, aba, fv)
-            if n == 1:  # one rollout: no threads to start
-                _roll.rollout_chunk(0, 1, *args_all)
-            else:
-                launch(_roll.rollout_batch, _roll.rollout_chunk, *args_all)
+            run_rows(_roll.rollout_rows, n, nt, *args_all)  # (one rollout: no threads)
             elapsed = time.perf_counter() - t0
             if bar is not None:
                 bar((k1 - k0) * n)
@@ -830,11 +841,11 @@ def _inverse_weight(model: Model, joint: int) -> float:
         return 0.0
     from ..configuration import neutral
     from ..dynamics import crba
-    from ..jacobians import joint_jacobian
+    from ..jacobians import compute_joint_jacobian
 
     q = neutral(model)
     data = model.create_data()
-    J = joint_jacobian(model, data, q, joint, L.LOCAL_WORLD_ALIGNED)
+    J = compute_joint_jacobian(model, data, q, joint, L.LOCAL_WORLD_ALIGNED)
     M = crba(model, data, q)
     pi = model.prm[joint, L.P_PI:L.P_PI + 4]
     c = data.oMi_R[joint] @ (pi[1:4] / pi[0]) if pi[0] > 0 else np.zeros(3)

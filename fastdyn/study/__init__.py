@@ -56,7 +56,7 @@ from ..errors import StudyInterrupted  # noqa: F401
 from .streams import BLOCK
 
 __all__ = ["ParameterSampler", "InverseDynamics", "Rollouts", "AtStates", "StudyResult",
-           "StudyInterrupted", "run", "BLOCK", "LEVELS"]
+           "StudyInterrupted", "run", "BLOCK", "LEVELS", "prepare", "complete", "summarize"]
 
 LEVELS = (0.05, 0.25, 0.5, 0.75, 0.95)  # the quantiles a study reports unless told
 
@@ -65,8 +65,11 @@ LEVELS = (0.05, 0.25, 0.5, 0.75, 0.95)  # the quantiles a study reports unless t
 class ParameterSampler:
     """A distribution of a model's inertial parameters: ``fastdyn.sample_parameters``'
     physically consistent log-normal masses and second moments and normal centres of mass
-    around the model's own (``mass``, ``inertia``: relative spreads; ``com``: metres; each one
-    number, one per moving joint, or {joint name: spread}).
+    around the model's own (``mass``, ``inertia``: relative spreads, the standard deviation of
+    the log of the scale factor; ``com``: metres, the standard deviation per axis; each one
+    number, one per moving joint, or {joint name: spread}; that docstring states the laws),
+    and ``payload``: a ``fastdyn.Payload`` or a list of them, point masses of uncertain mass
+    and centre on frames, e.g. ``Payload("tool0", mass=(1.0, 0.2), com=((0, 0, 0.05), 0.01))``.
 
     For another distribution, subclass and override ``sample(rng, n)``: it must return
     (n, njoints - 1, 10) real numbers in Pinocchio's order, drawn only from ``rng``, each body
@@ -76,16 +79,17 @@ class ParameterSampler:
     it computes, and refuses the first that is not a robot with a ValueError naming the
     sample and the joint whose body it is."""
 
-    def __init__(self, model: Model, mass=0.0, com=0.0, inertia=0.0):
+    def __init__(self, model: Model, mass=0.0, com=0.0, inertia=0.0, payload=None):
         _checks.model_arg(model)
         self.model, self.mass, self.com, self.inertia = model, mass, com, inertia
+        self.payload = payload
         self.sample(np.random.default_rng(0), 1)  # the spreads are checked here, not later
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
         """n samples (n, njoints - 1, 10) drawn from ``rng``."""
         from ..parameters import sample_parameters
         return sample_parameters(self.model, n, rng, mass=self.mass, com=self.com,
-                                 inertia=self.inertia)
+                                 inertia=self.inertia, payload=self.payload)
 
     def block(self, seed: int, b: int) -> np.ndarray:
         """Samples b BLOCK .. (b + 1) BLOCK - 1, (BLOCK, njoints - 1, 10), float64 (their
@@ -115,7 +119,8 @@ class ParameterSampler:
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}({self.model.name!r}, mass={self.mass!r}, "
-                f"com={self.com!r}, inertia={self.inertia!r})")
+                f"com={self.com!r}, inertia={self.inertia!r}"
+                + (f", payload={self.payload!r})" if self.payload is not None else ")"))
 
 
 # --- what to compute -----------------------------------------------------------------------

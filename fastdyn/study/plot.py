@@ -16,6 +16,8 @@ from typing import Sequence
 
 import numpy as np
 
+__all__ = ["plot", "fan_chart"]
+
 
 def _pyplot():
     try:

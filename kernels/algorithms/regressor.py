@@ -125,7 +125,8 @@ def kinetic_energy_regressor(jnt, ws, y):
 def potential_energy_regressor(jnt, prm, ws, y):
     """y (10 (njoints - 1),) with V = y . pi = -sum_j g . (m_j p_j + R_j h_j), p_j and R_j the
     joint's world placement from a forward_kinematics(q) already in ws (V = 0 at the world
-    origin's height, as fastdyn.potential_energy). Returns -1, or the first non-finite entry."""
+    origin's height, as fastdyn.compute_potential_energy). Returns -1, or the first non-finite
+    entry."""
     gx, gy, gz = prm[0, P_GRAVITY], prm[0, P_GRAVITY + 1], prm[0, P_GRAVITY + 2]
     for j in range(1, jnt.shape[0]):
         w = ws[j]

@@ -4,10 +4,11 @@ and robots, in parallel.
 Each rollout r starts from (Q[r], V[r]) with robot PRM[r] (or PRM[0] for all) and runs steps
 k0..k1-1, so that a long batch can be launched in slices (the object API checks Ctrl-C
 between them); Q, V and the warm starts WARM[r] carry the state from one slice to the next.
-Rollouts run in contiguous chunks, one per thread, each thread with its own workspace and
+``rollout_rows(t, lo, hi, ...)`` runs rollouts lo..hi-1 with thread t's workspace and
 buffers (QN, VN, TC, CF, ST, FBUF, IBUF: (nt, s, ...), thread t's at [t, 0], the rows
-between keeping threads off each other's cache lines: fastdyn/sim/scene.py's _per_thread): a row
-of the batch is bit-for-bit the serial rollout. A rollout that fails stops
+between keeping threads off each other's cache lines: kernels/layout.py's per_thread); the
+object API hands blocks of rows to threads as they free up (fastdyn/_internal/threads.py):
+a row of the batch is bit-for-bit the serial rollout, whichever thread runs it. A rollout that fails stops
 alone: STATUS[r, :2] = (code, step), code as time_step's or RAISED (the policy raised at that
 step: it returns non-zero, fastdyn/sim/policy.py's guard), -1 while it runs. A step whose
 solver stopped at its cap with the residual above the tolerance (stats[2] > opt[O_TOL]) does
@@ -25,11 +26,9 @@ otherwise they are generated_step.no_aba and no_free_velocity, never called, and
 time_step.py's (a step with rows its sequence inlined on the thread's views: the same bits).
 """
 
-from numba import int64, prange
-
 from .._jit import jit
 from ..layout import O_DT, O_TOL
-from .batch import chunk, robot
+from .batch import robot
 from ..algorithms.frames import frame_placement
 from ..algorithms.forward_kinematics import forward_kinematics
 from ..contact.generated_step import generated_time_step
@@ -46,10 +45,9 @@ def _frames(jnt, prm, frm, FRAMES, q, ws, out):
 
 
 @jit
-def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
-                  WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                  STATUS, frm, FRAMES, RF, generated, aba, fv):
-    lo, hi = chunk(Q.shape[0], nt, t)
+def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
+                 WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
+                 STATUS, frm, FRAMES, RF, generated, aba, fv):
     dt, tol = opt[O_DT], opt[O_TOL]
     # this thread's rows, each made once (a view costs its reference counts: not per step)
     qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
@@ -104,13 +102,3 @@ def rollout_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, 
             if RF.shape[1] > 0:
                 _frames(jnt, prm, frm, FRAMES, qn, ws, RF[r, k + 1])
 
-
-@jit(parallel=True)
-def rollout_batch(jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT, WARM,
-                  FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, frm,
-                  FRAMES, RF, generated, aba, fv):
-    nt = ws3.shape[0]
-    for t in prange(nt):
-        rollout_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
-                      WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                      STATUS, frm, FRAMES, RF, generated, aba, fv)
