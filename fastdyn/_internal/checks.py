@@ -210,7 +210,9 @@ def matrix(x, shape: tuple[int, ...], name: str) -> np.ndarray:
         want = "(" + ", ".join("N" if s == -1 else str(s) for s in shape) + ")"
         raise ValueError(f"{name} must have shape {want}, got {a.shape}")
     if not np.isfinite(a).all():
-        raise ValueError(f"{name} has non-finite entries")
+        where = tuple(int(i) for i in np.argwhere(~np.isfinite(a))[0])
+        raise ValueError(f"{name} has non-finite entries, the first {a[where]} at index "
+                         f"{list(where)}" + (f" (row {where[0]})" if a.ndim > 1 else ""))
     return a
 
 

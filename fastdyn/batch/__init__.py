@@ -44,7 +44,7 @@ __all__ = ["rnea", "aba", "crba", "forward_kinematics", "simulate", "compute_rne
            "get_joint_velocity_derivatives", "get_joint_acceleration_derivatives",
            "get_frame_velocity_derivatives", "get_frame_acceleration_derivatives",
            "compute_centroidal_dynamics_derivatives", "inverse_kinematics",
-           "compute_joint_torque_regressor"]
+           "compute_joint_torque_regressor", "constraint_dynamics", "impulse_dynamics"]
 
 
 def _rowwise(kernel):
@@ -234,6 +234,8 @@ from .kinematics_derivatives import (compute_centroidal_dynamics_derivatives,  #
                                      get_frame_velocity_derivatives,
                                      get_joint_acceleration_derivatives,
                                      get_joint_velocity_derivatives)
+# constrained and impulse dynamics of many states (fastdyn/batch/constrained.py)
+from .constrained import constraint_dynamics, impulse_dynamics  # noqa: E402
 # the single calls' batch twins defined beside them, under the single calls' names
 from ..ik import inverse_kinematics_batch as inverse_kinematics  # noqa: E402
 from ..regressors import (  # noqa: E402
