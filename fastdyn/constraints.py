@@ -12,6 +12,9 @@ RSS 2021) with frames instead of (joint, placement) pairs:
 - The target c2 is ``placement`` in the world when ``frame2`` is None (a contact), else
   ``placement`` relative to ``frame2`` (a loop closure: MuJoCo's "connect" for 3 rows,
   "weld" for 6), identity by default: the two frames coincide.
+- ``placement1``: the constrained frame relative to ``frame`` (identity by default: the
+  frame itself), Pinocchio's joint1_placement on top of the frame's own placement: an anchor
+  point off the frame's origin (MuJoCo's connect ``anchor``) without adding a frame.
 - ``reference``: the axes of the rows and of lambda, fastdyn.LOCAL (the frame's own) or
   fastdyn.LOCAL_WORLD_ALIGNED (the world's, at the frame's origin). WORLD is refused, as
   Pinocchio's constraintDynamics refuses it.
@@ -47,11 +50,11 @@ class RigidConstraint:
     docstring; ``name`` (default: the frames' names) is what error messages call it."""
 
     __slots__ = ("name", "contact_type", "frame", "frame2", "placement", "reference", "kp",
-                 "kd", "record", "model_token")
+                 "kd", "record", "model_token", "placement1")
 
     def __init__(self, model: Model, contact_type: int, frame: int | str, frame2=None,
                  placement=None, reference: int = LOCAL, kp: float = 0.0, kd: float = 0.0,
-                 name: str | None = None):
+                 name: str | None = None, placement1=None):
         _checks.model_arg(model)
         if name is None:
             name = str(frame) if frame2 is None else f"{frame}-{frame2}"
@@ -71,10 +74,12 @@ class RigidConstraint:
                                         f"it (e.g. fd.frame_placement(model, data, q, frame) "
                                         f"for where the frame is now)")
         R, p = self._placement(placement)
+        R1, p1 = self._placement(placement1, "placement1")
         rec = np.zeros((), CONSTRAINT_DTYPE)
         fr = model.frm[f1]
         rec["kind"], rec["reference"] = kind, ref
-        rec["joint1"], rec["R1"], rec["p1"] = fr["parent_joint"], fr["R"], fr["p"]
+        rec["joint1"] = fr["parent_joint"]  # c1 = frame in its joint * placement1
+        rec["R1"], rec["p1"] = fr["R"] @ R1, fr["R"] @ p1 + fr["p"]
         if f2 is None:
             rec["joint2"], rec["R2"], rec["p2"] = 0, R, p
         else:  # c2 = (frame2 in its joint) * placement
@@ -84,9 +89,10 @@ class RigidConstraint:
         rec.flags.writeable = False
         for k, val in (("contact_type", kind), ("frame", f1), ("frame2", f2),
                        ("placement", (R, p)), ("reference", ref), ("kp", kp), ("kd", kd),
-                       ("record", rec), ("model_token", model.token)):
+                       ("record", rec), ("model_token", model.token),
+                       ("placement1", (R1, p1))):
             set_(self, k, val)
-        R.flags.writeable = p.flags.writeable = False
+        R.flags.writeable = p.flags.writeable = R1.flags.writeable = p1.flags.writeable = False
 
     def __setattr__(self, key, value):
         raise AttributeError(f"a RigidConstraint is immutable (constraint {self.name!r}): "
@@ -106,7 +112,7 @@ class RigidConstraint:
     def __reduce__(self):  # the slots and __setattr__ above defeat the default
         return (_rebuilt, (self.name, self.contact_type, self.frame, self.frame2,
                            self.placement, self.reference, self.kp, self.kd, self.record,
-                           self.model_token))
+                           self.model_token, self.placement1))
 
     # --- checks, each naming the constraint -----------------------------------------------
 
@@ -164,22 +170,22 @@ class RigidConstraint:
                                              f"relative placement never changes, the "
                                              f"constraint has no rows to give")
 
-    def _placement(self, placement) -> tuple[np.ndarray, np.ndarray]:
+    def _placement(self, placement, what="placement") -> tuple[np.ndarray, np.ndarray]:
         if placement is None:
             return np.eye(3), np.zeros(3)
         try:
             if isinstance(placement, tuple) and len(placement) == 2:
-                R = _checks.matrix(placement[0], (3, 3), "placement's rotation").copy()
-                p = _checks.vector(placement[1], 3, "placement's position").copy()
+                R = _checks.matrix(placement[0], (3, 3), f"{what}'s rotation").copy()
+                p = _checks.vector(placement[1], 3, f"{what}'s position").copy()
             else:
-                H = _checks.matrix(placement, (4, 4), "placement (a 4x4 homogeneous matrix "
-                                                      "or an (R, p) pair)")
+                H = _checks.matrix(placement, (4, 4), f"{what} (a 4x4 homogeneous matrix "
+                                                      f"or an (R, p) pair)")
                 R, p = H[:3, :3].copy(), H[:3, 3].copy()
         except (TypeError, ValueError) as e:
             raise ConstraintError(self.name, str(e)) from None
         err = float(np.abs(R.T @ R - np.eye(3)).max())
         if not (err <= _ORTHONORMAL and np.linalg.det(R) > 0.0):
-            raise ConstraintError(self.name, f"placement's rotation is not a rotation matrix "
+            raise ConstraintError(self.name, f"{what}'s rotation is not a rotation matrix "
                                              f"(|R^T R - I| = {err:.3g}, "
                                              f"det {np.linalg.det(R):.3g})")
         return R, p
@@ -189,7 +195,9 @@ def _rebuilt(*values) -> RigidConstraint:
     c = object.__new__(RigidConstraint)
     for k, val in zip(RigidConstraint.__slots__, values):
         object.__setattr__(c, k, val)
-    for x in (c.record, *c.placement):  # (unpickled arrays come back writeable)
+    if len(values) < len(RigidConstraint.__slots__):  # pickled before placement1 existed
+        object.__setattr__(c, "placement1", (np.eye(3), np.zeros(3)))
+    for x in (c.record, *c.placement, *c.placement1):  # (unpickled arrays come back writeable)
         x.flags.writeable = False
     return c
 

@@ -53,7 +53,8 @@ def _pin_constraint(pm, c, names):
         j2, M2 = f2.parentJoint, f2.placement * pin.SE3(R, p)
     kind = pin.ContactType.CONTACT_3D if c.size == 3 else pin.ContactType.CONTACT_6D
     ref = pin.LOCAL if c.reference == fd.LOCAL else pin.LOCAL_WORLD_ALIGNED
-    cm = pin.RigidConstraintModel(kind, pm, f1.parentJoint, f1.placement, j2, M2, ref)
+    M1 = f1.placement * pin.SE3(*c.placement1)
+    cm = pin.RigidConstraintModel(kind, pm, f1.parentJoint, M1, j2, M2, ref)
     cm.m_baumgarte_parameters.Kp = c.kp
     cm.m_baumgarte_parameters.Kd = c.kd
     return cm
@@ -134,11 +135,14 @@ LOOPS = (  # (contact type, frame, frame2) on tree_free: branches that meet only
 @pytest.mark.parametrize("ref", REFS, ids=("local", "lwa"))
 def test_loop_closures_match_pinocchio(ref):
     """A "connect" and a "weld" (with a relative placement) between branches of the tree,
-    beside a point contact, with Baumgarte gains: the relative rows and their drift."""
+    beside a point contact, with Baumgarte gains: the relative rows and their drift; the
+    connect and the contact at points off their frames' origins (placement1)."""
     model, pm = get_pair("tree_free")
     cs = [fd.RigidConstraint(model, kind, a, frame2=b, placement=_target(k), reference=ref,
-                             kp=20.0, kd=3.0) for k, (kind, a, b) in enumerate(LOOPS)]
-    cs.append(fd.RigidConstraint(model, fd.CONTACT_3D, "j16_planar", reference=ref, kd=2.0))
+                             kp=20.0, kd=3.0, placement1=_target(2) if k == 0 else None)
+          for k, (kind, a, b) in enumerate(LOOPS)]
+    cs.append(fd.RigidConstraint(model, fd.CONTACT_3D, "j16_planar", reference=ref, kd=2.0,
+                                 placement1=_target(3)))
     data = model.create_data()
     for seed in range(3):
         q, v, tau = _state(pm, seed)
@@ -156,8 +160,8 @@ def _relative_velocity(model, data, q, v, c):
     fd.forward_kinematics(model, data, q, v)
     M1 = fd.frame_placement(model, data, c.frame).copy()
     R1, p1 = M1[:3, :3], M1[:3, 3]
-    w1 = fd.frame_velocity(model, data, c.frame, fd.WORLD)  # the bodies' twists at the origin
-    w2 = fd.frame_velocity(model, data, c.frame2, fd.WORLD)
+    w1 = fd.get_frame_velocity(model, data, c.frame, fd.WORLD)  # the bodies' twists at the origin
+    w2 = fd.get_frame_velocity(model, data, c.frame2, fd.WORLD)
     if c.size == 3:
         M2 = fd.frame_placement(model, data, c.frame2)
         p2 = M2[:3, 3] + M2[:3, :3] @ c.placement[1]
@@ -189,7 +193,7 @@ def test_an_impulse_on_loop_closures_sets_their_relative_velocity(ref):
 
 def _rows(model, data, q, c):
     """c's rows of J from fastdyn's frame Jacobian (contacts with the world only)."""
-    J = fd.frame_jacobian(model, data, q, c.frame, c.reference).copy()
+    J = fd.compute_frame_jacobian(model, data, q, c.frame, c.reference).copy()
     return J[:c.size]
 
 
@@ -208,7 +212,7 @@ def test_equations_of_motion_and_the_constraint_acceleration_hold(robot):
             ddq, lam = (x.copy() for x in fd.constraint_dynamics(model, data, q, v, tau, cs))
             J = np.vstack([_rows(model, aux, q, c) for c in cs])
             M = fd.crba(model, aux, q).copy()
-            h = fd.nonlinear_effects(model, aux, q, v).copy()
+            h = fd.non_linear_effects(model, aux, q, v).copy()
             close(M @ ddq + h, tau + J.T @ lam, TOL)
             fd.forward_kinematics(model, aux, q, v, ddq)
             for k, c in enumerate(cs):
@@ -216,12 +220,12 @@ def test_equations_of_motion_and_the_constraint_acceleration_hold(robot):
                 Mf = fd.frame_placement(model, aux, c.frame)
                 R1, p1 = Mf[:3, :3], Mf[:3, 3]
                 Rt, pt = _target(k)
-                vel = fd.frame_velocity(model, aux, c.frame, fd.LOCAL)  # [v; w] in the frame
+                vel = fd.get_frame_velocity(model, aux, c.frame, fd.LOCAL)  # [v; w] in the frame
                 if c.size == 3:
-                    acc = fd.frame_classical_acceleration(model, aux, c.frame, fd.LOCAL)[:3]
+                    acc = fd.get_frame_classical_acceleration(model, aux, c.frame, fd.LOCAL)[:3]
                     want = -kp * R1.T @ (p1 - pt) - kd * vel[:3]
                 else:
-                    acc = fd.frame_acceleration(model, aux, c.frame, fd.LOCAL)
+                    acc = fd.get_frame_acceleration(model, aux, c.frame, fd.LOCAL)
                     e = -pin.log6(pin.SE3(R1, p1).actInv(pin.SE3(Rt, pt))).vector
                     want = -kp * e - kd * vel
                 close(acc, want, 1e-10)  # (a difference of ~1e2 terms)
@@ -300,10 +304,10 @@ def test_the_proximal_mode_gives_the_least_norm_forces_of_a_redundant_set():
     aux = model.create_data()
     J = np.vstack([_rows(model, aux, q, c) for c in cs])
     M = fd.crba(model, aux, q).copy()
-    h = fd.nonlinear_effects(model, aux, q, v)
+    h = fd.non_linear_effects(model, aux, q, v)
     fd.forward_kinematics(model, aux, q, v, np.zeros(model.nv))
-    drift = np.concatenate([fd.frame_acceleration(model, aux, c.frame, fd.LOCAL) if c.size == 6
-                            else fd.frame_classical_acceleration(model, aux, c.frame,
+    drift = np.concatenate([fd.get_frame_acceleration(model, aux, c.frame, fd.LOCAL) if c.size == 6
+                            else fd.get_frame_classical_acceleration(model, aux, c.frame,
                                                                  fd.LOCAL)[:3] for c in cs])
     Minv = np.linalg.inv(M)
     b = -drift - J @ Minv @ (tau - h)
