@@ -33,7 +33,7 @@ MAX_NESTING = 300
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 # Element kinds whose defaults are read (others, e.g. mesh, motor, material, are ignored).
-DEFAULTED = ("joint", "geom", "site")
+DEFAULTED = ("joint", "geom", "site", "equality")
 
 # ASCII decimals only: Python's float() also takes "nan", "inf", "1_0" and other scripts'
 # digits, none of which is a sensible MJCF number (MuJoCo itself accepts NaN with a warning).

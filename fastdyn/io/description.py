@@ -134,6 +134,7 @@ class Description:
     source: str = "<description>"
     child_order: str = "name"  # "name" (URDF, as Pinocchio) or "document"
     gravity: np.ndarray | None = None  # None: the ModelBuilder's default
+    equalities: list = field(default_factory=list)  # MJCF connect/weld (_mjcf_equality.py)
     error: type = DescriptionError  # raised as error(message, source, element, line)
     warning: type = UserWarning
 

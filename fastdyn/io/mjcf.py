@@ -66,6 +66,7 @@ import numpy as np
 
 from ..mimic import MimicModel
 from ..model import Model
+from . import _mjcf_equality as _equality
 from . import _mjcf_math as mm
 from . import _xml
 from ._mjcf_build import describe
@@ -230,6 +231,7 @@ class _Reader(Numbers):
         self.compiler_attrs: dict[str, Attrs] = {}  # attribute -> the <compiler> that set it
         self.gravity = np.array([0.0, 0.0, -9.81])
         self.bodies: list[_Body] = []
+        self.loops: list[_xml.Node] = []  # <equality>'s connect and weld elements
         self.notes: dict[str, list[str]] = {}  # warning kind -> what
 
     def note(self, kind: str, what: str) -> None:
@@ -257,6 +259,8 @@ class _Reader(Numbers):
             elif c.tag in ("equality", "tendon") and c.children:
                 self.note("constraints", f"<{c.tag}> ({self.where(c)}, {len(c.children)} "
                           f"element{'s' if len(c.children) > 1 else ''})")
+            if c.tag == "equality":
+                self.loops.extend(x for x in c.children if x.tag in _equality.KINDS)
         world = _Body("world", root, None, np.eye(3), np.zeros(3))
         for c in root.children:
             if c.tag == "worldbody":
@@ -309,6 +313,20 @@ class _Reader(Numbers):
             y0, x0 = refs[j1].ref, refs[j2].ref
             J.mimic = (j2, c1, y0 + c0 - c1 * x0)
             J.mimic_line = node.line if node.source == self.source else None
+
+    def closures(self, d: Description) -> None:
+        """The equalities' connect and weld elements, each over its default class
+        (fastdyn/io/_mjcf_equality.py), for mjcf_constraints."""
+        if not self.loops:
+            return
+        with np.errstate(over="ignore", invalid="ignore"):  # (checked where they are used)
+            poses = _equality.drawn_poses(self.bodies)
+        sites = {s[0] for b in self.bodies for s in b.sites if s[0]}
+        for c in self.loops:
+            cls = c.attrib.get("class")
+            cls = self.defaults.check(cls, c, "class") if cls is not None else "main"
+            a = Attrs(c, self.defaults.classes[cls].get("equality"), cls)
+            d.equalities.append(_equality.read(self, c, a, poses, sites))
 
     def compiler(self, a: Attrs) -> None:
         if a.get("coordinate") not in (None, "local"):
@@ -583,6 +601,7 @@ class _Reader(Numbers):
                         gravity=self.gravity)
         describe(self, d, world)
         self.mimics(d)
+        self.closures(d)
         for kind, items in self.notes.items():
             warnings.warn(_NOTES[kind].format(n=len(items), source=self.source,
                                               items="; ".join(items[:8]) +
@@ -598,7 +617,9 @@ _NOTES = {
     "springs": "{source}: {n} joint spring(s) (stiffness) not modelled: {items}",
     "ball limits": "{source}: {n} ball joint cone limit(s) not modelled: {items}",
     "gravcomp": "{source}: {n} body gravity compensation(s) (gravcomp) not modelled: {items}",
-    "constraints": "{source}: equality and tendon constraints are not modelled: {items}",
+    "constraints": "{source}: equality and tendon constraints are not modelled in the Model "
+                   "(fastdyn.io.mjcf_constraints(model, file) gives the connect and weld ones "
+                   "as fastdyn.RigidConstraint): {items}",
     "free terms": "{source}: {n} free joint(s) with armature or frictionloss, which fastdyn "
                   "applies along the body's axes and MuJoCo along the world's for the linear "
                   "part (with armature the dynamics differ by armature (w x v)): {items}",
