@@ -30,71 +30,20 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-import numpy as np
+from .compile_groups import GROUPS, first_call
 
 DETECT = 0.5  # s: a kernel load from the disk cache takes ~10 ms; a compile takes seconds
 
-# name -> (rough compile time on the 2-core machine [s], what it is); the times balance the
-# processes' shares and need not be exact.
+# group -> (rough compile time on the 2-core machine [s], the public calls it makes warm):
+# fastdyn/cli/compile_groups.py, where each group's first calls are.
 TASKS: dict[str, tuple[float, str]] = {
-    "batch.rnea": (5.0, "fd.batch.rnea"),
-    "batch.aba": (13.0, "fd.batch.aba"),
-    "batch.crba": (8.0, "fd.batch.crba"),
-    "batch.simulate": (18.0, "fd.batch.simulate (also compiles ABA)"),
-    "rnea": (3.5, "fd.rnea"),
-    "aba": (6.5, "fd.aba"),
-    "crba": (4.0, "fd.crba"),
-    "forward_kinematics": (2.0, "fd.forward_kinematics, fd.frame_placement"),
-    "jacobians": (4.0, "fd.compute_joint_jacobians, fd.compute_frame_jacobian"),
-    "mechanical_energy": (1.7, "fd.compute_mechanical_energy"),
-    "configuration": (3.0, "fd.integrate, fd.difference, fd.normalize"),
-    "tick": (20.0, "fd.compute_all_terms, fd.computed_torque, fd.forward_step"),
-}
+    name: (seconds, ", ".join(covers)) for name, (seconds, covers) in GROUPS.items()}
 DEMO = ("batch.rnea", "batch.aba", "batch.simulate", "mechanical_energy")
 
 
 def _first_call(name: str, model) -> None:
     """Make ``name``'s first call on a small input (what compiles it or loads it)."""
-    from .. import batch, configuration, dynamics, jacobians, kinematics
-
-    data = model.create_data()
-    rng = np.random.default_rng(0)
-    Q = np.array([configuration.random_configuration(model, rng) for _ in range(2)])
-    V = rng.normal(size=(2, model.nv))
-    q, v = Q[0], V[0]
-    if name == "batch.rnea":
-        batch.rnea(model, Q, V, V)
-    elif name == "batch.aba":
-        batch.aba(model, Q, V, V)
-    elif name == "batch.crba":
-        batch.crba(model, Q)
-    elif name == "batch.simulate":
-        batch.simulate(model, Q, V, np.zeros((2, 2, model.nv)), 1e-3)
-    elif name == "rnea":
-        dynamics.rnea(model, data, q, v, v)
-    elif name == "aba":
-        dynamics.aba(model, data, q, v, v)
-    elif name == "crba":
-        dynamics.crba(model, data, q)
-    elif name == "forward_kinematics":
-        kinematics.forward_kinematics(model, data, q)
-        kinematics.frame_placement(model, data, model.nframes - 1)
-    elif name == "jacobians":
-        jacobians.compute_joint_jacobians(model, data, q)
-        jacobians.compute_frame_jacobian(model, data, q, model.nframes - 1)
-    elif name == "mechanical_energy":
-        dynamics.compute_mechanical_energy(model, data, q, v)
-    elif name == "configuration":
-        q2 = configuration.integrate(model, q, v)
-        configuration.difference(model, q, q2)
-        configuration.normalize(model, q2)
-    elif name == "tick":
-        from .. import tick
-        tick.compute_all_terms(model, data, q, v, model.nframes - 1)
-        tau = tick.computed_torque(model, data, q, v, q, v, v, 1.0, 1.0, model.nframes - 1)
-        tick.forward_step(model, data, q, v, tau, 1e-3)
-    else:
-        raise ValueError(f"unknown kernel group {name!r}; known: {', '.join(TASKS)}")
+    first_call(name, model)
 
 
 def shares(names: Sequence[str], jobs: int) -> list[list[str]]:
