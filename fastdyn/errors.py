@@ -22,7 +22,7 @@ __all__ = [
     "DescriptionError", "URDFError", "URDFWarning", "MJCFError", "MJCFWarning",
     "DivergenceError", "RolloutWarning", "ConvergenceWarning", "StudyInterrupted",
     "ForkedSerialWarning", "CacheWarning", "UnsafeCacheDirError", "ConstraintError",
-    "SingularConstraintError",
+    "SingularConstraintError", "SRDFError", "SRDFWarning",
 ]
 
 
@@ -90,6 +90,16 @@ class MJCFError(DescriptionError):
 class MJCFWarning(UserWarning):
     """Something in an MJCF file that the Model leaves out (meshes' mass, joint springs,
     equality constraints ...), said once per file and kind."""
+
+
+class SRDFError(DescriptionError):
+    """An SRDF file fastdyn cannot read against its model: ``str(err)`` is "file, line N:
+    element: reason"; ``.source``, ``.line``, ``.element`` and ``.reason`` hold the parts."""
+
+
+class SRDFWarning(UserWarning):
+    """Something in an SRDF file that does not apply to its model (a joint or link the model
+    does not have), said once per file."""
 
 
 # --- the simulator (fastdyn.sim) ------------------------------------------------------------

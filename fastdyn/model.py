@@ -164,6 +164,17 @@ class Model:
                            f"{', '.join(self.frame_names[:20])}"
                            f"{' ...' if self.nframes > 20 else ''}") from None
 
+    def q_slice(self, j: int | str) -> slice:
+        """Where joint ``j`` (index or name) sits in q: ``q[model.q_slice("knee")]``
+        (Pinocchio's idx_q and nq; an empty slice for a fixed joint)."""
+        r = self.jnt[joint_index(self, j, "joint")]
+        return slice(int(r["idx_q"]), int(r["idx_q"]) + int(r["nq"]))
+
+    def v_slice(self, j: int | str) -> slice:
+        """Where joint ``j`` (index or name) sits in v, tau and the rows of M: idx_v, nv."""
+        r = self.jnt[joint_index(self, j, "joint")]
+        return slice(int(r["idx_v"]), int(r["idx_v"]) + int(r["nv"]))
+
     def joint_type(self, j: int | str) -> str:
         """Joint ``j``'s type name (one of fastdyn.JOINT_TYPES), by index or name."""
         return codes.NAMES[int(self.jnt[joint_index(self, j, "j")]["type"])]

@@ -10,8 +10,9 @@ from .description import Description, DescriptionError, to_model
 from .npz import load_npz, save_npz
 from .mjcf import MJCFError, MJCFWarning, load_mjcf, mjcf_collisions, parse_mjcf
 from .mjcf_constraints import mjcf_constraints
+from .srdf import SRDF, load_srdf
 from .urdf import URDFError, URDFWarning, load_urdf, parse_urdf
 
 __all__ = ["load_urdf", "parse_urdf", "URDFError", "URDFWarning", "load_mjcf", "parse_mjcf",
            "mjcf_collisions", "mjcf_constraints", "MJCFError", "MJCFWarning", "Description",
-           "DescriptionError", "to_model", "load_npz", "save_npz"]
+           "DescriptionError", "to_model", "load_npz", "save_npz", "load_srdf", "SRDF"]
