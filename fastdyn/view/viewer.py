@@ -93,7 +93,7 @@ class Viewer:
         for k in range(copies):
             for group, items in kinds:
                 for n in items:
-                    path = f"{self.prefix}/robot{k}/{group}/{n.name}"
+                    path = f"/meshcat/{self.prefix}/robot{k}/{group}/{n.name}"
                     for part, obj, T in n.parts:
                         self.vis[path][part].set_object(obj)
                         self.vis[path][part].set_transform(T)
@@ -106,7 +106,7 @@ class Viewer:
             self.vis["/Grid"].set_property("visible", False)  # the half-spaces' slabs instead
         for h, row in enumerate(self.scene.halfspaces if self.scene is not None else ()):
             parts, T = shapes.halfspace(row[0:3], row[3], self._ground)
-            path = f"{self.prefix}/environment/halfspace{h}"
+            path = f"/meshcat/{self.prefix}/environment/halfspace{h}"
             for part, obj, Tp in parts:
                 self.vis[path][part].set_object(obj)
                 self.vis[path][part].set_transform(Tp)
@@ -142,16 +142,13 @@ class Viewer:
         return 1.5 * max(float(np.ptp(P[:, :2], axis=0).max()) if len(P) else 0.0, 0.3)
 
     def _camera(self, P: np.ndarray) -> None:
-        """Look at the points P (k, 3) (the nodes' origins) from the front-left, above, far
-        enough to see them all."""
-        lo, hi = (P.min(axis=0), P.max(axis=0)) if len(P) else (np.zeros(3), np.zeros(3))
-        size = max(float((hi - lo).max()), 0.5)
-        T = np.eye(4)
-        T[:3, 3] = (lo + hi) / 2
-        self.vis["/Cameras/default"].set_transform(T)
-        # the camera's position is in three.js's y-up axes: (x, z up, -y) of the world
+        """Look at the world origin (meshcat's orbit controls turn about it; a batch's grid
+        is centred there) from the front-right, above, far enough to see the points P
+        (k, 3), the nodes' origins."""
+        size = max(float(np.abs(P).max()) if len(P) else 0.0, 0.4)
+        # the camera's position is in its parent's y-up axes: (x, z, -y) of the world
         self.vis["/Cameras/default/rotated/<object>"].set_property(
-            "position", [1.0 * size, 0.6 * size, 1.3 * size])
+            "position", [1.6 * size, 1.2 * size, 1.6 * size])
 
     # --- animation ------------------------------------------------------------------------
     def animate(self, trajectory, dt: float | None = None, *, fps: float = 30.0,
@@ -162,8 +159,9 @@ class Viewer:
         apart (None: one row a frame), shown at ``fps``. A batch stands side by side on a
         grid ``offset`` [m] apart (None: from the robot's size), or ``overlay``: in one
         place, half transparent. ``forces`` (a Rollout recorded with "contacts"): arrows
-        from each contact point along its force, ``force_scale`` [m/N] (None: the largest
-        force 0.3 m long). Raises ValueError naming the row and column of a NaN or infinite
+        from each contact point along its force, ``force_scale`` [m/N] (None: the robot's
+        weight 0.5 m long, so a foot carrying a quarter of it 12.5 cm; with no gravity, the
+        largest force 0.3 m). Raises ValueError naming the row and column of a NaN or infinite
         entry, or the shape that does not fit."""
         points = F = None
         if isinstance(trajectory, Rollout):
@@ -199,8 +197,10 @@ class Viewer:
     def _arrows(self, F, points, offsets, rows, scale) -> dict:
         """Arrow nodes (shaft, head) per contact pair and copy, placed at each frame: the
         force of a step is drawn with the state after it (the recorded q row t + 1)."""
+        weight = float(self.model.mass.sum() * np.linalg.norm(self.model.gravity))
         biggest = float(np.nanmax(np.linalg.norm(F, axis=-1))) if F.size else 0.0
-        scale = scale if scale is not None else (0.3 / biggest if biggest > 0 else 0.0)
+        if scale is None:
+            scale = 0.5 / weight if weight > 0 else (0.3 / biggest if biggest > 0 else 0.0)
         radius = 0.006
         mat = shapes.material(shapes.CONTACT)
         shaft, head = shapes.arrow_parts(radius, mat)
@@ -209,7 +209,7 @@ class Viewer:
         for c in range(F.shape[0]):
             for k in range(F.shape[2]):
                 label = graph.safe(f"{names[k][0]}_h{names[k][1]}" if names else f"pair{k}")
-                base = f"{self.prefix}/robot{c}/forces/{label}"
+                base = f"/meshcat/{self.prefix}/robot{c}/forces/{label}"
                 steps = np.clip(rows - 1, 0, F.shape[1] - 1)
                 f = np.where(rows[:, None] > 0, F[c, steps, k], 0.0)
                 p = points[c, steps, k] + offsets[c]
