@@ -344,3 +344,23 @@ def test_open_serves_the_scene_live():
         assert page.count("handle_command_bytearray") >= len(viewer.recorder.commands())
     finally:
         viewer.close()
+
+
+def test_simulate_view_writes_the_drop_with_its_forces(tmp_path, capsys):
+    from fastdyn.cli.main import main
+    page = tmp_path / "drop.html"
+    assert main(["simulate", "--rollouts", "2", "--drop", "0.05", "--view", str(page)]) == 0
+    assert f"wrote {page}" in capsys.readouterr().out
+    text = page.read_text()
+    assert "MeshCat.Viewer" in text and len(text) > 500_000  # the viewer's bundle is inlined
+
+
+def test_view_without_meshcat_says_how_to_install_it(monkeypatch, tmp_path, capsys):
+    import sys
+    from fastdyn.cli.main import main
+    monkeypatch.setitem(sys.modules, "meshcat", None)  # import meshcat raises ImportError
+    with pytest.raises(ImportError, match=r"fastdyn\[view\]"):
+        Viewer(fd.models.load("ur5"))
+    assert main(["simulate", "--view", str(tmp_path / "x.html")]) == 1
+    assert "fastdyn[view]" in capsys.readouterr().err
+    assert not (tmp_path / "x.html").exists()

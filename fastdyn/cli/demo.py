@@ -34,7 +34,8 @@ def run(model_name: str = "quadruped", n_states: int = 10_000, n_rollouts: int =
         steps: int = 1000, dt: float = 1e-3, seed: int = 0, view: str | None = None) -> None:
     t0 = time.perf_counter()
     if view:
-        from ..view import Viewer  # before the run: a missing extra fails at once
+        from ..view.viewer import Viewer, meshcat_module
+        meshcat_module()  # before the run: a missing extra fails at once
     model = _load(model_name)
     data = model.create_data()
     rng = np.random.default_rng(seed)

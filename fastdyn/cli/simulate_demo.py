@@ -18,7 +18,8 @@ def run(drop: float = 0.3, seconds: float = 3.0, rollouts: int = 256,
         plot: str | None = None, view: str | None = None) -> bool:
     t0 = time.perf_counter()
     if view:
-        from ..view import Viewer  # before the run: a missing extra fails at once
+        from ..view.viewer import Viewer, meshcat_module
+        meshcat_module()  # before the run: a missing extra fails at once
     scene, q, kp, kd = standing_scene()
     model = scene.model
     q0 = q.copy()

@@ -25,7 +25,8 @@ from .trajectory import check_trajectories, grid_offsets, hold_last_finite, samp
 __all__ = ["Viewer"]
 
 
-def _meshcat():
+def meshcat_module():
+    """meshcat, or an ImportError saying how to install the extra."""
     try:
         import meshcat
         import meshcat.animation
@@ -55,7 +56,7 @@ class Viewer:
                  package_dirs: Sequence[str] = (), frames=(), axes: float = 0.1,
                  ground_size: float = 4.0, fallback_radius: float = 0.02,
                  prefix: str = "fastdyn"):
-        mc = _meshcat()
+        mc = meshcat_module()
         if isinstance(model, Scene):
             scene, model = model, model.model
         if scene is not None and scene.model is not model:
@@ -132,7 +133,7 @@ class Viewer:
             self._draw(len(X), 1.0)
         offsets = grid_offsets(len(X), self._spacing(X[0], offset))
         if self.recorder.animation is not None:  # a still picture: stop the animation
-            self.vis.set_animation(_meshcat().animation.Animation(), play=False)
+            self.vis.set_animation(meshcat_module().animation.Animation(), play=False)
         self._camera(self._set(X, offsets))
 
     def _spacing(self, q, offset) -> float:
@@ -224,7 +225,7 @@ class Viewer:
         return out
 
     def _play(self, tracks: dict, fps: float, repetitions: int) -> None:
-        anim_mod = _meshcat().animation
+        anim_mod = meshcat_module().animation
         anim = anim_mod.Animation(default_framerate=fps)
         frames = None
         for path, W in tracks.items():
@@ -260,7 +261,7 @@ class Viewer:
         localhost), send it the scene so far and every later command, print and return the
         URL to open in a browser (no browser is started here)."""
         if self._live is None:
-            live = _meshcat().Visualizer()
+            live = meshcat_module().Visualizer()
             for command in self.recorder.commands():
                 live.window.send(command)
             self.recorder.live, self._live, self.url = live.window, live, live.url()
