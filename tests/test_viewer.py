@@ -314,6 +314,15 @@ def test_a_bad_trajectory_is_refused_naming_where(bad, message):
         viewer.animate(bad(Q))
 
 
+def test_a_bad_configuration_is_refused_naming_where():
+    viewer = Viewer(_seven())
+    q = np.r_[0, 0, 0, 0, 0, 0, 1.0]
+    with pytest.raises(ValueError, match=r"q is not finite at row 1, column 2"):
+        viewer.display([q, np.where(np.arange(7) == 2, np.nan, q)])
+    with pytest.raises(ValueError, match=r"nq = 7 columns .* got shape \(6,\)"):
+        viewer.display(q[:6])
+
+
 def _seven():
     """A model with nq = 7: a free-flyer."""
     b = fd.ModelBuilder()

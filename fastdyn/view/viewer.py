@@ -126,9 +126,7 @@ class Viewer:
     def display(self, q, *, offset: float | None = None) -> None:
         """Show configuration q (nq,), or N of them (N, nq) side by side ``offset`` [m]
         apart on a grid (None: the robot's size and a half)."""
-        Q = np.asarray(q, dtype=np.float64)
-        X, _ = check_trajectories(Q[:, None] if Q.ndim == 2 else Q, self.model.nq, "q")
-        X = X[:, 0]
+        X = check_trajectories(q, self.model.nq, "q")[0][0]  # rows: the configurations
         if len(X) != self.copies:
             self._draw(len(X), 1.0)
         offsets = grid_offsets(len(X), self._spacing(X[0], offset))
