@@ -11,6 +11,9 @@ fastdyn/docs/guide-viewer.md is the guide.
 
 from __future__ import annotations
 
+import numpy as np
+
+from ..sim.scene import Rollout
 from .viewer import Viewer
 
 __all__ = ["Viewer", "show"]
@@ -26,9 +29,6 @@ def show(model, q=None, *, visuals=None, scene=None, path=None, live: bool = Fal
     anim = {k: kwargs.pop(k) for k in ("dt", "fps", "overlay", "forces", "force_scale",
                                        "repetitions") if k in kwargs}
     viewer = Viewer(model, visuals, scene=scene, **kwargs)
-    import numpy as np
-
-    from ..sim.scene import Rollout
     if isinstance(q, Rollout) or (q is not None and np.ndim(q) == 3) or anim:
         viewer.animate(q, **anim)
     elif q is not None:
