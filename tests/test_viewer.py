@@ -7,6 +7,7 @@ arrows. tests/test_viewer_browser.py draws the exported page in Chromium."""
 from __future__ import annotations
 
 import re
+import urllib.request
 import warnings
 
 import numpy as np
@@ -253,6 +254,9 @@ def test_contact_forces_are_arrows_from_the_points():
     assert abs(shaft.tracks["scale"].values[frame][2] - 0.01 * np.linalg.norm(f)) < 1e-12
     with pytest.raises(ValueError, match="recorded with 'contacts'"):
         viewer.animate(out.q, forces=True)
+    viewer.display(q)  # a still picture: no arrows, no animation left
+    assert not [p for p in viewer.recorder.tree if "/forces/" in p]
+    assert not viewer.recorder.animation.animation.clips
 
 
 def test_a_missing_or_broken_mesh_warns_naming_it_and_draws_a_sphere(tmp_path):
@@ -349,8 +353,11 @@ def test_open_serves_the_scene_live():
         url = viewer.open()
         assert url.startswith("http://127.0.0.1:")
         viewer.display(np.ones(model.nq))
+        viewer.animate(np.zeros((3, model.nq)))
         page = viewer._live.static_html()  # the server's own export of what it holds
         assert page.count("handle_command_bytearray") >= len(viewer.recorder.commands())
+        with urllib.request.urlopen(url, timeout=10) as r:  # the page a browser would load
+            assert b"MeshCat" in r.read()
     finally:
         viewer.close()
 

@@ -75,6 +75,7 @@ class Viewer:
         self.copies = 0
         self.url: str | None = None
         self._live = None
+        self._animated = False
         self._draw(1, 1.0)
         self.display(np.array(_neutral(model)))
 
@@ -127,11 +128,12 @@ class Viewer:
         """Show configuration q (nq,), or N of them (N, nq) side by side ``offset`` [m]
         apart on a grid (None: the robot's size and a half)."""
         X = check_trajectories(q, self.model.nq, "q")[0][0]  # rows: the configurations
-        if len(X) != self.copies:
+        if len(X) != self.copies or self._animated:  # (an animation's arrows, opacity: gone)
             self._draw(len(X), 1.0)
         offsets = grid_offsets(len(X), self._spacing(X[0], offset))
-        if self.recorder.animation is not None:  # a still picture: stop the animation
+        if self._animated:  # a still picture: stop the animation
             self.vis.set_animation(meshcat_module().animation.Animation(), play=False)
+            self._animated = False
         self._camera(self._set(X, offsets))
 
     def _spacing(self, q, offset) -> float:
@@ -240,6 +242,7 @@ class Viewer:
             anim.clips[self.vis[path].path] = clip
             self.vis[path].set_transform(W[0])
         self.vis.set_animation(anim, play=True, repetitions=int(repetitions))
+        self._animated = True
 
     # --- outputs --------------------------------------------------------------------------
     def html(self, title: str = "fastdyn viewer") -> str:
