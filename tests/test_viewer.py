@@ -76,7 +76,9 @@ def test_one_node_per_visual_placed_as_pinocchio_places_it(rel, free):
         assert err < 1e-12  # achieved 1.8e-15 (Talos), 2.8e-16 (UR5)
 
 
-MJCF = """<mujoco>
+MJCF = """<?xml version="1.0"?>
+<!-- not a <robot>: the root element tells the loaders apart -->
+<mujoco>
   <compiler angle="radian" meshdir="assets"/>
   <asset><mesh name="tet" file="tet.obj" scale="2 2 2"/>
          <material name="red" rgba="1 0 0 1"/></asset>
@@ -294,6 +296,14 @@ def test_load_mesh_reads_and_scales_a_file(tmp_path):
     assert m.vertices.dtype == np.float64 and m.faces.dtype == np.int64
     assert sorted(map(tuple, m.vertices)) == [(0, 0, 0), (0, 0, 3), (0, 2, 0), (1, 0, 0)]
     assert m.faces.shape == (4, 3) and m.faces.max() == 3
+    # COLLADA (pycollada) in its file's units: UR5's visual upper arm spans its collision
+    # STL's box (another file, metres) to 0.4 mm (achieved; a unit or node transform lost
+    # would miss by 10x or by the part's offset)
+    meshes = fd.models.example_robot_data_dir() / "ur_description/meshes/ur5"
+    dae = load_mesh(meshes / "visual/upperarm.dae").vertices
+    stl = load_mesh(meshes / "collision/upperarm.stl").vertices
+    assert np.abs(dae.min(0) - stl.min(0)).max() < 2e-3
+    assert np.abs(dae.max(0) - stl.max(0)).max() < 2e-3
     with pytest.raises(FileNotFoundError, match="nope.obj"):
         load_mesh(tmp_path / "nope.obj")
     with pytest.raises(ValueError, match="scale"):

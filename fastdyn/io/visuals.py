@@ -20,6 +20,7 @@ guess (the viewer warns, naming it, and draws a primitive).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Sequence
 
@@ -36,8 +37,11 @@ def load_visuals(path: str | os.PathLike, package_dirs: Sequence[str | os.PathLi
     ``path`` (told apart by its root element), mesh paths resolved (the module docstring)."""
     path = os.fspath(path)
     with open(path, "rb") as f:
-        head = f.read(4096)
-    if b"<mujoco" in head:
+        head = f.read(1 << 20)
+    # the root element: the first tag after the XML declaration, comments and DOCTYPE
+    root = re.search(rb"<([A-Za-z_][\w.:-]*)", re.sub(rb"<!--.*?-->|<[?!][^>]*>", b"", head,
+                                                     flags=re.S))
+    if root is not None and root.group(1) == b"mujoco":
         return mjcf_visuals(path)
     out = urdf_visuals(path)
     for items in out.values():
