@@ -262,8 +262,10 @@ def test_contact_forces_are_arrows_from_the_points():
 
 
 def test_a_missing_or_broken_mesh_warns_naming_it_and_draws_a_sphere(tmp_path):
-    (tmp_path / "bad.stl").write_bytes(b"solid nothing here\n")
-    urdf = tmp_path / "r.urdf"
+    pkg = tmp_path / "r"  # the package "r": package://r/... is found from inside it
+    (pkg / "urdf").mkdir(parents=True)
+    (pkg / "bad.stl").write_bytes(b"solid nothing here\n")
+    urdf = pkg / "urdf" / "r.urdf"
     urdf.write_text("""<robot name="r">
       <link name="a"><visual><geometry><mesh filename="meshes/gone.stl"/></geometry></visual>
         <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>
@@ -277,10 +279,11 @@ def test_a_missing_or_broken_mesh_warns_naming_it_and_draws_a_sphere(tmp_path):
         <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>""")
     model = fd.load_urdf(str(urdf))
     with pytest.warns(MeshWarning) as got:
-        viewer = Viewer(model, str(urdf), package_dirs=[str(tmp_path.parent)])
-    text = " ".join(str(w.message) for w in got)
-    assert "gone.stl" in text and "does not exist" in text and "link 'a'" in text
-    assert "bad.stl" in text
+        viewer = Viewer(model, str(urdf))
+    a, b = (str(w.message) for w in got)
+    assert str(pkg / "urdf" / "meshes" / "gone.stl") in a and "does not exist" in a
+    assert "link 'a'" in a and "drawn as a primitive" in a
+    assert str(pkg / "bad.stl") in b and "no triangles" in b and "link 'b'" in b
     tree = viewer.recorder.tree
     assert type(tree[f"{ROOT}/visuals/a_0/sphere"]["SetObject"].object.geometry).__name__ \
         == "Sphere"
@@ -390,3 +393,19 @@ def test_view_without_meshcat_says_how_to_install_it(monkeypatch, tmp_path, caps
     assert main(["simulate", "--view", str(tmp_path / "x.html")]) == 1
     assert "fastdyn[view]" in capsys.readouterr().err
     assert not (tmp_path / "x.html").exists()
+
+
+def test_mesh_paths_are_found_as_ros_finds_them(tmp_path, monkeypatch):
+    from fastdyn.io.visuals import resolve_mesh_path
+    (tmp_path / "share" / "pkg" / "m").mkdir(parents=True)
+    (tmp_path / "share" / "pkg" / "m" / "x.stl").write_text("")
+    (tmp_path / "ros" / "pkg" / "m").mkdir(parents=True)
+    (tmp_path / "ros" / "pkg" / "m" / "y.stl").write_text("")
+    urdf = tmp_path / "elsewhere" / "robot.urdf"
+    assert resolve_mesh_path("package://pkg/m/x.stl", urdf, [tmp_path / "share"]) == \
+        str(tmp_path / "share" / "pkg" / "m" / "x.stl")
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / "ros"))
+    assert resolve_mesh_path("package://pkg/m/y.stl", urdf) == \
+        str(tmp_path / "ros" / "pkg" / "m" / "y.stl")
+    assert resolve_mesh_path("meshes/z.stl", urdf) == str(tmp_path / "elsewhere/meshes/z.stl")
+    assert resolve_mesh_path("file:///abs/z.stl", urdf) == "/abs/z.stl"
