@@ -74,6 +74,8 @@ try:
     from .sim.scene import Rollout, Scene
     from .sim.simulation import simulate
     from .tick import compute_all_terms, computed_torque, forward_step
+    from . import view
+    from .view import Viewer
     _startup.warm_numba()
 finally:
     _startup.settle(_gc_was_enabled)
@@ -89,7 +91,8 @@ __all__ = [
     "cholesky", "cholesky_solve", "compute_minverse", "aba", "compute_kinetic_energy",
     "compute_potential_energy", "compute_mechanical_energy", "SingularMassMatrixError",
     "NumericalOverflowError", "simulate",
-    "Scene", "Rollout", "RolloutWarning", "ConvergenceWarning", "DivergenceError", "batch",
+    "Scene", "Rollout", "Viewer", "view", "RolloutWarning", "ConvergenceWarning",
+    "DivergenceError", "batch",
     "configuration",
     "neutral", "integrate", "difference", "interpolate", "random_configuration", "normalize",
     "is_normalized", "d_integrate", "d_difference", "minimum_jerk", "models", "load_urdf",

@@ -22,7 +22,7 @@ __all__ = [
     "DescriptionError", "URDFError", "URDFWarning", "MJCFError", "MJCFWarning",
     "DivergenceError", "RolloutWarning", "ConvergenceWarning", "StudyInterrupted",
     "ForkedSerialWarning", "CacheWarning", "UnsafeCacheDirError", "ConstraintError",
-    "SingularConstraintError", "SRDFError", "SRDFWarning",
+    "SingularConstraintError", "SRDFError", "SRDFWarning", "MeshWarning",
 ]
 
 
@@ -133,3 +133,10 @@ class StudyInterrupted(KeyboardInterrupt):
 class ForkedSerialWarning(RuntimeWarning):
     """This process was forked after its parent ran GNU OpenMP threads: batches run on one
     thread here."""
+
+
+# --- the viewer and mesh files (fastdyn.view, fastdyn.io.meshes) ------------------------------
+
+class MeshWarning(UserWarning):
+    """A mesh file that could not be read (missing, unreadable, empty, not finite): the
+    warning names the file, and what uses the mesh falls back to a primitive shape."""

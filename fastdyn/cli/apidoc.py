@@ -32,6 +32,7 @@ MODULES = [
     ("fastdyn.errors", "Every exception and warning fastdyn raises."),
     ("fastdyn.batch", "Many states (and robots) in one call, on every core."),
     ("fastdyn.sim", "The simulator: scenes with contact, rollouts, a standing robot."),
+    ("fastdyn.view", "A viewer of models, scenes and rollouts (meshcat: the optional extra view)."),
     ("fastdyn.study", "Monte Carlo studies over uncertain robot parameters."),
     ("fastdyn.study.plot", "Pictures of a study (the optional extra plot)."),
     ("fastdyn.codegen", "Per-model generated kernels."),

@@ -31,8 +31,11 @@ def _best(f, repeat: int = 5) -> float:
 
 
 def run(model_name: str = "quadruped", n_states: int = 10_000, n_rollouts: int = 64,
-        steps: int = 1000, dt: float = 1e-3, seed: int = 0) -> None:
+        steps: int = 1000, dt: float = 1e-3, seed: int = 0, view: str | None = None) -> None:
     t0 = time.perf_counter()
+    if view:
+        from ..view.viewer import Viewer, meshcat_module
+        meshcat_module()  # before the run: a missing extra fails at once
     model = _load(model_name)
     data = model.create_data()
     rng = np.random.default_rng(seed)
@@ -85,3 +88,9 @@ def run(model_name: str = "quadruped", n_states: int = 10_000, n_rollouts: int =
         model.gravity = g
     print(f"  torque-free, gravity-free rollout: energy {e0:.4f} J -> {e1:.4f} J after "
           f"{steps * dt:g} s (semi-implicit Euler drift {abs(e1 - e0) / max(e0, 1e-12):.1e})")
+    if view:
+        shown = QS[np.isfinite(QS).all(axis=(1, 2))][:4]  # the viewer refuses a NaN row
+        viewer = Viewer(model)
+        viewer.animate(shown, dt=dt)
+        print(f"  wrote {viewer.save(view)}: {len(shown)} of the rollouts side by side "
+              f"(open it in a browser; it needs no network)")

@@ -55,6 +55,8 @@ def parser() -> argparse.ArgumentParser:
                       help="rollouts in the simulation batch (default: 64)")
     demo.add_argument("--steps", type=_count, default=1000,
                       help="steps of 1 ms per rollout (default: 1000)")
+    demo.add_argument("--view", metavar="HTML", help="write four of the rollouts, side by "
+                      "side, to a page that replays them in a browser (needs fastdyn[view])")
     sim = sub.add_parser(
         "simulate", help="drop the bundled quadruped on the ground under PD control and "
         "report whether it stands, its contact forces and the simulator's speed",
@@ -66,6 +68,9 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--rollouts", type=_count, default=256,
                      help="rollouts in the timed batch (default: 256)")
     sim.add_argument("--plot", metavar="PNG", help="write a plot to this file")
+    sim.add_argument("--view", metavar="HTML", help="write the drop, with its contact forces "
+                     "as arrows, to a page that replays it in a browser, offline (needs "
+                     "fastdyn[view]: meshcat, trimesh)")
     mc = sub.add_parser(
         "montecarlo", help="a Monte Carlo study on the bundled UR5: the spread of the joint "
         "torques of a fast move when link inertias and the payload are uncertain",
@@ -135,11 +140,19 @@ def main(argv: list[str] | None = None) -> int:
     if a.command == "demo":
         from .demo import run
 
-        run(a.model, a.states, a.rollouts, a.steps)
+        try:
+            run(a.model, a.states, a.rollouts, a.steps, view=a.view)
+        except ImportError as e:  # --view without the optional extra
+            print(f"fastdyn demo: {e}", file=sys.stderr)
+            return 1
     elif a.command == "simulate":
         from .simulate_demo import run as simulate
 
-        return 0 if simulate(a.drop, rollouts=a.rollouts, plot=a.plot) else 1
+        try:
+            return 0 if simulate(a.drop, rollouts=a.rollouts, plot=a.plot, view=a.view) else 1
+        except ImportError as e:  # --view without the optional extra
+            print(f"fastdyn simulate: {e}", file=sys.stderr)
+            return 1
     elif a.command == "montecarlo":
         from .montecarlo_demo import run as montecarlo
 

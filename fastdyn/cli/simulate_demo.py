@@ -1,6 +1,7 @@
 """``fastdyn simulate``: drop the bundled quadruped on the ground under PD control, say whether
 it stands, how its contact forces compare with its weight and how fast the simulator ran;
-optionally plot the base height and contact forces (matplotlib, an optional extra)."""
+optionally plot the base height and contact forces (matplotlib, an optional extra) and write
+the drop to a page that replays it (``--view``: fastdyn.view, the optional extra view)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from ..sim.standing import QUADRUPED_FEET as FEET, standing_scene  # noqa: F401 
 
 
 def run(drop: float = 0.3, seconds: float = 3.0, rollouts: int = 256,
-        plot: str | None = None) -> bool:
+        plot: str | None = None, view: str | None = None) -> bool:
     t0 = time.perf_counter()
+    if view:
+        from ..view.viewer import Viewer, meshcat_module
+        meshcat_module()  # before the run: a missing extra fails at once
     scene, q, kp, kd = standing_scene()
     model = scene.model
     q0 = q.copy()
@@ -44,6 +48,10 @@ def run(drop: float = 0.3, seconds: float = 3.0, rollouts: int = 256,
     print(f"  {rollouts} rollouts x {steps} steps: {batch.steps_per_second:,.0f} steps/s")
     if plot:
         _plot(out, scene, plot)
+    if view:
+        viewer = Viewer(scene)
+        viewer.animate(out, dt=scene.dt, forces=True)
+        print(f"  wrote {viewer.save(view)} (open it in a browser; it needs no network)")
     return stands
 
 

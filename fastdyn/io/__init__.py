@@ -4,15 +4,21 @@
     from fastdyn.io import load_mjcf, load_npz, load_urdf, save_npz
     model = load_urdf("robot.urdf", root_joint="freeflyer")
     model = load_mjcf("scene.xml")            # MuJoCo's MJCF
+    visuals = load_visuals("robot.urdf")      # what a viewer draws (fastdyn.view)
+    vertices, faces = load_mesh("link.stl")   # a mesh file (trimesh: the extra "view")
 """
 
 from .description import Description, DescriptionError, to_model
 from .npz import load_npz, save_npz
-from .mjcf import MJCFError, MJCFWarning, load_mjcf, mjcf_collisions, parse_mjcf
+from .meshes import MeshWarning, TriangleMesh, load_mesh, try_load_mesh
+from .mjcf import MJCFError, MJCFWarning, load_mjcf, mjcf_collisions, mjcf_visuals, parse_mjcf
 from .mjcf_constraints import mjcf_constraints
 from .srdf import SRDF, load_srdf
-from .urdf import URDFError, URDFWarning, load_urdf, parse_urdf
+from .urdf import URDFError, URDFWarning, load_urdf, parse_urdf, urdf_collisions, urdf_visuals
+from .visuals import Visual, load_visuals, resolve_mesh_path
 
 __all__ = ["load_urdf", "parse_urdf", "URDFError", "URDFWarning", "load_mjcf", "parse_mjcf",
            "mjcf_collisions", "mjcf_constraints", "MJCFError", "MJCFWarning", "Description",
-           "DescriptionError", "to_model", "load_npz", "save_npz", "load_srdf", "SRDF"]
+           "DescriptionError", "to_model", "load_npz", "save_npz", "load_srdf", "SRDF",
+           "urdf_collisions", "urdf_visuals", "mjcf_visuals", "Visual", "load_visuals",
+           "resolve_mesh_path", "load_mesh", "try_load_mesh", "TriangleMesh", "MeshWarning"]

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _mjcf_math as mm
 from ._mjcf_doc import Attrs
-from .description import Collision, Description, Frame, Inertial, Joint, Link
+from .description import Collision, Description, Frame, Inertial, Joint, Link, Visual
 
 _KINDS = {"hinge": "revolute", "slide": "prismatic", "ball": "spherical", "free": "floating"}
 
@@ -201,6 +201,18 @@ def _collision(r, g) -> Collision:
     return Collision(kind, g.R, g.p, size, g.mesh, _line(r, g.node), g.friction)
 
 
+def _visual(r, g) -> Visual:
+    """A geom as a viewer draws it (MuJoCo shows groups 0 to 2 by default): its shape as
+    ``_collision``'s, its colour from rgba, else its material's, else MuJoCo's grey."""
+    c = _collision(r, g)
+    a = g.attrs
+    rgba = r.floats(a, "rgba", 4) if a is not None and "rgba" in a else None
+    if rgba is None and a is not None and a.get("material") is not None:
+        rgba = r.materials.get(a.get("material"))
+    rgba = (0.5, 0.5, 0.5, 1.0) if rgba is None else tuple(float(x) for x in rgba)
+    return Visual(c.kind, c.R, c.p, c.size, c.mesh, (1.0, 1.0, 1.0), rgba, c.line)
+
+
 def describe(r, d: Description, world) -> None:
     """Fill ``d`` from the reader ``r``'s bodies below ``world``."""
     names = _Names(r, world)
@@ -235,7 +247,8 @@ def describe(r, d: Description, world) -> None:
                 r.fail("a plane geom belongs to a body that does not move (MuJoCo's rule)",
                        Attrs(g.node))
         d.links.append(Link(name, inertial, _line(r, b.node),
-                            [_collision(r, g) for g in b.geoms if g.collides]))
+                            [_collision(r, g) for g in b.geoms if g.collides],
+                            [_visual(r, g) for g in b.geoms if g.group <= 2]))
         _joints(r, d, b, name, parent, names, world, inertia[id(b)])
         for s in b.sites:
             d.frames.append(Frame(names.site[id(s)], name, s[1], s[2], _line(r, s[3])))

@@ -72,11 +72,28 @@ class Collision:
 
 
 @dataclass
+class Visual:
+    """A visual shape (what a viewer draws) in its link's frame, placed at (R, p): ``kind``
+    and ``size`` as ``Collision``'s ("mesh": ``mesh`` the file as the document writes it,
+    ``scale`` (3,) its vertices' scale); ``rgba`` the colour in [0, 1], or None."""
+
+    kind: str
+    R: np.ndarray
+    p: np.ndarray
+    size: tuple[float, ...] = ()
+    mesh: str | None = None
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    rgba: tuple[float, float, float, float] | None = None
+    line: int | None = None
+
+
+@dataclass
 class Link:
     name: str
     inertial: Inertial | None = None  # None: massless
     line: int | None = None
     collisions: list[Collision] = field(default_factory=list)
+    visuals: list[Visual] = field(default_factory=list)  # MJCF; URDF: urdf.urdf_visuals
 
 
 @dataclass
@@ -137,6 +154,9 @@ class Description:
     equalities: list = field(default_factory=list)  # MJCF connect/weld (_mjcf_equality.py)
     error: type = DescriptionError  # raised as error(message, source, element, line)
     warning: type = UserWarning
+    # MJCF <asset>s a viewer needs: "mesh": name -> (file path, scale (3,)), "material":
+    # name -> rgba
+    assets: dict = field(default_factory=dict)
 
     def fail(self, message: str, element: str | None = None, line: int | None = None):
         """Raise this description's error class (URDFError, MJCFError) at (element, line)."""

@@ -71,10 +71,12 @@ from . import _mjcf_math as mm
 from . import _xml
 from ._mjcf_build import describe
 from ._mjcf_doc import ORIENTATIONS, Attrs, Defaults, Numbers, expand_includes
-from .description import Collision, Description, DescriptionError, root_joint_type, to_model
+from .description import (Collision, Description, DescriptionError, Visual, root_joint_type,
+                          to_model)
 from ..errors import MJCFError, MJCFWarning  # noqa: F401
 
-__all__ = ["load_mjcf", "parse_mjcf", "mjcf_collisions", "MJCFError", "MJCFWarning"]
+__all__ = ["load_mjcf", "parse_mjcf", "mjcf_collisions", "mjcf_visuals", "MJCFError",
+           "MJCFWarning"]
 
 MAX_BYTES = 64 * 2**20  # as load_urdf: the document and everything it includes
 _LOADERS = "load_mjcf, parse_mjcf or mjcf_collisions"
@@ -134,6 +136,30 @@ def mjcf_collisions(path_or_xml, *, max_bytes: int | None = MAX_BYTES
     body's frame ("world" for the worldbody's own); bodies without any are left out."""
     d = parse_mjcf(path_or_xml, max_bytes=max_bytes)
     return {lk.name: lk.collisions for lk in d.links if lk.collisions}
+
+
+def mjcf_visuals(path_or_xml, *, max_bytes: int | None = MAX_BYTES
+                 ) -> dict[str, list[Visual]]:
+    """The geoms MuJoCo draws by default (groups 0, 1, 2) of each body, by body name, in the
+    body's frame, with their colour (rgba, else their material's); bodies without any and
+    the worldbody are left out. A mesh geom's ``mesh`` is its file's path (the <asset>
+    <mesh file> under <compiler meshdir>, relative to the main file's folder) and ``scale``
+    the asset's; the loader's warnings about the model are not repeated here."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MJCFWarning)
+        d = parse_mjcf(path_or_xml, max_bytes=max_bytes)
+    here = os.path.dirname(os.path.abspath(d.source)) if d.source != "<string>" else os.getcwd()
+    meshes = d.assets.get("mesh", {})
+    out = {}
+    for lk in d.links:
+        if lk.name == "world" or not lk.visuals:
+            continue
+        for v in lk.visuals:
+            if v.kind == "mesh" and v.mesh in meshes:
+                f, v.scale = meshes[v.mesh]
+                v.mesh = os.path.join(here, f)
+        out[lk.name] = lk.visuals
+    return out
 
 
 def _float_base(d: Description) -> None:
@@ -233,6 +259,9 @@ class _Reader(Numbers):
         self.bodies: list[_Body] = []
         self.loops: list[_xml.Node] = []  # <equality>'s connect and weld elements
         self.notes: dict[str, list[str]] = {}  # warning kind -> what
+        self.meshdir = ""  # <compiler meshdir> (else assetdir), for a viewer's mesh files
+        self.meshes: dict[str, tuple] = {}  # <asset> <mesh>: name -> (file, scale)
+        self.materials: dict[str, tuple] = {}  # <asset> <material>: name -> rgba
 
     def note(self, kind: str, what: str) -> None:
         self.notes.setdefault(kind, []).append(what)
@@ -254,6 +283,8 @@ class _Reader(Numbers):
                 self.defaults.add_top(c)
             elif c.tag == "option":
                 self.option(c)
+            elif c.tag == "asset":
+                self.assets(c)
             elif c.tag == "equality" and self.mimic:
                 self.equality(c)
             elif c.tag in ("equality", "tendon") and c.children:
@@ -266,6 +297,18 @@ class _Reader(Numbers):
             if c.tag == "worldbody":
                 self.elements(world, c, np.eye(3), np.zeros(3), "main", in_frame=False)
         return self.describe(root, world)
+
+    def assets(self, node: _xml.Node) -> None:
+        """<mesh> files (relative to meshdir) and <material> colours, for a viewer only."""
+        for c in node.children:
+            a = Attrs(c)
+            if c.tag == "mesh" and a.get("file") is not None:
+                name = a.get("name") or os.path.splitext(os.path.basename(a.get("file")))[0]
+                scale = self.floats(a, "scale", 3, default=(1.0, 1.0, 1.0))
+                self.meshes[name] = (os.path.join(self.meshdir, a.get("file")),
+                                     tuple(float(x) for x in scale))
+            elif c.tag == "material" and a.get("name") is not None and "rgba" in a:
+                self.materials[a.get("name")] = tuple(float(x) for x in self.floats(a, "rgba", 4))
 
     def equality(self, node: _xml.Node) -> None:
         """``<equality>`` with mimic=True: its active ``<joint>`` elements, checked; the
@@ -360,6 +403,7 @@ class _Reader(Numbers):
             if k in a:
                 self.compiler_attrs[k] = a
                 self.derived(a, (k,), "a mass or moment of inertia", x, limit=mm.LARGEST)
+        self.meshdir = a.get("meshdir") or a.get("assetdir") or self.meshdir
         if "alignfree" in a:
             self.alignfree = self.keyword(a, "alignfree", tf, "false") == "true"
 
@@ -600,6 +644,7 @@ class _Reader(Numbers):
                         child_order="document", error=MJCFError, warning=MJCFWarning,
                         gravity=self.gravity)
         describe(self, d, world)
+        d.assets = {"mesh": self.meshes, "material": self.materials}
         self.mimics(d)
         self.closures(d)
         for kind, items in self.notes.items():

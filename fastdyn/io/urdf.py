@@ -33,10 +33,12 @@ import numpy as np
 from ..mimic import MimicModel
 from ..model import Model
 from . import _xml
-from .description import Collision, Description, DescriptionError, Inertial, Joint, Link, to_model
+from .description import (Collision, Description, DescriptionError, Inertial, Joint, Link, Visual,
+                          to_model)
 from ..errors import URDFError, URDFWarning  # noqa: F401
 
-__all__ = ["load_urdf", "parse_urdf", "URDFError", "URDFWarning"]
+__all__ = ["load_urdf", "parse_urdf", "urdf_collisions", "urdf_visuals", "URDFError",
+           "URDFWarning"]
 
 
 # A URDF is text, rarely above a few MiB (Talos with every sensor: 0.4 MiB); 64 MiB leaves
@@ -94,6 +96,31 @@ def urdf_collisions(path_or_xml, *, max_bytes: int | None = MAX_BYTES
         if c.tag == "link":
             name = reader.name(c, "<link>")
             shapes = reader.collisions(c, f"link {name!r}")
+            if shapes:
+                out[name] = shapes
+    return out
+
+
+def urdf_visuals(path_or_xml, *, max_bytes: int | None = MAX_BYTES) -> dict[str, list[Visual]]:
+    """Each link's <visual> shapes, by link name (links without any are left out), with
+    their colour: the <material> <color rgba> given in the <visual> or, by name, at the top
+    of the <robot>. Mesh file names are kept as written ("package://...": fastdyn.io.visuals
+    finds the file). Read apart from ``load_urdf``, which ignores <visual> as Pinocchio's
+    model does: a URDF whose visual elements are broken still loads as a model."""
+    data, source = _read(path_or_xml, max_bytes)
+    root = _xml_tree(data, source)
+    reader = _Reader(source)
+    colours = {}
+    for c in root.children:
+        if c.tag == "material" and "name" in c.attrib:
+            rgba = reader.colour(c, f"<material name={c.attrib['name']!r}>")
+            if rgba is not None:
+                colours[c.attrib["name"]] = rgba
+    out = {}
+    for c in root.children:
+        if c.tag == "link":
+            name = reader.name(c, "<link>")
+            shapes = reader.visuals(c, f"link {name!r}", colours)
             if shapes:
                 out[name] = shapes
     return out
@@ -217,26 +244,59 @@ class _Reader:
             if c.tag != "collision":
                 continue
             R, p = self.origin(c, what + " <collision>")
-            g = c.first("geometry")
-            shape = next(iter(g.children), None) if g is not None else None
-            if shape is None:
-                self.fail("<collision> has no <geometry> shape", what, c.line)
-            w = f"{what} <collision> <{shape.tag}>"
-            if shape.tag == "sphere":
-                size = (self.number(shape, "radius", w),)
-            elif shape.tag == "box":
-                size = tuple(self.vector(shape, "size", w, default=None))
-            elif shape.tag in ("cylinder", "capsule"):
-                size = (self.number(shape, "radius", w), self.number(shape, "length", w))
-            elif shape.tag == "mesh":
-                out.append(Collision("mesh", R, p, (), shape.attrib.get("filename", "?"),
-                                     shape.line))
+            kind, size, mesh, _, shape = self.shape(c, what)
+            out.append(Collision(kind, R, p, size, mesh, shape.line))
+        return out
+
+    def shape(self, c: _Node, what: str):
+        """(kind, size, mesh, scale, node) of the <geometry> inside <collision>/<visual> c."""
+        g = c.first("geometry")
+        shape = next(iter(g.children), None) if g is not None else None
+        if shape is None:
+            self.fail(f"<{c.tag}> has no <geometry> shape", what, c.line)
+        w = f"{what} <{c.tag}> <{shape.tag}>"
+        scale = (1.0, 1.0, 1.0)
+        if shape.tag == "sphere":
+            size = (self.number(shape, "radius", w),)
+        elif shape.tag == "box":
+            size = tuple(self.vector(shape, "size", w, default=None))
+        elif shape.tag in ("cylinder", "capsule"):
+            size = (self.number(shape, "radius", w), self.number(shape, "length", w))
+        elif shape.tag == "mesh":
+            return "mesh", (), shape.attrib.get("filename", "?"), \
+                tuple(self.vector(shape, "scale", w, (1.0, 1.0, 1.0))), shape
+        else:
+            self.fail(f"unknown {c.tag} shape <{shape.tag}>", what, shape.line)
+        if min(size) < 0:
+            self.fail(f"<{shape.tag}> has a negative size {size}", what, shape.line)
+        return shape.tag, size, None, scale, shape
+
+    def colour(self, material: _Node, what: str):
+        """The rgba of a <material>'s <color>, or None (a texture, or a reference by name)."""
+        col = material.first("color")
+        if col is None or "rgba" not in col.attrib:
+            return None
+        parts = [x for x in col.attrib["rgba"].split(" ") if x]
+        if len(parts) != 4:
+            self.fail(f"<color rgba=\"{col.attrib['rgba'][:60]}\"> needs 4 numbers", what,
+                      col.line)
+        return tuple(min(max(self.number(col, "rgba", what, text=x), 0.0), 1.0)
+                     for x in parts)
+
+    def visuals(self, node: _Node, what: str, colours: dict) -> list[Visual]:
+        """The link's <visual> shapes (what a viewer draws)."""
+        out = []
+        for c in node.children:
+            if c.tag != "visual":
                 continue
-            else:
-                self.fail(f"unknown collision shape <{shape.tag}>", what, shape.line)
-            if min(size) < 0:
-                self.fail(f"<{shape.tag}> has a negative size {size}", what, shape.line)
-            out.append(Collision(shape.tag, R, p, size, None, shape.line))
+            R, p = self.origin(c, what + " <visual>")
+            kind, size, mesh, scale, shape = self.shape(c, what)
+            rgba, m = None, c.first("material")
+            if m is not None:
+                rgba = self.colour(m, what + " <visual> <material>")
+                if rgba is None:
+                    rgba = colours.get(m.attrib.get("name"))
+            out.append(Visual(kind, R, p, size, mesh, scale, rgba, shape.line))
         return out
 
     def link(self, node: _Node) -> Link:
