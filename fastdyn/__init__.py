@@ -35,6 +35,7 @@ try:
     from .constrained_dynamics_derivatives import (compute_constraint_dynamics_derivatives,
                                                    compute_impulse_dynamics_derivatives)
     from .constraints import CONTACT_3D, CONTACT_6D, RigidConstraint, constraint_table
+    from .coupling import JointCoupling
     from .configuration import (d_difference, d_integrate, difference, integrate, interpolate,
                                 is_normalized, minimum_jerk, neutral, normalize,
                                 random_configuration)
@@ -116,7 +117,7 @@ __all__ = [
     "get_frame_acceleration_derivatives", "compute_centroidal_dynamics_derivatives",
     "compute_all_terms", "computed_torque", "forward_step", "errors", "URDFWarning",
     "MJCFWarning", "MimicNotSupportedError", "CacheWarning", "RigidConstraint", "CONTACT_3D",
-    "CONTACT_6D", "constraint_table", "constraint_dynamics", "impulse_dynamics",
+    "CONTACT_6D", "JointCoupling", "constraint_table", "constraint_dynamics", "impulse_dynamics",
     "compute_constraint_dynamics_derivatives", "compute_impulse_dynamics_derivatives",
     "ConstraintError", "SingularConstraintError",
 ]

@@ -35,6 +35,7 @@ from ._internal import arrays as _arrays
 from ._internal import checks as _checks
 from ._internal import constraint_sets as _sets
 from ._internal.fastcall import Kernel
+from .coupling import JointCoupling
 from .errors import ConstraintError
 from .kernels.contact.constrained_dynamics_derivatives import derivatives_work_size
 from .kernels.entry import guard_constrained as _guard
@@ -100,6 +101,9 @@ def _prepare(model, data, constraints, out):
     table, prox, work, lam = _sets.prepare(model, data, constraints, 0.0, 1, 1e-12, 1e-12,
                                            out, _work_size)
     for c in _sets.constraints_of(data):
+        if type(c) is JointCoupling:
+            raise ConstraintError(c.name, "the derivatives of joint couplings are not "
+                                          "implemented yet; contacts with the world are")
         if c.frame2 is not None:
             raise ConstraintError(c.name, "the derivatives of loop closures (a constraint with "
                                           "frame2) are not implemented yet; contacts with the "

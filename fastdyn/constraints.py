@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._internal import checks as _checks
+from .coupling import JointCoupling
 from .errors import ConstraintError
 from .frames import LOCAL, LOCAL_WORLD_ALIGNED, REFERENCES, reference_code
 from .kernels.layout import CONSTRAINT_DTYPE
@@ -207,19 +208,19 @@ def constraint_table(model: Model, constraints) -> np.ndarray:
     order, with their first rows in lambda (``row``); lambda has ``table["kind"].sum()``
     entries. A ConstraintError names a constraint that is not one, or is another model's."""
     _checks.model_arg(model)
-    if isinstance(constraints, RigidConstraint):
+    if isinstance(constraints, (RigidConstraint, JointCoupling)):
         constraints = (constraints,)
     try:
         items = list(constraints)
     except TypeError:
-        raise TypeError(f"constraints must be a list of fastdyn.RigidConstraint, got "
-                        f"{_checks.typename(constraints)}") from None
+        raise TypeError(f"constraints must be a list of fastdyn.RigidConstraint (or "
+                        f"JointCoupling), got {_checks.typename(constraints)}") from None
     table = np.zeros(len(items), CONSTRAINT_DTYPE)
     row = 0
     for k, c in enumerate(items):
-        if type(c) is not RigidConstraint:
-            raise TypeError(f"constraints[{k}] must be a fastdyn.RigidConstraint, got "
-                            f"{_checks.typename(c)}")
+        if type(c) is not RigidConstraint and type(c) is not JointCoupling:
+            raise TypeError(f"constraints[{k}] must be a fastdyn.RigidConstraint or "
+                            f"JointCoupling, got {_checks.typename(c)}")
         if c.model_token != model.token:
             raise ConstraintError(c.name, f"it was built for another model than {model!r}")
         table[k] = c.record

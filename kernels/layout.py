@@ -118,7 +118,7 @@ MIMIC_DTYPE = np.dtype(
 # RigidConstraintModel (joint1_id, joint1_placement, joint2_id, joint2_placement).
 CONSTRAINT_DTYPE = np.dtype(
     [
-        ("kind", np.int64),  # 3: point (CONTACT_3D, "connect"), 6: frame (CONTACT_6D, "weld") ()
+        ("kind", np.int64),  # 3: point (CONTACT_3D), 6: frame (CONTACT_6D), 1: joint coupling ()
         ("reference", np.int64),  # LOCAL or LOCAL_WORLD_ALIGNED: the axes of its rows ()
         ("joint1", np.int64),  # joint carrying c1 ()
         ("R1", np.float64, (3, 3)),  # rotation of c1 in joint1's frame (3x3)
@@ -129,6 +129,8 @@ CONSTRAINT_DTYPE = np.dtype(
         ("kp", np.float64),  # Baumgarte position gain [1/s^2] ()
         ("kd", np.float64),  # Baumgarte velocity gain [1/s] ()
         ("row", np.int64),  # first row of this constraint in lambda ()
+        ("ratio", np.float64),  # kind 1 (a joint coupling): q1 = ratio q2 + offset ()
+        ("offset", np.float64),  # kind 1: [rad or m] ()
     ],
     align=True,
 )

@@ -258,7 +258,7 @@ def test_fastdyn_top_level_holds_the_single_state_calls_only():
     flat = {f[:-3] for f in os.listdir(root) if f.endswith(".py")}
     assert flat == {
         "__init__", "__main__", "builder", "centroidal", "configuration", "constrained_dynamics",
-        "constrained_dynamics_derivatives", "constraints", "derivatives",
+        "constrained_dynamics_derivatives", "constraints", "coupling", "derivatives",
         "dynamics", "errors", "frames", "ik", "jacobians", "kinematics",
         "kinematics_derivatives", "mimic", "model", "models", "parameter_derivatives",
         "parameters", "regressors", "representations", "samples", "tick"}

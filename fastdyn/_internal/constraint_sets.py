@@ -12,6 +12,7 @@ import numpy as np
 from . import arrays as _arrays
 from . import checks as _checks
 from ..constraints import RigidConstraint, constraint_table
+from ..coupling import JointCoupling
 from ..errors import ConvergenceWarning, SingularConstraintError, SingularMassMatrixError
 from ..kernels.contact import constrained_dynamics as _cd
 from ..kernels.layout import (NX, X_ABS_ACC, X_ABS_RES, X_ITER, X_MAX_ITER, X_MU, X_REL_ACC,
@@ -56,7 +57,8 @@ def _settings(data, mu, max_iterations, absolute_accuracy, relative_accuracy) ->
 def _table(model, data, constraints) -> tuple[np.ndarray, int, dict]:
     """(constraint_table(model, constraints), its rows m, scratch sizes by kernel), reused
     while the caller passes the same constraints again (they are immutable)."""
-    items = (constraints,) if type(constraints) is RigidConstraint else constraints
+    items = (constraints,) if type(constraints) in (RigidConstraint, JointCoupling) \
+        else constraints
     cached = data.__dict__.get("_constraint_table")
     if cached is not None and type(items) in (list, tuple) and len(items) == len(cached[0]) \
             and all(a is b for a, b in zip(items, cached[0])):

@@ -1,4 +1,5 @@
-"""MJCF ``<equality>``: its ``connect`` and ``weld`` elements as the frames they hold together.
+"""MJCF ``<equality>``: its ``connect`` and ``weld`` elements as the frames they hold together,
+its ``joint`` elements as linear couplings.
 
 MuJoCo's XML reference ("equality"): ``connect`` holds a point of body1 (``anchor``, in
 body1's frame) to the same point of body2 (or of the world), where both are in the pose the
@@ -27,7 +28,7 @@ from ._mjcf_doc import Attrs
 
 SOLREF = (0.02, 1.0)  # MuJoCo's defaults (XML reference, "solref" and "solimp")
 SOLIMP = (0.9, 0.95, 0.001, 0.5, 2.0)
-KINDS = ("connect", "weld")
+KINDS = ("connect", "weld", "joint")
 
 
 @dataclass
@@ -43,6 +44,60 @@ class Equality:
     solimp: np.ndarray
     active: bool
     where: str
+
+
+@dataclass
+class JointEquality:
+    """``<joint joint1 joint2 polycoef>``, linear: q1 = ratio q2 + offset (joint2 None:
+    q1 = offset), MuJoCo's y - y0 = c0 + c1 (x - x0) with y0, x0 the joints' refs."""
+
+    name: str
+    node: _xml.Node
+    joint1: str
+    joint2: str | None
+    ratio: float
+    offset: float
+    solref: np.ndarray
+    solimp: np.ndarray
+    active: bool
+    where: str
+
+
+def read_joint(reader, node: _xml.Node, a: Attrs, refs: dict) -> JointEquality:
+    """The JointEquality of one ``<joint>`` element (attributes over its class's)."""
+    solref, solimp, active = _soft(reader, a)
+    j1, j2 = a.get("joint1"), a.get("joint2")
+    if not j1:
+        reader.fail("<joint> equality needs joint1=\"...\", the joint that follows", a)
+    for j in (j1, j2):
+        if j is not None and j not in refs:
+            reader.fail(f"no joint named {j!r} in this model", a)
+    k = reader.floats(a, "polycoef", (1, 5), default=(0.0, 1.0, 0.0, 0.0, 0.0))
+    k = np.concatenate([k, (0.0, 1.0, 0.0, 0.0, 0.0)[len(k):]])
+    if np.any(k[2:] != 0.0):
+        reader.fail(f"{a.shown('polycoef')}: a nonlinear polynomial (coefficients of x^2 and "
+                    f"above not 0); fastdyn's joint couplings are linear", a)
+    y0 = refs[j1].ref
+    if j2 is None:
+        ratio, offset = 0.0, y0 + k[0]
+    else:
+        ratio, offset = k[1], y0 + k[0] - k[1] * refs[j2].ref
+    name = a.get("name") or f"joint {j1}-{j2 or 'constant'}"
+    return JointEquality(name, node, j1, j2, float(ratio), float(offset), solref, solimp,
+                         active, reader.where(node))
+
+
+def _soft(reader, a: Attrs):
+    """(solref, solimp, active) of an equality element, MuJoCo's defaults filled in."""
+    solref = reader.floats(a, "solref", 2, default=SOLREF)
+    solimp = reader.floats(a, "solimp", (3, 5), default=SOLIMP)
+    solimp = np.concatenate([solimp, SOLIMP[len(solimp):]])
+    if not (0.0 < solimp[0] < 1.0 and 0.0 < solimp[1] < 1.0):
+        reader.fail(f"{a.shown('solimp')}: dmin and dmax must be in (0, 1)", a)
+    if solref[0] > 0.0 and solref[1] <= 0.0:
+        reader.fail(f"{a.shown('solref')}: a positive timeconst needs a positive dampratio", a)
+    active = reader.keyword(a, "active", ("true", "false"), "true") == "true"
+    return solref, solimp, active
 
 
 def drawn_poses(bodies) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -67,14 +122,7 @@ def drawn_poses(bodies) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 def read(reader, node: _xml.Node, a: Attrs, poses: dict, sites: set) -> Equality:
     """The Equality of one ``connect`` or ``weld`` element (attributes over its class's)."""
     kind = node.tag
-    solref = reader.floats(a, "solref", 2, default=SOLREF)
-    solimp = reader.floats(a, "solimp", (3, 5), default=SOLIMP)
-    solimp = np.concatenate([solimp, SOLIMP[len(solimp):]])
-    if not (0.0 < solimp[0] < 1.0 and 0.0 < solimp[1] < 1.0):
-        reader.fail(f"{a.shown('solimp')}: dmin and dmax must be in (0, 1)", a)
-    if solref[0] > 0.0 and solref[1] <= 0.0:
-        reader.fail(f"{a.shown('solref')}: a positive timeconst needs a positive dampratio", a)
-    active = reader.keyword(a, "active", ("true", "false"), "true") == "true"
+    solref, solimp, active = _soft(reader, a)
     s1, s2 = a.get("site1"), a.get("site2")
     b1, b2 = a.get("body1"), a.get("body2")
     if s1 is not None or s2 is not None:

@@ -112,10 +112,11 @@ def load_mjcf(path_or_xml, root_joint: str | None = None, mimic: bool = False, *
     return to_model(d, root_joint, bool(mimic))
 
 
-def parse_mjcf(path_or_xml, *, max_bytes: int | None = MAX_BYTES,
-               mimic: bool = False) -> Description:
+def parse_mjcf(path_or_xml, *, max_bytes: int | None = MAX_BYTES, mimic: bool = False,
+               constraints: bool = False) -> Description:
     """Read an MJCF document and its includes into a ``Description`` (what ``load_mjcf``
-    builds the Model from); ``mimic``: read ``<equality><joint>`` as mimic relations."""
+    builds the Model from); ``mimic``: read ``<equality><joint>`` as mimic relations;
+    ``constraints``: read the equalities into ``Description.equalities`` (mjcf_constraints)."""
     cap = _xml.check_max_bytes(max_bytes)
     data, source = _xml.read(path_or_xml, cap, MJCFError, "MJCF", _LOADERS)
     root = _xml.tree(data, source, MJCFError)
@@ -127,7 +128,7 @@ def parse_mjcf(path_or_xml, *, max_bytes: int | None = MAX_BYTES,
     main_dir = os.path.dirname(os.path.abspath(source)) if is_file else os.getcwd()
     expand_includes(root, main_dir, source if is_file else None,
                     [None if cap is None else cap - len(data)], MJCFError)
-    return _Reader(source, mimic).model(root)
+    return _Reader(source, mimic, constraints).model(root)
 
 
 def mjcf_collisions(path_or_xml, *, max_bytes: int | None = MAX_BYTES
@@ -239,10 +240,11 @@ _GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", 
 
 
 class _Reader(Numbers):
-    def __init__(self, source: str, mimic: bool = False):
+    def __init__(self, source: str, mimic: bool = False, constraints: bool = False):
         super().__init__(MJCFError)
         self.source = source
         self.mimic = mimic
+        self.constraints = constraints  # read <equality> for mjcf_constraints
         self.equalities: list[tuple] = []  # (node, joint1, joint2, c0, c1) read as mimic
         self.defaults = Defaults(MJCFError)
         self.angle = np.pi / 180.0  # <compiler angle="degree">, MJCF's default
@@ -290,8 +292,9 @@ class _Reader(Numbers):
             elif c.tag in ("equality", "tendon") and c.children:
                 self.note("constraints", f"<{c.tag}> ({self.where(c)}, {len(c.children)} "
                           f"element{'s' if len(c.children) > 1 else ''})")
-            if c.tag == "equality":
-                self.loops.extend(x for x in c.children if x.tag in _equality.KINDS)
+            if c.tag == "equality":  # (joint equalities are mimic relations with mimic=True)
+                self.loops.extend(x for x in c.children if x.tag in _equality.KINDS
+                                  and not (self.mimic and x.tag == "joint"))
         world = _Body("world", root, None, np.eye(3), np.zeros(3))
         for c in root.children:
             if c.tag == "worldbody":
@@ -358,18 +361,20 @@ class _Reader(Numbers):
             J.mimic_line = node.line if node.source == self.source else None
 
     def closures(self, d: Description) -> None:
-        """The equalities' connect and weld elements, each over its default class
+        """The equalities' connect, weld and joint elements, each over its default class
         (fastdyn/io/_mjcf_equality.py), for mjcf_constraints."""
-        if not self.loops:
+        if not (self.constraints and self.loops):
             return
         with np.errstate(over="ignore", invalid="ignore"):  # (checked where they are used)
             poses = _equality.drawn_poses(self.bodies)
         sites = {s[0] for b in self.bodies for s in b.sites if s[0]}
+        refs = {j.name: j for b in self.bodies for j in b.joints if j.name}
         for c in self.loops:
             cls = c.attrib.get("class")
             cls = self.defaults.check(cls, c, "class") if cls is not None else "main"
             a = Attrs(c, self.defaults.classes[cls].get("equality"), cls)
-            d.equalities.append(_equality.read(self, c, a, poses, sites))
+            d.equalities.append(_equality.read_joint(self, c, a, refs) if c.tag == "joint"
+                                else _equality.read(self, c, a, poses, sites))
 
     def compiler(self, a: Attrs) -> None:
         if a.get("coordinate") not in (None, "local"):

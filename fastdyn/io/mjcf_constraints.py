@@ -21,9 +21,11 @@ from __future__ import annotations
 import warnings
 
 from ..constraints import CONTACT_3D, CONTACT_6D, RigidConstraint
+from ..coupling import JointCoupling
 from ..errors import ConstraintError, MJCFError, MJCFWarning
 from ..frames import LOCAL_WORLD_ALIGNED
 from ..model import Model
+from ._mjcf_equality import JointEquality
 from .mjcf import MAX_BYTES, parse_mjcf
 
 __all__ = ["mjcf_constraints", "baumgarte_gains"]
@@ -44,30 +46,36 @@ def mjcf_constraints(model: Model, path_or_xml, *,
                      max_bytes: int | None = MAX_BYTES) -> list[RigidConstraint]:
     """The active ``<connect>`` and ``<weld>`` equality constraints of an MJCF file (the one
     ``model`` was loaded from: frames are found by the bodies' and sites' names) as
-    fastdyn.RigidConstraint objects, named by the element's ``name`` (or "connect a-b"),
-    for fd.constraint_dynamics, fd.impulse_dynamics and their batches. Inactive ones
-    (``active="false"``) are left out with an MJCFWarning naming them; ``<joint>``,
-    ``<tendon>`` and ``<flex>`` equalities are not read here (``load_mjcf(..., mimic=True)``
-    reads linear joint equalities). A frame the model lacks raises MJCFError naming the
-    element and line."""
+    fastdyn.RigidConstraint objects and its linear ``<joint>`` equalities as
+    fastdyn.JointCoupling objects (q1 = c1 q2 + (y0 + c0 - c1 x0), MuJoCo's polycoef and
+    the joints' refs), in the file's order, named by the element's ``name`` (or
+    "connect a-b"), for fd.constraint_dynamics, fd.impulse_dynamics and their batches.
+    Inactive ones (``active="false"``) are left out with an MJCFWarning naming them;
+    ``<tendon>`` and ``<flex>`` equalities are not read. A frame or joint the model lacks,
+    or a nonlinear polycoef, raises MJCFError naming the element and line."""
     with warnings.catch_warnings():  # (load_mjcf already said what the model leaves out)
         warnings.simplefilter("ignore", MJCFWarning)
-        d = parse_mjcf(path_or_xml, max_bytes=max_bytes)
+        d = parse_mjcf(path_or_xml, max_bytes=max_bytes, constraints=True)
     out, off = [], []
     for e in d.equalities:
         if not e.active:
             off.append(f"{e.name!r} ({e.where})")
             continue
         kp, kd = baumgarte_gains(e.solref, e.solimp)
-        kind = CONTACT_3D if e.kind == "connect" else CONTACT_6D
         try:
+            if isinstance(e, JointEquality):
+                out.append(JointCoupling(model, e.joint1, e.joint2, ratio=e.ratio,
+                                         offset=e.offset, kp=kp, kd=kd, name=e.name))
+                continue
+            kind = CONTACT_3D if e.kind == "connect" else CONTACT_6D
             out.append(RigidConstraint(model, kind, e.frame1, frame2=e.frame2,
                                        placement=e.placement2, placement1=e.placement1,
                                        reference=LOCAL_WORLD_ALIGNED, kp=kp, kd=kd,
                                        name=e.name))
         except ConstraintError as err:
-            raise MJCFError(f"<{e.kind}> {e.name!r}: {err.reason} (is this the file the model "
-                            f"was loaded from?)", d.source, f"<{e.kind}>", e.node.line) from None
+            tag = e.node.tag
+            raise MJCFError(f"<{tag}> {e.name!r}: {err.reason} (is this the file the model "
+                            f"was loaded from?)", d.source, f"<{tag}>", e.node.line) from None
     if off:
         warnings.warn(f"{d.source}: {len(off)} inactive equality constraint(s) left out: "
                       f"{'; '.join(off[:8])}", MJCFWarning, stacklevel=2)

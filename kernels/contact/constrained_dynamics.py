@@ -117,7 +117,7 @@ def constraint_dynamics(jnt, prm, dof, cst, q, v, tau, prox, ws, work, ddq, lam)
         ddq[k] = tau[k] - h[k]
     solve(dof, U, D, ddq)  # a0
     rigid_jacobian(jnt, cst, ws, tmp, J)
-    rigid_rhs(prm, cst, ws, tmp, rhs)
+    rigid_rhs(jnt, prm, cst, ws, q, v, tmp, rhs)
     for r in range(m):
         acc = rhs[r]
         for k in range(nv):

@@ -17,6 +17,10 @@ joint j (at the world origin; both zero for the world), and u_j(p) = ov_j,lin + 
          rhs = X (oa2 - oa1) - [LOCAL only] (vc1 - vc2) x vc2 + A (-Kp e - Kd (vc1 - vc2)),
                vc_j = ^c1 X_0 ov_j, e = -log6(c1Mc2) (c1Mc2 = oMc1^-1 oMc2), A = I in LOCAL,
                diag(R1, R1) in LOCAL_WORLD_ALIGNED.
+  coupling (kind 1, one row: joint1's coordinate follows joint2's, q1 = ratio q2 + offset,
+         both one-coordinate joints; joint2 = 0: q1 = offset, a lock), as MuJoCo's linear
+         joint equality: J = e1 - ratio e2, rhs = -Kp (q1 - ratio q2 - offset)
+               - Kd (v1 - ratio v2) (J is constant: no velocity product).
 The constrained acceleration then satisfies J ddq = rhs: with Kp = Kd = 0 the constraint's
 acceleration (classical for points, spatial for frames) is zero; the gains are Baumgarte's
 stabilization (Baumgarte 1972), acting on the position and velocity errors as Pinocchio's
@@ -36,6 +40,7 @@ from ..spatial.rotations import log6
 # each), log6's output (6) and its 3x3 rotation
 T_C1, T_C2, T_REL, T_OV1, T_OA1, T_OV2, T_OA2, T_LOG, T_ROT = 0, 12, 24, 36, 42, 48, 54, 60, 66
 TMP_SIZE = 75
+COUPLING = 1  # a constraint's kind (layout.CONSTRAINT_DTYPE) for a joint coupling
 
 
 @jit
@@ -99,6 +104,11 @@ def rigid_jacobian(jnt, cst, ws, tmp, J):
     J[:, :] = 0.0
     for k in range(cst.shape[0]):
         c = cst[k]
+        if c.kind == COUPLING:
+            J[c.row, jnt[c.joint1].idx_v] += 1.0
+            if c.joint2 > 0:
+                J[c.row, jnt[c.joint2].idx_v] -= c.ratio
+            continue
         placements(cst, k, ws, tmp)
         x, y, z = tmp[T_C1 + 9], tmp[T_C1 + 10], tmp[T_C1 + 11]
         _columns(jnt, ws, c, c.joint1, x, y, z, 1.0, tmp, J)
@@ -200,12 +210,25 @@ def _frame_rhs(c, tmp, rhs):
 
 
 @jit
-def rigid_rhs(prm, cst, ws, tmp, rhs):
+def _coupling_rhs(jnt, c, q, v, rhs):
+    i1, i2 = jnt[c.joint1], jnt[c.joint2]
+    q2 = q[i2.idx_q] if c.joint2 > 0 else 0.0
+    v2 = v[i2.idx_v] if c.joint2 > 0 else 0.0
+    err = q[i1.idx_q] - c.ratio * q2 - c.offset
+    rhs[c.row] = -c.kp * err - c.kd * (v[i1.idx_v] - c.ratio * v2)
+
+
+@jit
+def rigid_rhs(jnt, prm, cst, ws, q, v, tmp, rhs):
     """rhs (m,): what J ddq must equal (the module docstring), from RNEA's local velocities
-    and accelerations at zero ddq (V, AGF) and the world placements in ws."""
+    and accelerations at zero ddq (V, AGF), the world placements in ws and, for couplings,
+    the state (q, v)."""
     gx, gy, gz = prm[0, P_GRAVITY], prm[0, P_GRAVITY + 1], prm[0, P_GRAVITY + 2]
     for k in range(cst.shape[0]):
         c = cst[k]
+        if c.kind == COUPLING:
+            _coupling_rhs(jnt, c, q, v, rhs)
+            continue
         placements(cst, k, ws, tmp)
         _world_motions(ws, c.joint1, gx, gy, gz, tmp, T_OV1)
         _world_motions(ws, c.joint2, gx, gy, gz, tmp, T_OV2)

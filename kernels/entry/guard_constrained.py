@@ -24,9 +24,13 @@ def _sizes(jnt, dof, cst, prox, work, lam):
     rows = 0
     for k in range(cst.shape[0]):
         c = cst[k]
-        if c.row != rows or not (c.kind == 3 or c.kind == 6) or \
+        if c.row != rows or not (c.kind == 1 or c.kind == 3 or c.kind == 6) or \
                 not (0 < c.joint1 < jnt.shape[0] and 0 <= c.joint2 < jnt.shape[0]):
             return False
+        if c.kind == 1 and not (jnt[c.joint1].nq == 1 and jnt[c.joint1].nv == 1 and
+                                (c.joint2 == 0 or (jnt[c.joint2].nq == 1 and
+                                                   jnt[c.joint2].nv == 1))):
+            return False  # (a coupling reads one coordinate of each joint)
         rows += c.kind
     return (rows == m and dof.shape[0] == nv and prox.shape[0] >= NX
             and work.shape[0] >= work_size(nv, m))
@@ -87,7 +91,7 @@ def constraint_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, tau, prox,
                           and lam_d.shape[1] == m and lam_d.shape[2] == nv):
         code = 8 * CODE
     for k in range(cst.shape[0]):  # (the kernel takes contacts with the world only)
-        if cst[k].joint2 != 0:
+        if cst[k].joint2 != 0 or cst[k].kind == 1:
             code = 8 * CODE
     if code != 0:
         return code, 0, 0
@@ -113,7 +117,7 @@ def impulse_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, restitution, 
                           and lam_d.shape[1] == m and lam_d.shape[2] == nv):
         code = 8 * CODE
     for k in range(cst.shape[0]):  # (the kernel takes contacts with the world only)
-        if cst[k].joint2 != 0:
+        if cst[k].joint2 != 0 or cst[k].kind == 1:
             code = 8 * CODE
     if code != 0:
         return code, 0, 0
