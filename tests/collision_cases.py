@@ -53,6 +53,29 @@ def shape(coal, t: str, rng):
     return dict(type=t, vertices=v), coal.Convex.convexHull(pts, False, None)
 
 
+def support_value(desc, R, p, d):
+    """max over the shape (placed at p, R) of d.x, by closed forms per type (numpy): a
+    sphere's |d| r, a box's sum |d_k| s_k, an ellipsoid's |S d|, a cylinder's
+    h |d_z| + r |d_xy| (local d), a vertex set's max; a plane's is finite along its normal."""
+    t, a = desc["type"], R.T @ d
+    nd = np.linalg.norm(d)
+    if t == "plane":
+        return np.inf if abs(a[0]) + abs(a[1]) > 1e-12 or a[2] < 0 else d @ p
+    if t == "sphere":
+        return d @ p + desc["size"][0] * nd
+    if t == "capsule":
+        r, h = desc["size"]
+        return d @ p + h * abs(a[2]) + r * nd
+    if t == "ellipsoid":
+        return d @ p + np.linalg.norm(np.asarray(desc["size"]) * a)
+    if t == "cylinder":
+        r, h = desc["size"]
+        return d @ p + h * abs(a[2]) + r * np.hypot(a[0], a[1])
+    if t == "box":
+        return d @ p + np.abs(a) @ np.asarray(desc["size"])
+    return d @ p + (np.asarray(desc["vertices"]) @ a).max()
+
+
 def transform(coal, R, p):
     T = coal.Transform3s()
     T.setRotation(np.asarray(R, dtype=float))

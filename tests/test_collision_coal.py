@@ -35,30 +35,9 @@ EXACT = 1e-12
 CURVED_TOL = dict(dist=1e-7, normal=2e-3, witness=5e-4, bound=1e-7)
 
 
-def _h(desc, R, p, d):
-    """Support value max over the shape of d.x (closed forms per type, numpy)."""
-    t, a = desc["type"], R.T @ d
-    nd = np.linalg.norm(d)
-    if t == "plane":
-        return np.inf if abs(a[0]) + abs(a[1]) > 1e-12 or a[2] < 0 else d @ p
-    if t == "sphere":
-        return d @ p + desc["size"][0] * nd
-    if t == "capsule":
-        r, h = desc["size"]
-        return d @ p + h * abs(a[2]) + r * nd
-    if t == "ellipsoid":
-        return d @ p + np.linalg.norm(np.asarray(desc["size"]) * a)
-    if t == "cylinder":
-        r, h = desc["size"]
-        return d @ p + h * abs(a[2]) + r * np.hypot(a[0], a[1])
-    if t == "box":
-        return d @ p + np.abs(a) @ np.asarray(desc["size"])
-    return d @ p + (desc["vertices"] @ a).max()
-
-
 def _bound(d1, R1, p1, d2, R2, p2, n):
     """The gap of the shapes' projections on n: a lower bound of their distance."""
-    return -_h(d2, R2, p2, -n) - _h(d1, R1, p1, n)
+    return -cc.support_value(d2, R2, p2, -n) - cc.support_value(d1, R1, p1, n)
 
 
 def _run(a, b, seed=7, reps=4):

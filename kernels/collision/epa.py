@@ -13,8 +13,8 @@ support plane from outside), or when the workspace is full (curved shapes: accur
 depends on EPA_VERTS; the tests quote it).
 
 Workspace: wf (float64, >= WF_SIZE): the GJK simplex, then EPA_VERTS vertices of 6 numbers
-(a, b), then EPA_FACES faces of 4 numbers (m, distance); wi (int64, >= WI_SIZE): faces' 3
-vertex indices and an alive flag, then the horizon's edges.
+(a, b), then EPA_FACES faces of 4 numbers (m, distance); wi (int64, >= WI_SIZE): the faces'
+vertices and neighbours, and the scratch of one expansion (below).
 """
 
 import numpy as np
@@ -23,17 +23,20 @@ from .._jit import jit
 from .gjk import WF_SIMPLEX, msupport
 
 EPA_VERTS = 128
-EPA_FACES = 8 * EPA_VERTS  # dead faces are not reused
-EPA_TOL = 1e-12  # [m]
+EPA_FACES = 4 * EPA_VERTS  # a closed polytope of V vertices has 2V - 4 faces
+EPA_TOL = 1e-9  # [m] (curved shapes: 1e-12 cost 2-5x the time, for depths no solver needs)
 # a face is seen from w if w is this far above its plane [m]: round-off must not decide
 # (with the flood fill in _carve, this keeps the polytope closed on flat patches)
 EPA_SEE = 1e-13
 _V = WF_SIMPLEX  # vertex rows in wf
 _F = _V + 6 * EPA_VERTS  # face rows in wf
 WF_SIZE = _F + 4 * EPA_FACES
-_S = 4 * EPA_FACES  # stack of faces to visit in wi
-_E = 5 * EPA_FACES  # horizon edges in wi
-WI_SIZE = _E + 6 * EPA_FACES
+# wi: faces of 8 ints (3 vertex rows, alive flag, the 3 faces across edges v0v1, v1v2, v2v0),
+# then a stack of faces to visit, the horizon (i, j, face across, its edge), the new faces
+_S = 8 * EPA_FACES
+_E = 9 * EPA_FACES
+_N = 13 * EPA_FACES
+WI_SIZE = 14 * EPA_FACES
 
 
 @jit
@@ -50,7 +53,7 @@ def _face(wf, wi, f, i, j, k):
     e0, e1, e2 = c[0] - a[0], c[1] - a[1], c[2] - a[2]
     m0, m1, m2 = u1 * e2 - u2 * e1, u2 * e0 - u0 * e2, u0 * e1 - u1 * e0
     L = np.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
-    wi[4 * f], wi[4 * f + 1], wi[4 * f + 2], wi[4 * f + 3] = i, j, k, 1
+    wi[8 * f], wi[8 * f + 1], wi[8 * f + 2], wi[8 * f + 3] = i, j, k, 1
     o = _F + 4 * f
     if L == 0.0:
         wf[o], wf[o + 1], wf[o + 2], wf[o + 3] = 0.0, 0.0, 0.0, np.inf
@@ -131,40 +134,72 @@ def _grow(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, n):
 
 @jit
 def _sees(wf, wi, f, w):
-    a = _w(wf, wi[4 * f])
+    a = _w(wf, wi[8 * f])
     q = _F + 4 * f
     return wf[q] * (w[0] - a[0]) + wf[q + 1] * (w[1] - a[1]) + wf[q + 2] * (w[2] - a[2]) > EPA_SEE
 
 
 @jit
-def _carve(wf, wi, nf, best, w):
+def _carve(wf, wi, best, w):
     """Remove the faces seen from w that connect to face best through seen faces (a flood
-    fill across shared edges, so the hole is one disk even where round-off makes a far face
-    look seen), and store the hole's boundary (the horizon) as edges (i, j) in the removed
-    faces' order; returns their number."""
-    wi[4 * best + 3] = 0
+    fill across the faces' neighbours, so the hole is one disk even where round-off makes a
+    far face look seen), and store the hole's boundary (the horizon) as (i, j, g, e): edge
+    i -> j of a removed face, g the kept face across it and e that edge's index in g; returns
+    their number."""
+    wi[8 * best + 3] = 0
     wi[_S] = best
     top, ne = 1, 0
     while top > 0:
         top -= 1
         f = wi[_S + top]
         for e in range(3):
-            i, j = wi[4 * f + e], wi[4 * f + (e + 1) % 3]
-            g = -1  # the live face across edge (i, j): it holds (j, i)
-            for h in range(nf):
-                if wi[4 * h + 3] and ((wi[4 * h] == j and wi[4 * h + 1] == i)
-                                      or (wi[4 * h + 1] == j and wi[4 * h + 2] == i)
-                                      or (wi[4 * h + 2] == j and wi[4 * h] == i)):
-                    g = h
-                    break
-            if g >= 0 and _sees(wf, wi, g, w):
-                wi[4 * g + 3] = 0
+            g = wi[8 * f + 4 + e]
+            if not wi[8 * g + 3]:
+                continue  # removed too: an inner edge of the hole
+            if _sees(wf, wi, g, w):
+                wi[8 * g + 3] = 0
                 wi[_S + top] = g
                 top += 1
-            elif g >= 0:
-                wi[_E + 2 * ne], wi[_E + 2 * ne + 1] = i, j
+            else:
+                q = _E + 4 * ne
+                wi[q], wi[q + 1], wi[q + 2] = wi[8 * f + e], wi[8 * f + (e + 1) % 3], g
+                for c in range(3):
+                    if wi[8 * g + 4 + c] == f:
+                        wi[q + 3] = c
                 ne += 1
     return ne
+
+
+@jit
+def _link(wi, f, e, g):
+    """Face g is across edge e of face f."""
+    wi[8 * f + 4 + e] = g
+
+
+@jit
+def _close(wf, wi, nf, ne, v):
+    """Close the hole with faces (i, j, v) on the horizon's edges, in the removed faces' rows
+    first, and link them to their neighbours; returns the new number of face rows."""
+    slot = 0
+    for h in range(ne):
+        while slot < nf and wi[8 * slot + 3]:
+            slot += 1
+        if slot == nf:
+            nf += 1
+        q = _E + 4 * h
+        _face(wf, wi, slot, wi[q], wi[q + 1], v)
+        _link(wi, slot, 0, wi[q + 2])
+        _link(wi, wi[q + 2], wi[q + 3], slot)
+        wi[_N + h] = slot
+    for h in range(ne):  # (i, j, v) meets (j, k, v) along j -> v and (k', i, v) along v -> i
+        f = wi[_N + h]
+        for k in range(ne):
+            g = wi[_N + k]
+            if wi[8 * g] == wi[8 * f + 1]:
+                _link(wi, f, 1, g)
+            if wi[8 * g + 1] == wi[8 * f]:
+                _link(wi, f, 2, g)
+    return nf
 
 
 @jit
@@ -172,7 +207,7 @@ def epa(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, wi, n):
     """Penetration of shapes 1 and 2 from GJK's final simplex of n rows. Returns (depth,
     m0, m1, m2, l0, l1, l2, face): the depth, the outward unit normal m of D's face nearest
     the origin (moving B along m separates the shapes), the barycentric weights of the nearest
-    point on that face, whose 3 vertex rows are wi[4 face:4 face+3]; face -1 if D is flat."""
+    point on that face, whose 3 vertex rows are wi[8 face:8 face+3]; face -1 if D is flat."""
     if _grow(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, n) < 4:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1
     # orient the tetrahedron: vertex 3 must be on the inner side of face (0, 1, 2)
@@ -187,11 +222,15 @@ def epa(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, wi, n):
     _face(wf, wi, 1, 0, 3, 1)
     _face(wf, wi, 2, 1, 3, 2)
     _face(wf, wi, 3, 2, 3, 0)
+    for f, a, b, c in ((0, 1, 2, 3), (1, 3, 2, 0), (2, 1, 3, 0), (3, 2, 1, 0)):
+        _link(wi, f, 0, a)  # the faces across each face's edges 0, 1, 2
+        _link(wi, f, 1, b)
+        _link(wi, f, 2, c)
     nv, nf = 4, 4
     while True:
         best, dmin = -1, np.inf
         for f in range(nf):
-            if wi[4 * f + 3] and wf[_F + 4 * f + 3] < dmin:
+            if wi[8 * f + 3] and wf[_F + 4 * f + 3] < dmin:
                 best, dmin = f, wf[_F + 4 * f + 3]
         o = _F + 4 * best
         m0, m1, m2 = wf[o], wf[o + 1], wf[o + 2]
@@ -202,13 +241,10 @@ def epa(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, wi, n):
         w = msupport(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, m0, m1, m2, wf, _V + 6 * nv)
         if w[0] * m0 + w[1] * m1 + w[2] * m2 - dmin <= EPA_TOL:
             break
-        ne = _carve(wf, wi, nf, best, w)
-        for h in range(ne):
-            _face(wf, wi, nf, wi[_E + 2 * h], wi[_E + 2 * h + 1], nv)
-            nf += 1
+        nf = _close(wf, wi, nf, _carve(wf, wi, best, w), nv)
         nv += 1
     # barycentric weights of the nearest point (dmin m) on the best face
-    i, j, k = wi[4 * best], wi[4 * best + 1], wi[4 * best + 2]
+    i, j, k = wi[8 * best], wi[8 * best + 1], wi[8 * best + 2]
     a, b, c = _w(wf, i), _w(wf, j), _w(wf, k)
     u = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
     e = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
@@ -228,7 +264,7 @@ def epa(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, wi, n):
 def epa_witnesses(wf, wi, face, l0, l1, l2):
     """The witness points (a on A, b on B) of EPA's nearest point, as tuples."""
     a0 = a1 = a2 = b0 = b1 = b2 = 0.0
-    for i, li in ((wi[4 * face], l0), (wi[4 * face + 1], l1), (wi[4 * face + 2], l2)):
+    for i, li in ((wi[8 * face], l0), (wi[8 * face + 1], l1), (wi[8 * face + 2], l2)):
         o = _V + 6 * i
         a0, a1, a2 = a0 + li * wf[o], a1 + li * wf[o + 1], a2 + li * wf[o + 2]
         b0, b1, b2 = b0 + li * wf[o + 3], b1 + li * wf[o + 4], b2 + li * wf[o + 5]
