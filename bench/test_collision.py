@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import collision_cases as cc  # noqa: E402
 
 from bench.ladder import tag  # noqa: E402
-from fastdyn import collision as col  # noqa: E402
+from fastdyn.sim import collision as col  # noqa: E402
 from fastdyn.kernels.collision import epa  # noqa: E402
 from fastdyn.kernels.collision.narrow import collide_geoms  # noqa: E402
 

@@ -55,7 +55,7 @@ class DescriptionError(ValueError):
 
 
 class GeomError(ValueError):
-    """A collision geom that cannot be built (fastdyn.collision): ``str(err)`` is
+    """A collision geom that cannot be built (fastdyn.sim.collision): ``str(err)`` is
     "geom N: field: reason"; ``.geom``, ``.field`` and ``.reason`` hold the parts."""
 
     def __init__(self, geom: int, field: str, reason: str):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from fastdyn import collision as col
+from fastdyn.sim import collision as col
 from fastdyn.errors import GeomError
 
 TET = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]

@@ -5,7 +5,7 @@ the number of pairs that overlap along the sweep axis, not all pairs."""
 import collision_cases as cc
 import numpy as np
 
-from fastdyn import collision as col
+from fastdyn.sim import collision as col
 from fastdyn.kernels.collision import broadphase
 
 NB = 25  # bodies

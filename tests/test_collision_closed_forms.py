@@ -7,7 +7,7 @@ standing cylinder on a triangle of its rim, lying capsules at both ends, two sph
 import numpy as np
 import pytest
 
-from fastdyn import collision as col
+from fastdyn.sim import collision as col
 
 
 def _rz(t):
@@ -139,3 +139,26 @@ def test_sphere_sphere_distance_is_the_centres_distance_minus_the_radii():
     c = _pair(dict(type="sphere", size=(0.3,), margin=0.99), dict(type="sphere", size=(0.2,)),
               _T(p=(0.0, 0.0, 0.0)), _T(p=(0.0, 0.0, 1.5)))
     assert len(c.dist) == 0  # beyond the margin
+
+
+def test_the_routines_run_inside_a_users_njit_code():
+    import numba
+
+    from fastdyn.kernels.collision.geoms import CW
+    from fastdyn.kernels.collision.plane import plane_box
+
+    @numba.njit
+    def drop(z0, steps, con):  # a box falling onto the floor, stopped by its first contact
+        p, R, s, zero = np.zeros(3), np.eye(3), np.array([0.1, 0.2, 0.3]), np.zeros(3)
+        p[2] = z0
+        for k in range(steps):
+            p[2] -= 0.001
+            n = plane_box(zero, R, p, R, s, 0.0, con, 0)
+            if n:
+                return k, n
+        return steps, 0
+
+    con = np.zeros((8, CW))
+    k, n = drop(0.3505, 1000, con)
+    assert n == 4 and k == 50  # the bottom face (z = p - 0.3) crosses 0 at step 50
+    np.testing.assert_allclose(con[:4, 6], 0.3505 - 0.051 - 0.3, atol=1e-12)

@@ -16,7 +16,7 @@ import collision_cases as cc
 import numpy as np
 import pytest
 
-from fastdyn import collision as col
+from fastdyn.sim import collision as col
 
 coal = pytest.importorskip("coal")
 

@@ -1,6 +1,6 @@
 """Contacts between collision geoms without a Scene: build a geom table, place it, collide.
 
-    from fastdyn import collision as col
+    from fastdyn.sim import collision as col
     table = col.geom_table([dict(type="plane"),
                             dict(type="box", size=(0.1, 0.1, 0.1), body=1)])
     oMb = np.stack([np.eye(4), T])          # world placement of each body (4x4 or 3x4)
@@ -26,8 +26,8 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .errors import GeomError
-from .kernels.collision import broadphase, epa, geoms as G, narrow
+from ..errors import GeomError
+from ..kernels.collision import broadphase, epa, geoms as G, narrow
 
 __all__ = ["GeomTable", "Contacts", "geom_table", "placements", "collide", "collide_pair"]
 
