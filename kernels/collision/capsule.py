@@ -17,6 +17,8 @@ from .._jit import jit
 from .geoms import write
 from .sphere import box_point, segment_point, spheres
 
+TOUCH = 1e-12  # [m] a segment this close to the box meets it
+
 
 @jit
 def segments(p1, R1, h1, p2, R2, h2):
@@ -99,8 +101,12 @@ def capsule_box(p1, R1, r, h, p2, R2, s2, margin, con, k):
                 lo = t
     x0, x1, x2 = p1[0] + t * R1[0, 2], p1[1] + t * R1[1, 2], p1[2] + t * R1[2, 2]
     q0, q1, q2 = l0 + t * d0, l1 + t * d1, l2 + t * d2
-    outside = abs(q0) > s2[0] or abs(q1) > s2[1] or abs(q2) > s2[2]
-    if outside:
+    e0 = q0 - min(s2[0], max(-s2[0], q0))
+    e1 = q1 - min(s2[1], max(-s2[1], q1))
+    e2 = q2 - min(s2[2], max(-s2[2], q2))
+    # apart (the bisection stops at the edge of the segment's part inside the box, a hair
+    # outside: that is touching, and the separating-axis depth is the answer)
+    if e0 * e0 + e1 * e1 + e2 * e2 > TOUCH * TOUCH:
         n = box_point(p2, R2, s2, x0, x1, x2, r, False, margin, con, k)
     else:
         n = _sat(p1, R1, r, h, p2, R2, s2, l0, l1, l2, d0, d1, d2, margin, con, k)

@@ -5,7 +5,7 @@ With a and b the witness points of the cores and r1, r2 the radii: apart by d > 
 normal is n = (b - a) / d and the signed distance d - r1 - r2; overlapping (or closer than
 TOUCH, where GJK's direction is poorly conditioned), EPA's face normal m is n and the signed
 distance -depth - r1 - r2 (EPA from a simplex just off the origin is kept only if its depth
-is about -d; else GJK's answer stands). The witness points are a + r1 n and b - r2 n.
+is at least -d; else GJK's answer stands). The witness points are a + r1 n and b - r2 n.
 Accuracy: exact to round-off for polytopes and cores (boxes, convex sets, spheres, capsules),
 to GJK's and EPA's convergence for curved surfaces (ellipsoids, cylinders' rims): measured
 1.8e-9 m in distance (tests/test_collision_coal.py quotes it). One contact per pair.
@@ -35,16 +35,20 @@ def convex_convex(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, margin, con, k, wf, wi
         depth, m0, m1, m2, l0, l1, l2, f = epa(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, wi,
                                                 n)
         # EPA from a simplex just off the origin (dc > 0) can fail to close around it: then
-        # its depth is not near -dc, and GJK's answer stands
-        epa_ok = f >= 0 and np.isfinite(depth) and (n == 4 or abs(depth + dc) <= 2.0 * TOUCH)
+        # its depth is below -dc, and GJK's answer stands
+        # (a GJK that stopped just off the origin with the origin in fact deep inside D is
+        # what EPA is for: then its depth is positive)
+        epa_ok = f >= 0 and np.isfinite(depth) and (n == 4 or depth + dc >= -2.0 * TOUCH)
     if epa_ok:
         a, b = epa_witnesses(wf, wi, f, l0, l1, l2)
         n0, n1, n2 = m0, m1, m2
         d = -depth - r1 - r2
     elif dc > 0.0:
         a, b = witnesses(wf, n)
-        n0, n1, n2 = (b[0] - a[0]) / dc, (b[1] - a[1]) / dc, (b[2] - a[2]) / dc
-        d = dc - r1 - r2
+        n0, n1, n2 = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+        L = np.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
+        n0, n1, n2 = n0 / L, n1 / L, n2 / L
+        d = L - r1 - r2
     else:  # touching cores and a flat difference: the normal along the centres
         a, b = witnesses(wf, n)
         n0, n1, n2 = p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2]

@@ -22,7 +22,7 @@ import numpy as np
 from .._jit import jit
 from .gjk import WF_SIMPLEX, msupport
 
-EPA_VERTS = 128
+EPA_VERTS = 256
 EPA_FACES = 4 * EPA_VERTS  # a closed polytope of V vertices has 2V - 4 faces
 EPA_TOL = 1e-9  # [m] (curved shapes: 1e-12 cost 2-5x the time, for depths no solver needs)
 # a face is seen from w if w is this far above its plane [m]: round-off must not decide

@@ -155,6 +155,17 @@ def reduce_simplex(wf, n):
 
 
 @jit
+def _known(wf, n, w):
+    """w is (to 1e-12 m) a point of the simplex already: a repeat would make it degenerate."""
+    for i in range(n):
+        x = wpt(wf, i)
+        e = (w[0] - x[0]) ** 2 + (w[1] - x[1]) ** 2 + (w[2] - x[2]) ** 2
+        if e <= 1e-24:
+            return True
+    return False
+
+
+@jit
 def gjk(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf):
     """Run GJK on shapes 1 and 2 (of their cores for spheres and capsules). Returns (rows,
     |v|^2): rows 4 (or |v| = 0) when the shapes overlap; the simplex and weights are in wf."""
@@ -169,7 +180,7 @@ def gjk(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf):
         if vv == 0.0:
             break
         w = msupport(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, -v[0], -v[1], -v[2], wf, 6 * n)
-        if vv - _dot(v, w) <= GJK_EPS * vv:
+        if vv - _dot(v, w) <= GJK_EPS * vv or _known(wf, n, w):
             break
         for c in range(28):
             wf[28 + c] = wf[c]
@@ -177,7 +188,7 @@ def gjk(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf):
         if m == 4:
             return 4, 0.0
         nv = x0 * x0 + x1 * x1 + x2 * x2
-        if nv >= vv:  # no progress left in floating point: undo the step
+        if not nv < vv:  # no progress left in floating point (or NaN): undo the step
             for c in range(28):
                 wf[c] = wf[28 + c]
             break
