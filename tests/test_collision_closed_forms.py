@@ -162,3 +162,14 @@ def test_the_routines_run_inside_a_users_njit_code():
     k, n = drop(0.3505, 1000, con)
     assert n == 4 and k == 50  # the bottom face (z = p - 0.3) crosses 0 at step 50
     np.testing.assert_allclose(con[:4, 6], 0.3505 - 0.051 - 0.3, atol=1e-12)
+
+
+def test_convex_sets_report_their_distance_within_the_margin_and_nothing_beyond():
+    cube = np.array([[x, y, z] for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)])
+    for margin, n in ((0.25, 1), (0.15, 0)):  # the cubes' faces are 0.2 apart
+        c = _pair(dict(type="convex", vertices=cube, margin=margin),
+                  dict(type="ellipsoid", size=(0.1, 0.2, 0.3)), _T(), _T(p=(0.4, 0.05, 0.0)))
+        assert len(c.dist) == n
+        if n:  # the ellipsoid's tip along x is at 0.3: 0.2 from the cube's face x = 0.1
+            np.testing.assert_allclose(c.dist, [0.2], atol=1e-12)  # 0 achieved
+            np.testing.assert_allclose(c.normal, [[1.0, 0.0, 0.0]], atol=1e-9)

@@ -160,7 +160,9 @@ def box_box(p1, R1, s1, p2, R2, s2, margin, con, k, wf):
             best, ba, bb, bs, bu0, bu1, bu2 = ov, a, b, sg, u0, u1, u2
     none = con[0:0]  # boxes have no vertex rows
     if best < -TOUCH:  # separated within the margin: GJK's distance and normal
-        n, vv = gjk(BOX, s1, none, p1, R1, BOX, s2, none, p2, R2, wf)
+        n, vv = gjk(BOX, s1, none, p1, R1, BOX, s2, none, p2, R2, wf, margin)
+        if n == 0:
+            return 0
         wa, wb = witnesses(wf, n)
         n0, n1, n2 = wb[0] - wa[0], wb[1] - wa[1], wb[2] - wa[2]
         d = np.sqrt(n0 * n0 + n1 * n1 + n2 * n2)  # >= the SAT gap > TOUCH

@@ -28,7 +28,9 @@ def convex_convex(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, margin, con, k, wf, wi
     """Geoms (type t, size s, vertices v, placement p, R) 1 and 2: 0 or 1 contact, normal
     from 1 to 2. wf, wi: workspaces of at least epa.WF_SIZE and epa.WI_SIZE entries."""
     r1, r2 = core_radius(t1, s1), core_radius(t2, s2)
-    n, vv = gjk(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf)
+    n, vv = gjk(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, margin + r1 + r2)
+    if n == 0:
+        return 0  # farther apart than the margin
     dc = np.sqrt(vv)
     epa_ok, depth, m0, m1, m2, l0, l1, l2, f = False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1
     if n == 4 or dc <= TOUCH:

@@ -166,9 +166,11 @@ def _known(wf, n, w):
 
 
 @jit
-def gjk(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf):
+def gjk(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf, stop):
     """Run GJK on shapes 1 and 2 (of their cores for spheres and capsules). Returns (rows,
-    |v|^2): rows 4 (or |v| = 0) when the shapes overlap; the simplex and weights are in wf."""
+    |v|^2): rows 4 (or |v| = 0) when the shapes overlap; the simplex and weights are in wf;
+    rows 0 as soon as the distance is known to exceed stop (v.w / |v| is a lower bound of
+    it: the gap of the projections on v), the early exit of a pair beyond its margin."""
     d0, d1, d2 = p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2]
     if d0 == 0.0 and d1 == 0.0 and d2 == 0.0:
         d0 = 1.0
@@ -180,7 +182,10 @@ def gjk(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, wf):
         if vv == 0.0:
             break
         w = msupport(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, -v[0], -v[1], -v[2], wf, 6 * n)
-        if vv - _dot(v, w) <= GJK_EPS * vv or _known(wf, n, w):
+        vw = _dot(v, w)
+        if vw > 0.0 and vw * vw > stop * stop * vv:
+            return 0, vv
+        if vv - vw <= GJK_EPS * vv or _known(wf, n, w):
             break
         for c in range(28):
             wf[28 + c] = wf[c]
