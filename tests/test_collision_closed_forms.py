@@ -173,3 +173,44 @@ def test_convex_sets_report_their_distance_within_the_margin_and_nothing_beyond(
         if n:  # the ellipsoid's tip along x is at 0.3: 0.2 from the cube's face x = 0.1
             np.testing.assert_allclose(c.dist, [0.2], atol=1e-12)  # 0 achieved
             np.testing.assert_allclose(c.normal, [[1.0, 0.0, 0.0]], atol=1e-9)
+
+
+CUBE = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
+
+
+@pytest.mark.parametrize("lower", ["box", "convex"])
+@pytest.mark.parametrize("yaw, offset, n", [(0.0, (0.25, 0.1), 4), (np.pi / 4, (0.0, 0.0), 8),
+                                            (0.3, (0.2, -0.15), None)])
+def test_a_convex_set_on_a_box_or_a_convex_set_touches_at_the_faces_overlap(lower, yaw, offset,
+                                                                            n):
+    """The same closed form as box on box, through GJK/EPA and the face manifold."""
+    sa, sb, depth = np.array([0.3, 0.3, 0.2]), np.array([0.3, 0.3, 0.1]), 0.004
+    pb = np.array([offset[0], offset[1], sa[2] + sb[2] - depth])
+    g1 = dict(type="box", size=sa) if lower == "box" else dict(type="convex", vertices=CUBE * sa)
+    c = _pair(g1, dict(type="convex", vertices=CUBE * sb), _T(), _T(_rz(yaw), pb))
+    top = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * sa[:2]
+    bottom = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * sb[:2]) @ _rz(yaw)[:2, :2].T \
+        + pb[:2]
+    poly = _overlap_polygon(top, bottom)
+    if n is not None:
+        assert len(poly) == n
+    assert len(c.dist) == len(poly)
+    np.testing.assert_allclose(c.dist, -depth, atol=1e-15)
+    np.testing.assert_allclose(c.normal, np.tile([0.0, 0.0, 1.0], (len(poly), 1)), atol=1e-15)
+    assert _same_points(c.pos, np.c_[poly, np.full(len(poly), sa[2] - depth / 2)], 1e-14)
+
+
+def test_a_slightly_tilted_convex_set_rests_on_its_four_corners_at_their_heights():
+    sa, sb, th = np.array([0.3, 0.3, 0.2]), np.array([0.1, 0.1, 0.1]), 2e-4
+    Rx = np.array([[1, 0, 0], [0, np.cos(th), -np.sin(th)], [0, np.sin(th), np.cos(th)]])
+    pb = np.array([0.05, -0.02, sa[2] + sb[2] - 0.001])
+    c = _pair(dict(type="box", size=sa), dict(type="convex", vertices=CUBE * sb), _T(),
+              _T(Rx, pb))
+    corners = np.array([pb + Rx @ (np.array([x, y, -1.0]) * sb) for x in (-1, 1)
+                        for y in (-1, 1)])
+    d = corners[:, 2] - sa[2]  # each corner's height over the lower box's top face
+    assert len(c.dist) == 4
+    got = sorted(zip(c.dist, map(tuple, c.pos)))
+    want = sorted(zip(d, map(tuple, corners - np.c_[0 * d, 0 * d, d / 2])))
+    np.testing.assert_allclose([g[0] for g in got], [w[0] for w in want], atol=1e-15)
+    np.testing.assert_allclose([g[1] for g in got], [w[1] for w in want], atol=1e-15)

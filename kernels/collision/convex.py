@@ -8,15 +8,18 @@ distance -depth - r1 - r2 (EPA from a simplex just off the origin is kept only i
 is at least -d; else GJK's answer stands). The witness points are a + r1 n and b - r2 n.
 Accuracy: exact to round-off for polytopes and cores (boxes, convex sets, spheres, capsules),
 to GJK's and EPA's convergence for curved surfaces (ellipsoids, cylinders' rims): measured
-1.8e-9 m in distance (tests/test_collision_coal.py quotes it). One contact per pair.
+1.8e-9 m in distance (tests/test_collision_coal.py quotes it). One contact per pair, except
+where faces of two polytopes (boxes, convex sets) meet: then the overlap of the faces
+(manifold.py), up to MAX_PAIR contacts.
 """
 
 import numpy as np
 
 from .._jit import jit
 from .epa import epa, epa_witnesses
-from .geoms import write
+from .geoms import BOX, CONVEX, write
 from .gjk import gjk, witnesses
+from .manifold import face_manifold
 from .support import core_radius
 
 TOUCH = 1e-6  # [m] below this core distance the normal comes from EPA (GJK's v is too short to
@@ -59,6 +62,11 @@ def convex_convex(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, margin, con, k, wf, wi
         d = -r1 - r2
     if d >= margin:
         return 0
+    if (t1 == BOX or t1 == CONVEX) and (t2 == BOX or t2 == CONVEX):
+        m = face_manifold(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, n0, n1, n2, margin, con, k,
+                          wf)
+        if m > 0:
+            return m
     s = 0.5 * (r1 - r2)  # midpoint of a + r1 n and b - r2 n
     return write(con, k, 0.5 * (a[0] + b[0]) + s * n0, 0.5 * (a[1] + b[1]) + s * n1,
                  0.5 * (a[2] + b[2]) + s * n2, n0, n1, n2, d)
