@@ -214,3 +214,20 @@ def test_a_slightly_tilted_convex_set_rests_on_its_four_corners_at_their_heights
     want = sorted(zip(d, map(tuple, corners - np.c_[0 * d, 0 * d, d / 2])))
     np.testing.assert_allclose([g[0] for g in got], [w[0] for w in want], atol=1e-15)
     np.testing.assert_allclose([g[1] for g in got], [w[1] for w in want], atol=1e-15)
+
+
+@pytest.mark.parametrize("lower", ["box", "convex"])
+def test_a_cylinder_stands_on_its_rim_and_lies_on_its_two_ends(lower):
+    sa, r, h, depth = np.array([0.5, 0.5, 0.2]), 0.1, 0.15, 0.002
+    g1 = dict(type="box", size=sa) if lower == "box" else dict(type="convex", vertices=CUBE * sa)
+    cyl = dict(type="cylinder", size=(r, h))
+    c = _pair(g1, cyl, _T(), _T(_rz(0.3), (0.1, 0.05, sa[2] + h - depth)))
+    assert len(c.dist) == 8  # the rim octagon, each point on the rim, at the depth
+    np.testing.assert_allclose(c.dist, -depth, atol=1e-15)
+    np.testing.assert_allclose(np.hypot(c.pos[:, 0] - 0.1, c.pos[:, 1] - 0.05), r, atol=1e-15)
+    lying = np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])  # the axis along world -y
+    c = _pair(g1, cyl, _T(), _T(lying, (0.1, 0.05, sa[2] + r - depth)))
+    assert len(c.dist) == 2
+    np.testing.assert_allclose(c.dist, -depth, atol=1e-15)
+    np.testing.assert_allclose(np.sort(c.pos[:, 1]), [0.05 - h, 0.05 + h], atol=1e-15)
+    np.testing.assert_allclose(c.pos[:, 0], 0.1, atol=1e-15)

@@ -9,15 +9,15 @@ is at least -d; else GJK's answer stands). The witness points are a + r1 n and b
 Accuracy: exact to round-off for polytopes and cores (boxes, convex sets, spheres, capsules),
 to GJK's and EPA's convergence for curved surfaces (ellipsoids, cylinders' rims): measured
 1.8e-9 m in distance (tests/test_collision_coal.py quotes it). One contact per pair, except
-where faces of two polytopes (boxes, convex sets) meet: then the overlap of the faces
-(manifold.py), up to MAX_PAIR contacts.
+where flat faces (boxes', convex sets', cylinders' ends and sides) meet: then the overlap of
+the faces (manifold.py), up to MAX_PAIR contacts.
 """
 
 import numpy as np
 
 from .._jit import jit
 from .epa import epa, epa_witnesses
-from .geoms import BOX, CONVEX, write
+from .geoms import CYLINDER, write
 from .gjk import gjk, witnesses
 from .manifold import face_manifold
 from .support import core_radius
@@ -62,7 +62,7 @@ def convex_convex(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, margin, con, k, wf, wi
         d = -r1 - r2
     if d >= margin:
         return 0
-    if (t1 == BOX or t1 == CONVEX) and (t2 == BOX or t2 == CONVEX):
+    if t1 >= CYLINDER and t2 >= CYLINDER:  # boxes, convex sets, cylinders: flat faces
         m = face_manifold(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, n0, n1, n2, margin, con, k,
                           wf)
         if m > 0:

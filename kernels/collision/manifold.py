@@ -1,5 +1,7 @@
-"""Contact manifolds of two polytopes (boxes and convex vertex sets) whose faces meet: the
-contact GJK/EPA found (normal n) grown to the polygon where the two faces overlap.
+"""Contact manifolds of boxes, convex vertex sets and cylinders whose faces meet: the contact
+GJK/EPA found (normal n) grown to the polygon where the two faces overlap. A cylinder's flat
+end stands for a face through CYLINDER_RIM points of its rim (an inscribed polygon: a disk on
+a larger face rests on those points), a lying cylinder for an edge (its two lowest rim points).
 
 Each shape's feature along the normal is its vertices within FEATURE_TOL of its support
 plane: a face, an edge or a vertex (Ericson, "Real-Time Collision
@@ -15,10 +17,11 @@ Otherwise, or if no clipped point is within the margin, the single contact stand
 import numpy as np
 
 from .._jit import jit
-from .geoms import BOX, MAX_PAIR, write
+from .geoms import BOX, CYLINDER, MAX_PAIR, write
 
 FEATURE_TOL = 1e-3  # [m] a vertex this close to the support plane belongs to the feature
 MAXF = 16  # most points of one feature (further vertices of a large face are left out)
+CYLINDER_RIM = 8  # points on a cylinder's rim: the inscribed octagon stands for its disk
 _A, _B, _P, _Q = 0, 3 * MAXF, 6 * MAXF, 12 * MAXF  # wf: features, clip buffers (2 MAXF)
 WF_MANIFOLD = 18 * MAXF
 
@@ -38,9 +41,47 @@ def _vertex(t, size, v, p, R, i):
 
 
 @jit
+def _cylinder(size, p, R, n0, n1, n2, sg, tol, wf, o):
+    """A cylinder's feature along sg n: its end disk facing that way if the disk is within tol
+    of the support plane (CYLINDER_RIM points of its rim, the lowest first), both ends' lowest
+    rim points if its side is (a lying cylinder), else the lowest rim point alone."""
+    r, h = size[0], size[1]
+    a0, a1, a2 = R[0, 2], R[1, 2], R[2, 2]
+    na = sg * (n0 * a0 + n1 * a1 + n2 * a2)
+    u0, u1, u2 = sg * n0 - na * a0, sg * n1 - na * a1, sg * n2 - na * a2  # outwards in the disk
+    L = np.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+    if L < 1e-12:
+        u0, u1, u2 = R[0, 0], R[1, 0], R[2, 0]
+    else:
+        u0, u1, u2 = u0 / L, u1 / L, u2 / L
+    w0, w1, w2 = a1 * u2 - a2 * u1, a2 * u0 - a0 * u2, a0 * u1 - a1 * u0
+    e = h if na > 0.0 else -h  # the end nearer the support plane
+    hmax = sg * (n0 * p[0] + n1 * p[1] + n2 * p[2]) + abs(na) * h + r * L
+    m = 0
+    if 2.0 * r * L <= tol:  # the disk is flat on the plane: its rim
+        for k in range(CYLINDER_RIM):
+            c, sn = np.cos(2 * np.pi * k / CYLINDER_RIM), np.sin(2 * np.pi * k / CYLINDER_RIM)
+            wf[o + 3 * m] = p[0] + e * a0 + r * (c * u0 + sn * w0)
+            wf[o + 3 * m + 1] = p[1] + e * a1 + r * (c * u1 + sn * w1)
+            wf[o + 3 * m + 2] = p[2] + e * a2 + r * (c * u2 + sn * w2)
+            m += 1
+    else:
+        for s_ in (e, -e):
+            if s_ != e and 2.0 * h * abs(na) > tol:
+                break  # the far end is off the plane: one point
+            wf[o + 3 * m] = p[0] + s_ * a0 + r * u0
+            wf[o + 3 * m + 1] = p[1] + s_ * a1 + r * u1
+            wf[o + 3 * m + 2] = p[2] + s_ * a2 + r * u2
+            m += 1
+    return _wrap(wf, o, m, n0, n1, n2), hmax
+
+
+@jit
 def _feature(t, size, v, p, R, n0, n1, n2, sg, tol, wf, o):
     """Vertices x with sg n.x within tol of its maximum, to wf[o:], ordered counter-clockwise
     about n; returns (count, max sg n.x)."""
+    if t == CYLINDER:
+        return _cylinder(size, p, R, n0, n1, n2, sg, tol, wf, o)
     nv = 8 if t == BOX else v.shape[0]
     h = -np.inf
     for i in range(nv):
