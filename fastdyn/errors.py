@@ -19,7 +19,7 @@ from .kernels._jit import CacheWarning, UnsafeCacheDirError
 
 __all__ = [
     "NumericalOverflowError", "SingularMassMatrixError", "MimicNotSupportedError",
-    "DescriptionError", "URDFError", "URDFWarning", "MJCFError", "MJCFWarning",
+    "DescriptionError", "GeomError", "URDFError", "URDFWarning", "MJCFError", "MJCFWarning",
     "DivergenceError", "RolloutWarning", "ConvergenceWarning", "StudyInterrupted",
     "ForkedSerialWarning", "CacheWarning", "UnsafeCacheDirError", "ConstraintError",
     "SingularConstraintError", "SRDFError", "SRDFWarning", "MeshWarning",
@@ -70,6 +70,15 @@ class DescriptionError(ValueError):
         if line is not None:
             where += f", line {line}"
         super().__init__(f"{where}: {element + ': ' if element else ''}{message}")
+
+
+class GeomError(ValueError):
+    """A collision geom that cannot be built (fastdyn.sim.collision): ``str(err)`` is
+    "geom N: field: reason"; ``.geom``, ``.field`` and ``.reason`` hold the parts."""
+
+    def __init__(self, geom: int, field: str, reason: str):
+        self.geom, self.field, self.reason = geom, field, reason
+        super().__init__(f"geom {geom}: {field}: {reason}")
 
 
 class URDFError(DescriptionError):

@@ -37,7 +37,8 @@ KERNEL_FLOORS = {
     "fastdyn.kernels._jit": 0, "fastdyn.kernels.layout": 0, "fastdyn.kernels.stack": 0,
     "fastdyn.kernels.spatial": 1, "fastdyn.kernels.linalg": 1, "fastdyn.kernels.joints": 1,
     "fastdyn.kernels.checks": 2, "fastdyn.kernels.configuration": 3,
-    "fastdyn.kernels.algorithms": 4, "fastdyn.kernels.contact": 5, "fastdyn.kernels.entry": 6,
+    "fastdyn.kernels.algorithms": 4, "fastdyn.kernels.collision": 4,
+    "fastdyn.kernels.contact": 5, "fastdyn.kernels.entry": 6,
     "fastdyn.kernels": 7,  # its __init__ hands the kernels on
 }
 

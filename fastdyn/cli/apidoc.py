@@ -31,6 +31,7 @@ MODULES = [
     ("fastdyn.io", "Robots in and out of files: URDF, MJCF, npz."),
     ("fastdyn.errors", "Every exception and warning fastdyn raises."),
     ("fastdyn.batch", "Many states (and robots) in one call, on every core."),
+    ("fastdyn.sim.collision", "Collision geoms and their contacts, without a Scene."),
     ("fastdyn.sim", "The simulator: scenes with contact, rollouts, a standing robot."),
     ("fastdyn.view", "A viewer of models, scenes and rollouts (meshcat: the optional extra view)."),
     ("fastdyn.study", "Monte Carlo studies over uncertain robot parameters."),
