@@ -1,7 +1,8 @@
 """Derivatives of constrained dynamics, d(ddq, lambda)/d(q, v, tau), and of impulse dynamics,
 d(v+, Lambda)/d(q, v-): Pinocchio's computeConstraintDynamicsDerivatives and
 computeImpulseDynamicsDerivatives, for contacts with the world (fastdyn.RigidConstraint
-without ``frame2``), in LOCAL and LOCAL_WORLD_ALIGNED, with Baumgarte's gains.
+without ``frame2``), in LOCAL and LOCAL_WORLD_ALIGNED, with Baumgarte's gains, and joint
+couplings (fastdyn.JointCoupling).
 
     ddq_dq, ddq_dv, ddq_dtau, dlam_dq, dlam_dv, dlam_dtau = \\
         fd.compute_constraint_dynamics_derivatives(model, data, q, v, tau, constraints)
@@ -35,7 +36,6 @@ from ._internal import arrays as _arrays
 from ._internal import checks as _checks
 from ._internal import constraint_sets as _sets
 from ._internal.fastcall import Kernel
-from .coupling import JointCoupling
 from .errors import ConstraintError
 from .kernels.contact.constrained_dynamics_derivatives import derivatives_work_size
 from .kernels.entry import guard_constrained as _guard
@@ -101,9 +101,6 @@ def _prepare(model, data, constraints, out):
     table, prox, work, lam = _sets.prepare(model, data, constraints, 0.0, 1, 1e-12, 1e-12,
                                            out, _work_size)
     for c in _sets.constraints_of(data):
-        if type(c) is JointCoupling:
-            raise ConstraintError(c.name, "the derivatives of joint couplings are not "
-                                          "implemented yet; contacts with the world are")
         if c.frame2 is not None:
             raise ConstraintError(c.name, "the derivatives of loop closures (a constraint with "
                                           "frame2) are not implemented yet; contacts with the "

@@ -9,8 +9,8 @@ prismatic; an unbounded revolute's (cos, sin) is refused). Its one row is J = e_
 ratio e_leader; Baumgarte's gains kp, kd pull a violated coupling back, as a
 RigidConstraint's (kernels/contact/rigid_constraints.py); lambda is the generalized force
 the coupling applies to the joint (minus ratio times it to the leader). It goes in the same
-constraint lists as fastdyn.RigidConstraint, for fd.constraint_dynamics, fd.impulse_dynamics
-and their batches; their derivatives take contacts with the world only and refuse it by name.
+constraint lists as fastdyn.RigidConstraint, for fd.constraint_dynamics, fd.impulse_dynamics,
+their batches and their derivatives.
 A ``fastdyn.mimic.MimicModel`` removes the follower's coordinate instead (exact, and the
 model's algorithms then run reduced); a coupling keeps every coordinate, so it mixes with
 contacts and loop closures in one constraint set. Immutable; belongs to its model.

@@ -1,7 +1,8 @@
 """fd.JointCoupling in fd.constraint_dynamics / impulse_dynamics: against the mimic model
 (the same coupling by elimination: Pinocchio's mimic joints, fastdyn.mimic checked against
 them in tests/test_mimic.py), against MuJoCo's joint equality in its rigid limit, against
-Baumgarte's law on the coupled coordinates, and on bad input."""
+Baumgarte's law on the coupled coordinates, its derivatives beside contacts against finite
+differences, and on bad input."""
 
 import warnings
 
@@ -10,6 +11,10 @@ import pytest
 
 import fastdyn as fd
 from fastdyn.errors import ConstraintError
+from test_constraint_dynamics import SOLO_FEET, _contacts
+from test_constraint_dynamics_derivatives import (FD_TOL, _finite_differences,
+                                                  _impulse_differences)
+from conftest import close, get_pair, random_state
 
 
 def _panda():
@@ -121,8 +126,26 @@ def test_bad_couplings_are_named():
     with pytest.raises(ConstraintError, match="ratio must be finite"):
         fd.JointCoupling(model, "FL_KFE", "FL_HFE", ratio=np.nan)
     gear = fd.JointCoupling(model, "FL_KFE", "FL_HFE", name="knee")
-    q, v = fd.neutral(model), np.zeros(model.nv)
-    with pytest.raises(ConstraintError, match="'knee': the derivatives of joint couplings"):
-        fd.compute_constraint_dynamics_derivatives(model, model.create_data(), q, v, v, [gear])
     with pytest.raises(AttributeError, match="immutable"):
         gear.ratio = 2.0
+
+
+@pytest.mark.parametrize("gains", ((0.0, 0.0), (30.0, 4.0)), ids=("no_gains", "baumgarte"))
+def test_derivatives_with_a_coupling_match_finite_differences(gains):
+    """Solo12 on three point contacts with its fourth knee geared to its hip (a coupling
+    beside contacts): d(ddq, lambda)/d(q, v, tau) and d(v+, Lambda)/d(q, v-) against central
+    differences (their tolerance: tests/test_constraint_dynamics_derivatives.py's)."""
+    model, pm = get_pair("solo12")
+    cs = _contacts(model, SOLO_FEET[:3], (3, 3, 3), fd.LOCAL_WORLD_ALIGNED, gains)
+    cs.append(fd.JointCoupling(model, "HR_KFE", "HR_HFE", ratio=-1.7, offset=0.2,
+                               kp=gains[0], kd=gains[1]))
+    rng = np.random.default_rng(5)
+    q, v, _ = random_state(pm, rng)
+    tau = rng.normal(size=model.nv) * 5.0
+    ours = fd.compute_constraint_dynamics_derivatives(model, model.create_data(), q, v, tau, cs)
+    for a, b in zip(ours, _finite_differences(model, cs, q, v, tau)):
+        close(a, b, FD_TOL)
+    ours = fd.compute_impulse_dynamics_derivatives(model, model.create_data(), q, v, cs,
+                                                   restitution=0.4)
+    for a, b in zip(ours, _impulse_differences(model, cs, q, v, 0.4)):
+        close(a, b, FD_TOL)

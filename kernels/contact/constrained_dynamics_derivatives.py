@@ -28,8 +28,10 @@ w_k x R1 r2, which vanishes at the solution (r2 = 0). Impulse dynamics is the sa
     r1 = M(q) (v+ - v-) - J(q)^T Lambda = RNEA(q, 0, v+ - v-) - g(q) - J^T Lambda,
     r2 = J(q) (v+ + e v-)
 (the frame's velocity derivatives at v+ + e v-), and for v-: d Lambda/dv- = -(1 + e) G^-1 J,
-d v+/dv- = I + M^-1 J^T d Lambda/dv-. Loop closures (joint2 > 0) are not handled here: the
-object API refuses them.
+d v+/dv- = I + M^-1 J^T d Lambda/dv-. A joint coupling's row (kind 1, rigid_constraints.py)
+has a constant J: it adds no spatial force to r1, and its r2 derivatives are Kp J along q
+and Kd J along v (zero along q for impulses). Loop closures (joint2 > 0 on a frame
+constraint) are not handled here: the object API refuses them.
 """
 
 from .._jit import jit
@@ -42,7 +44,7 @@ from ..linalg.dense import solve_factored
 from ..spatial import motion
 from ..spatial.rotations import matrix_to_quat
 from .constrained_dynamics import constraint_dynamics, impulse_dynamics, views, work_size
-from .rigid_constraints import T_C1, T_C2, T_ROT, placements
+from .rigid_constraints import COUPLING, T_C1, T_C2, T_ROT, placements
 
 
 @jit
@@ -86,6 +88,8 @@ def _forces(cst, ws, lam, tmp, fext):
     fext[:, :] = 0.0
     for k in range(cst.shape[0]):
         c = cst[k]
+        if c.kind == COUPLING:  # a generalized force along a constant J: no spatial force
+            continue
         placements(cst, k, ws, tmp)
         r = c.row
         f = (lam[r], lam[r + 1], lam[r + 2])
@@ -260,10 +264,15 @@ def constraint_dynamics_derivatives(jnt, prm, dof, cst, q, v, tau, prox, ws, wor
     kinematics_derivatives(jnt, prm, q, v, ddq, ws)
     for k in range(cst.shape[0]):
         c = cst[k]
+        r, n = c.row, c.kind
+        if n == COUPLING:  # r2 = J ddq + Kp e + Kd de/dt with J constant
+            for col in range(nv):
+                dr2q[r, col] = c.kp * J[r, col]
+                dr2v[r, col] = c.kd * J[r, col]
+            continue
         placements(cst, k, ws, tmp)
         motion_derivatives(jnt, ws, c.joint1, tmp, T_C1, LOCAL, dv_dq, dv_dv, da_dq, da_dv,
                            da_da)
-        r, n = c.row, c.kind
         if n == 3:
             _point_rows(c, _frame_velocity(c, ws), tmp, dv_dq, dv_dv, da_dq, da_dv, da_da,
                         dr2q[r:r + 3], dr2v[r:r + 3])
@@ -326,10 +335,14 @@ def impulse_dynamics_derivatives(jnt, prm, dof, cst, q, v, restitution, prox, ws
     kinematics_derivatives(jnt, prm, q, x, zero, ws)
     for k in range(cst.shape[0]):
         c = cst[k]
+        r, n = c.row, c.kind
+        if n == COUPLING:  # r2 = J (v+ + e v-) with J constant
+            for col in range(nv):
+                dr2q[r, col] = 0.0
+            continue
         placements(cst, k, ws, tmp)
         motion_derivatives(jnt, ws, c.joint1, tmp, T_C1, LOCAL, dv_dq, dv_dv, da_dq, da_dv,
                            da_da)
-        r, n = c.row, c.kind
         for a in range(n):
             for col in range(nv):
                 dr2q[r + a, col] = dv_dq[a, col]

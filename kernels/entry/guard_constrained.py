@@ -90,8 +90,8 @@ def constraint_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, tau, prox,
                           and ddq_d.shape[2] == nv and lam_d.shape[0] == 3
                           and lam_d.shape[1] == m and lam_d.shape[2] == nv):
         code = 8 * CODE
-    for k in range(cst.shape[0]):  # (the kernel takes contacts with the world only)
-        if cst[k].joint2 != 0 or cst[k].kind == 1:
+    for k in range(cst.shape[0]):  # (contacts with the world and couplings only)
+        if cst[k].joint2 != 0 and cst[k].kind != 1:
             code = 8 * CODE
     if code != 0:
         return code, 0, 0
@@ -116,8 +116,8 @@ def impulse_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, restitution, 
                           and dv_d.shape[2] == nv and lam_d.shape[0] == 2
                           and lam_d.shape[1] == m and lam_d.shape[2] == nv):
         code = 8 * CODE
-    for k in range(cst.shape[0]):  # (the kernel takes contacts with the world only)
-        if cst[k].joint2 != 0 or cst[k].kind == 1:
+    for k in range(cst.shape[0]):  # (contacts with the world and couplings only)
+        if cst[k].joint2 != 0 and cst[k].kind != 1:
             code = 8 * CODE
     if code != 0:
         return code, 0, 0
