@@ -17,6 +17,7 @@ import pytest
 import fastdyn as fd
 from fastdyn._internal import memory as _memory
 from fastdyn import study
+from fastdyn._internal import slices
 from conftest import close, get_pair, needs_pinocchio, pin
 
 SPREAD = dict(mass=0.1, com=0.01, inertia=0.2)
@@ -245,7 +246,7 @@ def test_bad_input_is_refused_with_a_clear_message(arm, tree):
                   seed=0)
 
 
-def test_ctrl_c_stops_a_long_study_and_leaves_the_process_usable(arm, capsys,
+def test_ctrl_c_stops_a_long_study_and_leaves_the_process_usable(arm, capsys, monkeypatch,
                                                                  python_sigint):
     Q, V, A = states(arm, 5000)
     sampler = study.ParameterSampler(arm, **SPREAD)
@@ -253,8 +254,21 @@ def test_ctrl_c_stops_a_long_study_and_leaves_the_process_usable(arm, capsys,
     small = study.run(arm, sampler, what, n=50, seed=1)  # compiled; the reference below
     n = 100_000  # about 100 us a sample: several seconds even on both cores
     sent = []
-    timer = threading.Timer(0.3, lambda: (sent.append(time.perf_counter()),
-                                          os.kill(os.getpid(), signal.SIGINT)))
+    started = threading.Event()
+    next_span = slices.next_span
+
+    def spy(*args):  # the first slice is done: the study is running (not allocating)
+        started.set()
+        return next_span(*args)
+
+    def interrupt():
+        started.wait(60.0)
+        time.sleep(0.2)
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(slices, "next_span", spy)
+    timer = threading.Thread(target=interrupt, daemon=True)
     timer.start()
     with pytest.raises(KeyboardInterrupt) as stop:
         study.run(arm, sampler, what, n=n, seed=1)
