@@ -7,7 +7,7 @@ issue's targets.
     python -m bench.report bench/test_rnea.py -k "ur5 or talos"   # extra arguments go to pytest
     python bench/report.py --from-json old.json # one json of an older layout
 
-Each suite (bench/test_NAME.py) is run by its own pytest and its results are committed as
+Each suite (a bench/test_*.py file) is run by its own pytest and its results are committed as
 bench/results/test_NAME.json, with the commit (and whether the tree had uncommitted changes),
 the date and the machine's load average before and after it ran; Pinocchio's C++ times from
 bench/cpp/run.py are bench/results/cpp.json. RESULTS.md is rendered from these files alone, and
