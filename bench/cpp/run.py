@@ -8,7 +8,8 @@ Pinocchio 4.1 has no parallel CRBA, FK or Jacobians, so from Python their C++ ti
 estimated (a Python loop minus a joint-less model's loop); this program times them in C++,
 with RNEA and ABA (both of Pinocchio's conventions, LOCAL and WORLD) beside them. Each round
 times every algorithm once over the same states (interleaved: a burst of other load spreads
-over all of them); min and median over the rounds are kept.
+over all of them), in blocks of 50 states; min and median per evaluation over all blocks of
+all rounds are kept (a short block is likely to run undisturbed on a shared machine).
 
 Needs a C++17 compiler (``CXX``, default g++), the wheel's headers and libraries (cmeel.prefix)
 and Eigen's headers, which the wheel does not ship: ``pip install cmeel-eigen`` puts them in
