@@ -95,8 +95,9 @@ def versions() -> dict[str, str]:
 def git_head() -> str:
     p = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                        cwd=ROOT)
-    dirty = subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True,
-                           cwd=ROOT).stdout.strip()
+    # the results files themselves are not the measured code: a re-run rewrites them
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", ".", ":!bench/results"],
+                           capture_output=True, text=True, cwd=ROOT).stdout.strip()
     return p.stdout.strip() + (" + uncommitted changes" if dirty else "")
 
 

@@ -126,9 +126,9 @@ def main(argv=None) -> int:
     if binary is None:
         print(f"bench/cpp: skipped, {why}")
         return 0
-    before = loadavg()
+    before, head = loadavg(), git_head()
     rows = run(binary, args.models, args.states, args.rounds)
-    meta = {"git": git_head(), "load_before": before, "load_after": loadavg(),
+    meta = {"git": head, "load_before": before, "load_after": loadavg(),
             "date": datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
             "states": args.states, "rounds": args.rounds}
     args.out.parent.mkdir(exist_ok=True)
