@@ -1,15 +1,21 @@
 """Run the benchmark suites and write bench/RESULTS.md: fastdyn beside Pinocchio, with the
 issue's targets.
 
-    python bench/report.py                      # all suites (about 10 minutes on 2 cores)
-    python -m bench.report -k "ur5 or talos"    # extra arguments go to pytest
-    python bench/report.py --from-json bench/results.json   # rewrite RESULTS.md only
-    python bench/report.py --keep bench/results.json bench/test_batch.py   # re-run one file,
-                                                  # keep the other results from the old json
+    python bench/report.py                      # every suite, then bench/cpp, then RESULTS.md
+    python bench/report.py bench/test_aba.py    # re-run one suite, then RESULTS.md
+    python bench/report.py --render             # RESULTS.md from the committed results only
+    python -m bench.report bench/test_rnea.py -k "ur5 or talos"   # extra arguments go to pytest
+    python bench/report.py --from-json old.json # one json of an older layout
+
+Each suite (a bench/test_*.py file) is run by its own pytest and its results are committed as
+bench/results/test_NAME.json, with the commit (and whether the tree had uncommitted changes),
+the date and the machine's load average before and after it ran; Pinocchio's C++ times from
+bench/cpp/run.py are bench/results/cpp.json. RESULTS.md is rendered from these files alone, and
+says where each suite's rows come from, so a row can always be traced to a run and re-made.
 
 Ratios are fastdyn time / Pinocchio time (below 1: fastdyn is faster) from pytest-benchmark's
 min, the statistic least disturbed by other processes; the median's ratio is shown beside it.
-Raw numbers stay in bench/results.json.
+Raw numbers stay in bench/results/.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
+RESULTS = BENCH / "results"
 ALGOS = ("fk", "rnea", "crba", "aba", "jacobians")
 ALGO_NAMES = {"fk": "FK", "rnea": "RNEA", "crba": "CRBA", "aba": "ABA", "jacobians": "Jacobians"}
 MODELS = ("double_pendulum", "ur5", "panda", "solo12", "talos", "random_tree_100")
@@ -88,8 +95,9 @@ def versions() -> dict[str, str]:
 def git_head() -> str:
     p = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                        cwd=ROOT)
-    dirty = subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True,
-                           cwd=ROOT).stdout.strip()
+    # the results files themselves are not the measured code: a re-run rewrites them
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", ".", ":!bench/results"],
+                           capture_output=True, text=True, cwd=ROOT).stdout.strip()
     return p.stdout.strip() + (" + uncommitted changes" if dirty else "")
 
 
@@ -111,6 +119,8 @@ class Results:
             self.t[key] = (b["stats"]["min"] / n, b["stats"]["median"] / n)
             if "nv" in x:
                 self.info[x["model"]] = x
+        self.native = {(r["algo"], r["model"]): (r["min"], r["median"])
+                       for r in doc.get("cpp", [])}  # bench/cpp/run.py
 
     def get(self, measure, algo, model, role, variant=""):
         return self.t.get((measure, algo, variant, model, role))
@@ -124,6 +134,9 @@ class Results:
         t = self.get("kernel", algo, model, "pinocchio-cpp")
         if t:
             return t[0], t[1], "InParallel"
+        t = self.native.get((algo, model))
+        if t:
+            return t[0], t[1], "C++ program"
         est = self.estimate(algo, model)
         return (est[0], est[1], "estimate") if est else None
 
@@ -194,8 +207,11 @@ def kernel_section(res: Results, tally: Tally) -> list[str]:
     out = ["## Kernel time per evaluation: @njit loop over 1,000 states vs Pinocchio C++", "",
            "fastdyn: the kernel called from an `@numba.njit` loop over 1,000 pre-generated "
            "states (total / 1,000). Pinocchio: `rneaInParallel` / `abaInParallel` with one "
-           "thread over the same states; Pinocchio 4.1 has no parallel CRBA, FK or Jacobians, "
-           "so for those its C++ time is *estimated* as (pin.X called from Python over the "
+           "thread over the same states; Pinocchio 4.1 has no parallel CRBA, FK or Jacobians: "
+           "\"(C++)\" marks their time measured by bench/cpp/timing.cpp (a C++ loop over 1,000 "
+           "states built against the installed wheel, bench/results/cpp.json); where that "
+           "program could not be built, their C++ time is *estimated* as (pin.X called from "
+           "Python over the "
            "states) - (the same loop on a joint-less model), i.e. with the fixed binding "
            "overhead removed. Part of the binding cost grows with nv, so the estimate is an upper "
            "bound on the C++ time and the ratio a lower bound (flattering fastdyn); see the "
@@ -230,8 +246,9 @@ def kernel_section(res: Results, tally: Tally) -> list[str]:
             per_joint = fmt_t(f[0] / (nj - 1)) if f and nj else "n/a"
             rows.append([ALGO_NAMES[algo], model_label(res, m),
                          f"{fmt_t(f[0])} / {fmt_t(f[1])}" if f else "n/a",
-                         f"{fmt_t(c[0])} / {fmt_t(c[1])}" + (" (est.)" if c[2] == "estimate"
-                                                             else "") if c else "n/a",
+                         f"{fmt_t(c[0])} / {fmt_t(c[1])}" + {"estimate": " (est.)",
+                                                              "C++ program": " (C++)"}.get(
+                             c[2], "") if c else "n/a",
                          fmt_r(r), fmt_r(rm), per_joint,
                          "<= 0.5" if judged else "-", verdict,
                          f"{fmt_t(g[0])} / {fmt_t(g[1])}" if g else "-",
@@ -785,22 +802,56 @@ def tick_section(res: Results, tally: Tally) -> list[str]:
                        rows)
 
 
+def aba_world_section(res: Results) -> list[str]:
+    """ABA against Pinocchio's WORLD convention (fastdyn's own) beside its default LOCAL."""
+    rows = []
+    for m in MODELS:
+        loc, wor = res.native.get(("aba", m)), res.native.get(("aba-world", m))
+        f = res.get("kernel", "aba", m, "fastdyn")
+        g = res.get("kernel", "aba", m, "fastdyn-generated")
+        c = res.cpp("aba", m)
+        s1, sp, sw = (res.get("single", "aba", m, r)
+                      for r in ("fastdyn", "pinocchio", "pinocchio-world"))
+        if not (loc and wor) and not sw:
+            continue
+        share = wor[0] / loc[0] if loc and wor else None  # WORLD / LOCAL, same C++ run
+        cw = (c[0] * share,) if c and share else None  # WORLD on the kernel table's scale
+        rows.append([model_label(res, m), fmt_t(loc[0]) if loc else "n/a",
+                     fmt_t(wor[0]) if wor else "n/a", fmt_r(share), fmt_r(ratio(f, c)),
+                     fmt_r(ratio(f, cw)), fmt_r(ratio(g, cw)) if g else "-",
+                     fmt_t(sp[0]) if sp else "n/a", fmt_t(sw[0]) if sw else "n/a",
+                     fmt_r(ratio(s1, sw))])
+    if not rows:
+        return []
+    return (["## ABA against Pinocchio's WORLD convention", "",
+             "Pinocchio's `aba` takes a `Convention`: LOCAL (its default, used in the tables "
+             "above) or WORLD, which works in the world frame as fastdyn's ABA does and is "
+             "faster. C++ LOCAL / WORLD: bench/cpp/timing.cpp, interleaved rounds, min; \"WORLD / "
+             "LOCAL\" their ratio in that run. The kernel ratios take the kernel table's "
+             "Pinocchio time (InParallel, LOCAL) times WORLD / LOCAL, so both sides come from "
+             "the runs of the table above. Single call: `pin.aba(..., pin.Convention.WORLD)` "
+             "from Python.", ""]
+            + table(["model", "C++ LOCAL", "C++ WORLD", "WORLD / LOCAL", "kernel ratio vs LOCAL",
+                     "kernel ratio vs WORLD", "generated vs WORLD", "pin single LOCAL",
+                     "pin single WORLD", "single ratio vs WORLD"], rows) + [""])
+
+
 def estimate_check(res: Results) -> list[str]:
     rows = []
-    for algo in ("rnea", "aba"):
+    for algo in ALGOS:
         for m in MODELS:
-            c = res.get("kernel", algo, m, "pinocchio-cpp")
+            c = res.get("kernel", algo, m, "pinocchio-cpp") or res.native.get((algo, m))
             e = res.estimate(algo, m)
             if c and e:
                 rows.append([ALGO_NAMES[algo], m, fmt_t(c[0]), fmt_t(e[0]), fmt_r(e[0] / c[0])])
     if not rows:
         return []
-    return (["## Check of the C++ estimate (RNEA, ABA, where the true C++ time is known)", "",
+    return (["## Check of the C++ estimate (where the true C++ time is known)", "",
              "estimate = (pin.X from Python, state by state) - (same on a joint-less model). "
              "A ratio above 1 means the estimate over-states C++ time, so the estimated "
              "kernel ratios for CRBA, FK and Jacobians are optimistic for fastdyn by about "
              "that factor.", ""]
-            + table(["algorithm", "model", "C++ (InParallel, 1 thread)", "estimate",
+            + table(["algorithm", "model", "C++ (InParallel or bench/cpp, 1 thread)", "estimate",
                      "estimate / C++"], rows))
 
 
@@ -827,10 +878,12 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
             + closed_loop_section(res, tally)
             + montecarlo_section(res, tally) + derivatives_section(res, tally)
             + api_section(res, tally) + tick_section(res, tally)
-            + estimate_check(res))
+            + aba_world_section(res) + estimate_check(res) + provenance(meta))
     v = meta["versions"]
     lines = ["# fastdyn benchmarks vs Pinocchio", "",
-             "Generated by `python bench/report.py` (raw data: bench/results.json). Ratios are "
+             "Generated by `python bench/report.py` from the committed results in bench/results/ "
+             "(`--render` re-makes this file from them alone; where each suite's rows come from: "
+             "\"Provenance\" at the end). Ratios are "
              "fastdyn time / Pinocchio time from pytest-benchmark's **min** (least disturbed by "
              "other load); the median's ratio is shown beside it. Below 1: fastdyn is faster.", "",
              f"- Date: {meta['date']}",
@@ -845,6 +898,66 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
     out.write_text("\n".join(lines).rstrip() + "\n")
 
 
+def provenance(meta: dict) -> list[str]:
+    runs = meta.get("runs") or []
+    if not runs:
+        return []
+    rows = [[r["suite"], r.get("date", "n/a"), r.get("git", "n/a"), r.get("load_before", "n/a"),
+             r.get("load_after", "n/a"), r.get("args") or "-"] for r in runs]
+    return (["## Provenance", "", "One row per results file in bench/results/: the commit it "
+             "was measured on, and the 1/5/15-minute load average before and after (a shared "
+             "machine's load is noise in every row of that suite).", ""]
+            + table(["results file", "date", "commit", "load before", "load after",
+                     "pytest arguments"], rows))
+
+
+def run_suite(suite: Path, extra: list[str]) -> int:
+    """Run one suite; write bench/results/<suite>.json with its meta (merged into the old
+    file's rows when only some of its benchmarks ran)."""
+    out = RESULTS / f"{suite.stem}.json"
+    RESULTS.mkdir(exist_ok=True)
+    tmp = RESULTS / f".{suite.stem}.raw.json"
+    meta = {"suite": out.name, "load_before": loadavg(), "git": git_head(), "args": " ".join(
+        extra), "date": datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")}
+    code = run_suites(tmp, [str(suite), *extra])
+    meta["load_after"] = loadavg()
+    meta["pytest_exit"] = code
+    meta["versions"] = versions()
+    if not tmp.exists():
+        return code or 1
+    doc = json.loads(tmp.read_text())
+    tmp.unlink()
+    for b in doc["benchmarks"]:  # every round's raw time: hundreds of MB, not needed
+        b["stats"].pop("data", None)
+    if extra and out.exists():
+        doc = merge(json.loads(out.read_text()), doc)
+    doc["fastdyn_meta"] = meta
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    return code
+
+
+def collect() -> tuple[dict, dict]:
+    """Every results file in bench/results/ as one document, and the combined meta."""
+    doc = {"benchmarks": [], "cpp": []}
+    runs = []
+    for f in sorted(RESULTS.glob("*.json")):
+        d = json.loads(f.read_text())
+        m = d.get("fastdyn_meta") or d.get("meta") or {}
+        m.setdefault("suite", f.name)
+        runs.append(m)
+        doc["benchmarks"] += d.get("benchmarks", [])
+        doc["cpp"] += d.get("cpp", [])
+    dates = sorted(r["date"] for r in runs if r.get("date"))
+    meta = {"runs": runs, "date": f"{dates[0]} to {dates[-1]}" if dates else "n/a",
+            "git": ", ".join(sorted({r.get("git", "n/a") for r in runs})) or "n/a",
+            "load_before": "per suite (Provenance)", "load_after": "per suite (Provenance)",
+            "cpu": cpu_model(), "cores": len(os.sched_getaffinity(0)) if hasattr(
+                os, "sched_getaffinity") else os.cpu_count(), "platform": platform.platform(),
+            "versions": next((r["versions"] for r in runs if r.get("versions")), None)
+            or versions()}
+    return doc, meta
+
+
 def merge(old: dict, new: dict) -> dict:
     """new's benchmarks plus those of old that new did not re-run."""
     seen = {b["fullname"] for b in new["benchmarks"]}
@@ -854,47 +967,31 @@ def merge(old: dict, new: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--from-json", type=Path, help="skip the run, report this json")
-    ap.add_argument("--json", type=Path, default=BENCH / "results.json")
+    ap.add_argument("--render", action="store_true", help="run nothing: RESULTS.md from the "
+                    "committed results in bench/results/")
+    ap.add_argument("--from-json", type=Path, help="run nothing: RESULTS.md from one json of "
+                    "the older single-file layout (its .meta.json beside it)")
     ap.add_argument("--out", type=Path, default=BENCH / "RESULTS.md")
     ap.add_argument("--note", default=None, help="a line quoted under the header")
-    ap.add_argument("--keep", type=Path, help="an earlier json: its benchmarks not re-run now "
-                    "are kept (re-run one file without losing the others)")
+    ap.add_argument("--no-cpp", action="store_true", help="do not run bench/cpp/run.py")
     args, extra = ap.parse_known_args(argv)
-    meta_path = (args.from_json or args.json).with_suffix(".meta.json")
     if args.from_json:
         doc = json.loads(args.from_json.read_text())
+        meta_path = args.from_json.with_suffix(".meta.json")
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-        meta["note"] = args.note or meta.get("note")
     else:
-        # read before the run: --keep is usually the very json this run overwrites
-        kept = json.loads(args.keep.read_text()) if args.keep else None
-        meta = {"load_before": loadavg(), "date": datetime.datetime.now().astimezone()
-                .strftime("%Y-%m-%d %H:%M %Z")}
-        code = run_suites(args.json, extra)
-        meta["load_after"] = loadavg()
-        if not args.json.exists():
-            print("no benchmark json written", file=sys.stderr)
-            return code or 1
-        doc = json.loads(args.json.read_text())
-        for b in doc["benchmarks"]:  # every round's raw time: hundreds of MB, not needed
-            b["stats"].pop("data", None)
-        if kept is not None:
-            doc = merge(kept, doc)
-        args.json.write_text(json.dumps(doc, indent=1))
-        meta.update(cpu=cpu_model(), cores=len(os.sched_getaffinity(0)) if hasattr(
-            os, "sched_getaffinity") else os.cpu_count(), platform=platform.platform(),
-            versions=versions(), git=git_head(), pytest_exit=code)
-        busy = float(meta["load_before"].split()[0]) if meta["load_before"] != "n/a" else 0.0
-        meta["note"] = args.note or (
-            f"Shared machine: the 1-minute load average was {busy:.2f} on "
-            f"{meta['cores']} cores before the run, so other processes competed for the CPU; "
-            "expect noise, trust the min more than the median." if busy > 0.5 else None)
-        if args.keep:
-            meta["note"] = ((meta["note"] + " ") if meta["note"] else "") + (
-                f"Only `{' '.join(extra)}` was re-run at this date; the other rows come from "
-                f"{args.keep}.")
-        meta_path.write_text(json.dumps(meta, indent=1))
+        if not args.render:
+            suites = [Path(a).resolve() for a in extra if a.endswith(".py")]
+            rest = [a for a in extra if not a.endswith(".py")]
+            code = 0
+            for suite in suites or sorted(BENCH.glob("test_*.py")):
+                code = run_suite(suite, rest) or code
+            if not suites and not args.no_cpp:
+                subprocess.call([sys.executable, str(BENCH / "cpp" / "run.py")], cwd=ROOT)
+            if code:
+                print(f"a suite's pytest exited {code}: see above", file=sys.stderr)
+        doc, meta = collect()
+    meta["note"] = args.note or meta.get("note")
     meta.setdefault("versions", {})
     for k in ("date", "cpu", "cores", "platform", "load_before", "load_after", "git"):
         meta.setdefault(k, "n/a")

@@ -64,6 +64,17 @@ def test_single_pinocchio(benchmark, robot):
     benchmark(pin.aba, r.pm, r.pd, r.q, r.v, r.tau)
 
 
+def test_single_pinocchio_world(benchmark, robot):
+    """pin.aba in Pinocchio's WORLD convention (fastdyn's ABA works in the world frame too);
+    the default, above, is LOCAL. The report shows both (its "WORLD convention" section)."""
+    r = robot
+    world = pin.Convention.WORLD
+    close = np.abs(pin.aba(r.pm, r.pd, r.q, r.v, r.tau, world) - r.a).max()
+    assert close < 1e-8 * max(1.0, np.abs(r.a).max()), close  # the same accelerations
+    tag(benchmark, "single", "aba", r, "pinocchio-world")
+    benchmark(pin.aba, r.pm, r.pd, r.q, r.v, r.tau, world)
+
+
 def test_kernel_fastdyn(benchmark, robot):
     r = robot
     out = np.empty_like(r.A)

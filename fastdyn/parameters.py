@@ -298,8 +298,9 @@ def parameter_batch(model: Model, pi=None, gravity=None) -> np.ndarray:
     if pi is not None:
         pi = _checks.real(pi, "pi", "inertial parameters (N, njoints - 1, 10)")
         if pi.ndim != 3 or pi.shape[1:] != (model.njoints - 1, 10):
-            raise ValueError(f"pi must have shape (N, {model.njoints - 1}, 10) (one row per "
-                             f"moving joint), got {pi.shape}")
+            raise ValueError(f"parameter_batch: pi must have shape (N, {model.njoints - 1}, 10) "
+                             f"(N robots, one row of 10 per moving joint of this "
+                             f"{model.njoints - 1}-joint model), got shape {pi.shape}")
         n = pi.shape[0]
     if gravity is not None:
         gravity = _checks.real(gravity, "gravity", "(N, 3) gravity vectors")
@@ -309,7 +310,9 @@ def parameter_batch(model: Model, pi=None, gravity=None) -> np.ndarray:
                              f"{gravity.shape}")
         n = gravity.shape[0]
     if n is None:
-        raise ValueError("parameter_batch needs pi or gravity (one row per robot)")
+        raise ValueError(f"parameter_batch needs pi= (N, {model.njoints - 1}, 10) inertial "
+                         f"parameters and/or gravity= (N, 3), one row per robot; got pi=None "
+                         f"and gravity=None")
     if n < 1:
         raise ValueError("parameter_batch: zero robots")
     out = np.empty((n,) + model.prm.shape)

@@ -87,11 +87,38 @@ def pair(request):
     return get_pair(request.param)
 
 
+# Joints whose configuration holds angles as numbers (q = t), and how many: their angles are
+# drawn over several turns, as a wrapped-up cable or a UR5 (limits +-2 pi) reaches them.
+_ANGLES = {"JointModelRX": 1, "JointModelRY": 1, "JointModelRZ": 1,
+           "JointModelRevoluteUnaligned": 1, "JointModelHX": 1, "JointModelHY": 1,
+           "JointModelHZ": 1, "JointModelHelicalUnaligned": 1, "JointModelUniversal": 2,
+           "JointModelSphericalZYX": 3}
+_CONTINUOUS = ("JointModelRUBX", "JointModelRUBY", "JointModelRUBZ",
+               "JointModelRevoluteUnboundedUnaligned")
+TURNS = 3.0 * np.pi  # angles in [-3 pi, 3 pi]
+SPEED = 4.0  # v ~ N(0, SPEED^2): joint rates of several rad/s, as a moving arm or leg has
+
+
 def random_state(pm, rng):
-    """A random (q, v, a) drawn with Pinocchio's own sampler (finite bounds for free joints)."""
+    """A random (q, v, a) over the ranges users reach, all drawn from ``rng`` except the
+    quaternions and translations (Pinocchio's sampler, seeded per test): angle coordinates
+    beyond +-pi (over +-3 pi, or the joint's limits where they are narrower: a UR5's +-2 pi, a
+    Panda's own), continuous joints' (cos t, sin t) over the whole circle,
+    translations in [-1, 1], velocities of a few rad/s (normal, scale SPEED), unit-scale
+    accelerations."""
     needs_pinocchio()
     q = pin.randomConfiguration(pm, -np.ones(pm.nq), np.ones(pm.nq))
-    return q, rng.normal(size=pm.nv), rng.normal(size=pm.nv)
+    for jm in pm.joints[1:]:
+        kind = jm.shortname()
+        if kind in _ANGLES:
+            i, k = jm.idx_q, _ANGLES[kind]  # within the joint's limits where it has them
+            lo = np.maximum(pm.lowerPositionLimit[i:i + k], -TURNS)
+            hi = np.minimum(pm.upperPositionLimit[i:i + k], TURNS)
+            q[i:i + k] = np.where(lo < hi, rng.uniform(lo, np.maximum(hi, lo)), lo)
+        elif kind in _CONTINUOUS:
+            t = rng.uniform(-np.pi, np.pi)
+            q[jm.idx_q:jm.idx_q + 2] = np.cos(t), np.sin(t)
+    return q, SPEED * rng.normal(size=pm.nv), rng.normal(size=pm.nv)
 
 
 def close(x, ref, tol=TOL):

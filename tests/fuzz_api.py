@@ -499,7 +499,9 @@ CALLS: list[Call] = [
           A("mass", "nonnegative", lambda c, _: 0.1), A("com", "nonnegative", lambda c, _: 0.01),
           A("inertia", "nonnegative", lambda c, _: 0.1)], model_only=True),
     Call("parameter_batch", fd.parameter_batch,
-         [MODEL(), A("pi", "V3", lambda c, _: fd.sample_parameters(c.model, 3, seed=0))],
+         # pi's leading axis is the number of robots: any N >= 1 is a valid batch
+         [MODEL(), A("pi", "V3", lambda c, _: fd.sample_parameters(c.model, 3, seed=0),
+                     opts={"rows_free": True, "middle_fixed": True})],
          observe=lambda out, _: out[..., :P_Q_LOWER],  # limits may be +-inf: not compared
          model_only=True),
     Call("compute_joint_torque_regressor", fd.compute_joint_torque_regressor,
@@ -774,6 +776,12 @@ def _shape_change(fn):
 
 def _drop_row(x):
     return x[:-1] if x.ndim >= 2 and x.shape[0] > 0 else None
+
+
+def _drop_middle(x):
+    """One entry fewer along the middle axis of a 3-d table (a joint of pi), for arguments
+    whose middle axis the model fixes (opts middle_fixed; a rollout's steps are free)."""
+    return x[:, :-1] if x.ndim == 3 and x.shape[1] > 0 else None
 
 
 def _drop_col(x):
@@ -1228,7 +1236,10 @@ CATALOG: dict[str, list[Mutation]] = {
     "torques": MATRIX,  # (T, nv): any number of steps is valid
     "Q": MATRIX + ROWS + CONFIG_EXTRA,
     "V": MATRIX + ROWS,
-    "V3": ARRAY_COMMON + [M("drop_row", REFUSE, _shape_change(_drop_row), relational=True),
+    "V3": ARRAY_COMMON + [M("drop_row", REFUSE, lambda c, v, a: None if a.opts.get("rows_free")
+                            else _shape_change(_drop_row)(c, v, a), relational=True),
+                          M("drop_middle", REFUSE, lambda c, v, a: _shape_change(_drop_middle)(
+                              c, v, a) if a.opts.get("middle_fixed") else None),
                           M("drop_column", REFUSE, _shape_change(_drop_col))],
     "pose": POSE,
     "poses": [m for m in POSE if m.name not in ("R_p_pair",)],

@@ -223,7 +223,9 @@ def test_scene_box_pushed(box, push):
         assert np.abs(out.final_v).max() < 1e-6 and abs(out.final_q[0]) < 1e-6
     else:
         expected = (fext[1, 0] / 1.5 - MU * G0) * steps * DT
-        assert out.final_v[0] == pytest.approx(expected, rel=1e-2)
+        # exact for semi-implicit Euler at a constant acceleration (reached: 4.8e-10, the
+        # ADMM tolerance)
+        assert out.final_v[0] == pytest.approx(expected, rel=5e-8)
         assert np.abs(out.final_v[3:]).max() < 1e-6 and abs(out.final_v[2]) < 1e-6
         assert f[0] == pytest.approx(-MU * f[2], rel=1e-6)
 

@@ -161,9 +161,15 @@ def test_parameter_batch_shapes_and_counts(arm, legged):
         fd.batch.crba(arm, Q, prm=np.zeros((3, arm.njoints, layout.NP - 1)))
     with pytest.raises(TypeError):
         fd.batch.crba(arm, Q, prm="heavy")
-    with pytest.raises(ValueError, match=r"pi must have shape \(N, "):
+    n = arm.njoints - 1
+    with pytest.raises(ValueError, match=rf"pi must have shape \(N, {n}, 10\).*got shape "
+                                         rf"\(2, {n + 1}, 10\)"):
         fd.parameter_batch(arm, pi=np.zeros((2, arm.njoints, 10)))
-    with pytest.raises(ValueError, match="needs pi or gravity"):
+    pi = fd.sample_parameters(arm, 2, seed=0)  # one joint's row dropped: refused, not shifted
+    with pytest.raises(ValueError, match=rf"pi must have shape \(N, {n}, 10\).*got "
+                                         rf"shape \(2, {n - 1}, 10\)"):
+        fd.parameter_batch(arm, pi=pi[:, 1:])
+    with pytest.raises(ValueError, match=r"needs pi= .*gravity= .*got pi=None"):
         fd.parameter_batch(arm)
     # an axis-aligned joint's axis is topology, not a parameter
     P = np.array(arm.prm)

@@ -79,7 +79,8 @@ def test_box_pushed_above_the_friction_bound_slides_at_the_coulomb_rate(box):
     steps = 500
     out = scene.rollout(pose(0.1), np.zeros(6), steps, fext=fext, record=("v", "contacts"))
     expected = (force / 1.5 - mu * G) * steps * DT
-    assert out.final_v[0] == pytest.approx(expected, rel=1e-2)
+    # semi-implicit Euler is exact under a constant acceleration (reached: 8.6e-12)
+    assert out.final_v[0] == pytest.approx(expected, rel=1e-9)
     assert np.abs(out.final_v[3:]).max() < 1e-6  # no spin
     assert abs(out.final_v[2]) < 1e-6
     f = out.contact_forces[-1].sum(axis=0)
@@ -102,7 +103,8 @@ def test_box_on_an_incline(box, theta, mu):
     else:
         a = G * (np.sin(theta) - mu * np.cos(theta))
         # semi-implicit Euler: x_k = a dt^2 k (k + 1) / 2 under constant acceleration
-        assert travelled == pytest.approx(a * DT ** 2 * steps * (steps + 1) / 2, rel=1e-2)
+        # (reached: 1.1e-12 at theta 0.3, mu 0.2; 1.3e-13 at 0.5, 0.1)
+        assert travelled == pytest.approx(a * DT ** 2 * steps * (steps + 1) / 2, rel=1e-10)
         assert abs((out.final_q[:3] - q0[:3]) @ n) < 1e-6  # stays on the surface
 
 
@@ -128,7 +130,9 @@ def test_restitution_returns_e_times_the_impact_speed(ball, e):
     scene.add_sphere("base", 0.1)
     out = scene.rollout(pose(0.1 + h), np.zeros(6), 500, record=("v",))
     impact = np.sqrt(2 * G * h)
-    assert out.v[:, 2].max() == pytest.approx(e * impact, rel=2e-2)  # the continuous fall
+    # the continuous fall's impact speed; the discrete one differs by O(g dt / impact): reached
+    # 4.0e-3 for e = 0.5 and 0.9 (the tight check of Newton's rule is below)
+    assert out.v[:, 2].max() == pytest.approx(e * impact, rel=2e-2)
     # Newton's rule on the discrete impact: the step that meets the ground leaves the ball
     # with -e times its normal velocity at that step's start (reached: 3e-8, the contact's
     # regularization; the velocity at the step's end, 0.3 % larger, misses it)

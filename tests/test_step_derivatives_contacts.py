@@ -207,7 +207,8 @@ def test_ball_landing_with_restitution():
     scene = ball_scene(restitution=0.5)
     q = np.r_[0.1, 0.2, 0.1 + 1e-4, 0.0, 0.0, 0.0, 1.0]
     A, _ = agree(scene, q, np.r_[0.3, -0.2, -1.0, 2.0, 1.0, 0.5], np.zeros(6), (["stick"], {}))
-    assert A[8, 8] == pytest.approx(-0.5, rel=1e-3)  # dv_z+/dv_z = -e (plus gravity's nothing)
+    # dv_z+/dv_z = -e (plus gravity's nothing), up to the contact's regularization: reached 5.0e-6
+    assert A[8, 8] == pytest.approx(-0.5, rel=5e-4)
 
 
 # --- (c) the quadruped standing under PD ----------------------------------------------------
