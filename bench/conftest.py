@@ -1,6 +1,7 @@
 """Fixtures for the benchmark suites: ``robot`` walks the model ladder (bench/ladder.py).
 
-Benchmarks run only when asked: ``python bench/report.py``, or ``pytest bench`` (plain
+Benchmarks run only when asked: ``python bench/report.py``, or ``pytest bench -n 0`` (one
+process: the project's pytest options spread tests over every core; plain
 ``pytest`` collects tests/ only; ``pytest bench --benchmark-disable`` runs each once, untimed,
 as a test). Each
 test makes its warm-up call (JIT compilation, first-touch of buffers) before handing the

@@ -58,7 +58,9 @@ def run_suites(json_path: Path, extra: list[str]) -> int:
            f"--benchmark-json={json_path}", "--benchmark-group-by=group",
            "--benchmark-sort=name", "--benchmark-columns=min,median,iqr,rounds,iterations",
            "--benchmark-min-rounds=10", f"--benchmark-min-time={MIN_ROUND_TIME}",
-           "-p", "no:cacheprovider", "-q", *extra]
+           "-p", "no:cacheprovider", "-q",
+           "-n", "0",  # one process: pyproject's -n auto (tests on every core) would time two
+           *extra]     # benchmarks at once, and pytest-benchmark disables itself under xdist
     print("+", " ".join(cmd), flush=True)
     return subprocess.call(cmd, cwd=ROOT)
 
