@@ -12,6 +12,7 @@ from ..contact.constrained_dynamics import constraint_dynamics, impulse_dynamics
 from ..contact.constrained_dynamics_derivatives import (constraint_dynamics_derivatives,
                                                         derivatives_work_size,
                                                         impulse_dynamics_derivatives)
+from ..contact.rigid_constraints import COUPLING
 from ..layout import NX
 
 
@@ -24,10 +25,10 @@ def _sizes(jnt, dof, cst, prox, work, lam):
     rows = 0
     for k in range(cst.shape[0]):
         c = cst[k]
-        if c.row != rows or not (c.kind == 1 or c.kind == 3 or c.kind == 6) or \
+        if c.row != rows or not (c.kind == COUPLING or c.kind == 3 or c.kind == 6) or \
                 not (0 < c.joint1 < jnt.shape[0] and 0 <= c.joint2 < jnt.shape[0]):
             return False
-        if c.kind == 1 and not (jnt[c.joint1].nq == 1 and jnt[c.joint1].nv == 1 and
+        if c.kind == COUPLING and not (jnt[c.joint1].nq == 1 and jnt[c.joint1].nv == 1 and
                                 (c.joint2 == 0 or (jnt[c.joint2].nq == 1 and
                                                    jnt[c.joint2].nv == 1))):
             return False  # (a coupling reads one coordinate of each joint)
@@ -80,19 +81,25 @@ def impulse_dynamics_checked(jnt, prm, dof, cst, q, v, restitution, prox, ws, wo
 
 
 @jit
+def _derivative_buffers(jnt, cst, work, lam, x_d, lam_d, n):
+    """Whether the derivative kernels can take these buffers (x_d (n, nv, nv), lam_d
+    (n, m, nv), the scratch) and constraints (contacts with the world and couplings only)."""
+    nv, m = nq_nv(jnt)[1], lam.shape[0]
+    for k in range(cst.shape[0]):
+        if cst[k].joint2 != 0 and cst[k].kind != COUPLING:
+            return False
+    return (work.shape[0] >= derivatives_work_size(nv, m, jnt.shape[0])
+            and x_d.shape[0] == n and x_d.shape[1] == nv and x_d.shape[2] == nv
+            and lam_d.shape[0] == n and lam_d.shape[1] == m and lam_d.shape[2] == nv)
+
+
+@jit
 def constraint_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, tau, prox, ws, work,
                                             ddq, lam, ddq_d, lam_d, no_forces, tol):
-    nv, m = nq_nv(jnt)[1], lam.shape[0]
     code = check_state(jnt, prm, q, v, tau, no_forces, ws, tol)
     if code == 0 and not (all_nv(jnt, v, tau, ddq) and _sizes(jnt, dof, cst, prox, work, lam)
-                          and work.shape[0] >= derivatives_work_size(nv, m, jnt.shape[0])
-                          and ddq_d.shape[0] == 3 and ddq_d.shape[1] == nv
-                          and ddq_d.shape[2] == nv and lam_d.shape[0] == 3
-                          and lam_d.shape[1] == m and lam_d.shape[2] == nv):
+                          and _derivative_buffers(jnt, cst, work, lam, ddq_d, lam_d, 3)):
         code = 8 * CODE
-    for k in range(cst.shape[0]):  # (contacts with the world and couplings only)
-        if cst[k].joint2 != 0 and cst[k].kind != 1:
-            code = 8 * CODE
     if code != 0:
         return code, 0, 0
     status, detail = constraint_dynamics_derivatives(jnt, prm, dof, cst, q, v, tau, prox, ws,
@@ -108,17 +115,10 @@ def constraint_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, tau, prox,
 @jit
 def impulse_dynamics_derivatives_checked(jnt, prm, dof, cst, q, v, restitution, prox, ws,
                                          work, v_after, lam, dv_d, lam_d, no_forces, tol):
-    nv, m = nq_nv(jnt)[1], lam.shape[0]
     code = check_state(jnt, prm, q, v, v[:0], no_forces, ws, tol)
     if code == 0 and not (all_nv(jnt, v, v, v_after) and _sizes(jnt, dof, cst, prox, work, lam)
-                          and work.shape[0] >= derivatives_work_size(nv, m, jnt.shape[0])
-                          and dv_d.shape[0] == 2 and dv_d.shape[1] == nv
-                          and dv_d.shape[2] == nv and lam_d.shape[0] == 2
-                          and lam_d.shape[1] == m and lam_d.shape[2] == nv):
+                          and _derivative_buffers(jnt, cst, work, lam, dv_d, lam_d, 2)):
         code = 8 * CODE
-    for k in range(cst.shape[0]):  # (contacts with the world and couplings only)
-        if cst[k].joint2 != 0 and cst[k].kind != 1:
-            code = 8 * CODE
     if code != 0:
         return code, 0, 0
     status, detail = impulse_dynamics_derivatives(jnt, prm, dof, cst, q, v, restitution, prox,
