@@ -82,7 +82,7 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
             continue
         M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
             ts.buffers(fbuf, ibuf, nv, npair)
-        ts._clamp(jnt, prm, tau)
+        ts.clamp_torque(jnt, prm, tau)
         ts.free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
         if upto == 1:
             continue
