@@ -26,6 +26,7 @@ import pytest
 from bench.ladder import tag
 from bench.test_simulator import CONTACT_T, SCENES, contact_scene, contact_states
 from fastdyn.kernels import layout as L
+from fastdyn.kernels.configuration.frozen import frozen_velocity
 from fastdyn.kernels.contact import time_step as ts
 from fastdyn.kernels.contact.delassus import delassus
 
@@ -84,6 +85,7 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
             ts.buffers(fbuf, ibuf, nv, npair)
         ts.clamp_torque(jnt, prm, tau)
         ts.free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
+        frozen_velocity(jnt, v, dt, vf)  # a free-flyer's v_free in the start axes, as time_step
         if upto == 1:
             continue
         o = ts.compliance_offset(nv, npair)
