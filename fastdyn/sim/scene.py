@@ -392,6 +392,18 @@ class Scene:
         contact arrays of ``step`` and ``rollout``."""
         return [(s, h) for s in self.sphere_names for h in range(len(self.halfspaces))]
 
+    def to_mjcf(self, path=None, *, rigid_solref=None, rigid_solimp=None) -> str:
+        """This scene's MuJoCo twin as MJCF text (written to ``path`` too when given): the
+        same bodies (merged as fastdyn merges them), inertias, joints, limits, a motor per
+        one-coordinate joint (ctrl = tau), the spheres and half-spaces with one contact pair
+        each and their friction and soft parameters, dt, gravity and impratio.
+        ``fastdyn.sim.mjcf_twin.MujocoMap(scene.model)`` converts states and torques; the
+        module docstring says what differs (rigid half-spaces become MuJoCo's default soft
+        contact, or ``rigid_solref`` / ``rigid_solimp``)."""
+        from .mjcf_twin import to_mjcf
+
+        return to_mjcf(self, path, rigid_solref=rigid_solref, rigid_solimp=rigid_solimp)
+
     # --- stepping ------------------------------------------------------------------------
     def _sizes(self) -> tuple[int, int, int, int]:
         return _ts.sizes(self.model.nv, len(self.spheres), len(self.halfspaces))
