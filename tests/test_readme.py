@@ -56,6 +56,28 @@ def test_the_readme_is_one_screen_and_links_every_guide():
         assert page in text and (DOCS / page).exists(), page
 
 
+def _table_under(text: str, heading: str) -> list[str]:
+    """The table rows (lines starting with "|") of the section under ``heading``."""
+    part = text.split(heading, 1)[1]
+    rows = []
+    for line in part.splitlines()[1:]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            rows.append(line)
+    return rows
+
+
+def test_the_key_numbers_are_quoted_from_bench_results():
+    """Every number of the README's table comes from bench/RESULTS.md's "Key numbers", which
+    bench/report.py renders from the committed results: a re-run that changes a ratio leaves
+    the README stale until it is quoted again, and this test says so."""
+    quoted = _table_under(README.read_text(encoding="utf-8"), "## Key numbers")
+    results = _table_under((ROOT / "bench" / "RESULTS.md").read_text(encoding="utf-8"),
+                           "## Key numbers")
+    assert len(quoted) >= 4 and quoted == results
+
+
 def fd_batch(scope):
     fd, model, Q = scope["fd"], scope["model"], scope["Q"]
     return fd.batch.rnea(model, Q, np.zeros((len(Q), model.nv)), np.ones((len(Q), model.nv)))
