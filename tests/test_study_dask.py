@@ -96,6 +96,15 @@ def test_rollouts_match_too(client, arm):
     far = study.run(arm, sampler, what, n=9, seed=2, client=client, chunk=4, timeout=TIMEOUT)
     assert far.chunks == 3 and same(far, local)
 
+    def loop_stats():  # on a worker: its rollout loop came from the disk cache, not a compile
+        from fastdyn.kernels.entry.rollout import rollout_rows
+        return (sum(rollout_rows.stats.cache_hits.values()),
+                sum(rollout_rows.stats.cache_misses.values()))
+
+    stats = client.run(loop_stats)
+    assert any(hits >= 1 for hits, _ in stats.values()), stats  # a worker ran rollouts
+    assert all(misses == 0 for _, misses in stats.values()), stats  # and none recompiled
+
 
 def test_a_killed_worker_loses_no_sample(client, arm):
     what = study.InverseDynamics(*trajectory(arm, 1000))
