@@ -32,8 +32,8 @@ MAX_INCLUDES = 256  # distinct files one model may include
 MAX_NESTING = 300
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
-# Element kinds whose defaults are read (others, e.g. mesh, motor, material, are ignored).
-DEFAULTED = ("joint", "geom", "site", "equality")
+# Element kinds whose defaults are read (others, e.g. motor, material, are ignored).
+DEFAULTED = ("joint", "geom", "site", "equality", "mesh")
 
 # ASCII decimals only: Python's float() also takes "nan", "inf", "1_0" and other scripts'
 # digits, none of which is a sensible MJCF number (MuJoCo itself accepts NaN with a warning).

@@ -264,6 +264,9 @@ class _Reader(Numbers):
         self.meshdir = ""  # <compiler meshdir> (else assetdir), for a viewer's mesh files
         self.meshes: dict[str, tuple] = {}  # <asset> <mesh>: name -> (file, scale)
         self.materials: dict[str, tuple] = {}  # <asset> <material>: name -> rgba
+        self.mesh_nodes: dict[str, Attrs] = {}  # <asset> <mesh>: name -> its attributes
+        self.excludes: list[tuple] = []  # <contact> <exclude>: (body1, body2, node)
+        self.mesh_cache: dict = {}  # mesh asset name -> TriangleMesh, read for masses
 
     def note(self, kind: str, what: str) -> None:
         self.notes.setdefault(kind, []).append(what)
@@ -280,10 +283,11 @@ class _Reader(Numbers):
         for c in root.children:  # compiler and defaults first: they shape what follows
             if c.tag == "compiler":
                 self.compiler(Attrs(c))
-        for c in root.children:
+        for c in root.children:  # (MuJoCo too reads every <default> before the assets)
             if c.tag == "default":
                 self.defaults.add_top(c)
-            elif c.tag == "option":
+        for c in root.children:
+            if c.tag == "option":
                 self.option(c)
             elif c.tag == "asset":
                 self.assets(c)
@@ -292,6 +296,8 @@ class _Reader(Numbers):
             elif c.tag in ("equality", "tendon") and c.children:
                 self.note("constraints", f"<{c.tag}> ({self.where(c)}, {len(c.children)} "
                           f"element{'s' if len(c.children) > 1 else ''})")
+            elif c.tag == "contact":
+                self.contact(c)
             if c.tag == "equality":  # (joint equalities are mimic relations with mimic=True)
                 self.loops.extend(x for x in c.children if x.tag in _equality.KINDS
                                   and not (self.mimic and x.tag == "joint"))
@@ -304,7 +310,12 @@ class _Reader(Numbers):
     def assets(self, node: _xml.Node) -> None:
         """<mesh> files (relative to meshdir) and <material> colours, for a viewer only."""
         for c in node.children:
-            a = Attrs(c)
+            a = self.defaults.attrs(c, "main") if c.tag == "mesh" else Attrs(c)
+            if c.tag == "mesh":
+                name = a.get("name") or (os.path.splitext(os.path.basename(a.get("file")))[0]
+                                         if a.get("file") else None)
+                if name is not None:
+                    self.mesh_nodes[name] = a
             if c.tag == "mesh" and a.get("file") is not None:
                 name = a.get("name") or os.path.splitext(os.path.basename(a.get("file")))[0]
                 scale = self.floats(a, "scale", 3, default=(1.0, 1.0, 1.0))
@@ -312,6 +323,17 @@ class _Reader(Numbers):
                                      tuple(float(x) for x in scale))
             elif c.tag == "material" and a.get("name") is not None and "rgba" in a:
                 self.materials[a.get("name")] = tuple(float(x) for x in self.floats(a, "rgba", 4))
+
+    def contact(self, node: _xml.Node) -> None:
+        """<contact>'s <exclude body1 body2> pairs, for collision_geoms (explicit <pair>s
+        are not read: fastdyn's collision filter has no per-pair parameters)."""
+        for c in node.children:
+            if c.tag == "exclude":
+                a = Attrs(c)
+                b1, b2 = a.get("body1"), a.get("body2")
+                if not b1 or not b2:
+                    self.fail("<exclude> needs body1=\"...\" and body2=\"...\"", a)
+                self.excludes.append((b1, b2, c))
 
     def equality(self, node: _xml.Node) -> None:
         """``<equality>`` with mimic=True: its active ``<joint>`` elements, checked; the
@@ -649,7 +671,9 @@ class _Reader(Numbers):
                         child_order="document", error=MJCFError, warning=MJCFWarning,
                         gravity=self.gravity)
         describe(self, d, world)
-        d.assets = {"mesh": self.meshes, "material": self.materials}
+        d.assets = {"mesh": self.meshes, "material": self.materials,
+                    "mesh_node": self.mesh_nodes, "meshdir": self.meshdir}
+        d.excludes = [(b1, b2, node) for b1, b2, node in self.excludes]
         self.mimics(d)
         self.closures(d)
         for kind, items in self.notes.items():
@@ -662,8 +686,9 @@ class _Reader(Numbers):
 
 _NOTES = {
     "meshes": "{source}: {n} mesh, hfield or sdf geom(s) left out of their bodies' mass and "
-              "inertia (fastdyn reads no mesh; give those bodies an <inertial>, or compile the "
-              "model in MuJoCo and save it with mj_saveLastXML): {items}",
+              "inertia (hfields, sdfs and primitives fitted to a mesh are not read, and "
+              "meshes need trimesh and scipy: pip install 'fastdyn[view]'; or give those "
+              "bodies an <inertial>): {items}",
     "springs": "{source}: {n} joint spring(s) (stiffness) not modelled: {items}",
     "ball limits": "{source}: {n} ball joint cone limit(s) not modelled: {items}",
     "gravcomp": "{source}: {n} body gravity compensation(s) (gravcomp) not modelled: {items}",
