@@ -279,3 +279,134 @@ def test_links_and_srdf_select(tmp_path):
     ja = pm.frames[pm.getFrameId("forearm_link")].parentJoint
     jb = pm.frames[pm.getFrameId("upper_arm_link")].parentJoint
     assert ex.tolist() == [sorted([ja, jb])]  # (the pair on one joint is dropped)
+
+
+# --- bad input: the file, the element, its line and why ----------------------------------------
+
+URDF = """<robot name="r">
+  <link name="base"/>
+  <link name="arm">
+    <collision>
+      <origin xyz="0 0 0.1"/>
+      <geometry>{shape}</geometry>
+    </collision>
+  </link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+
+
+def _urdf(tmp_path, shape):
+    path = tmp_path / "r.urdf"
+    path.write_text(URDF.format(shape=shape))
+    return str(path), fd.load_urdf(str(path))
+
+
+def test_urdf_shapes_become_geoms(tmp_path):
+    """Primitives in geom_table's units (half sizes) on the joint, at the <origin>."""
+    import trimesh
+    trimesh.creation.box((0.2, 0.4, 0.6)).export(tmp_path / "b.stl")
+    for shape, kind, size in (('<box size="0.2 0.4 0.6"/>', "box", (0.1, 0.2, 0.3)),
+                              ('<sphere radius="0.3"/>', "sphere", (0.3,)),
+                              ('<cylinder radius="0.1" length="0.4"/>', "cylinder", (0.1, 0.2))):
+        path, model = _urdf(tmp_path, shape)
+        (g,) = collision_geoms(model, path).geoms
+        assert g["type"] == kind and np.allclose(g["size"], size, rtol=1e-15)
+        assert g["body"] == 1 and np.allclose(g["pos"], (0, 0, 0.1))
+    path, model = _urdf(tmp_path, '<mesh filename="b.stl" scale="2 1 1"/>')
+    (g,) = collision_geoms(model, path).geoms
+    assert g["type"] == "convex" and len(g["vertices"]) == 8
+    # (STL stores float32: 0.3 comes back as 0.30000001)
+    assert np.allclose(np.abs(g["vertices"]), (0.2, 0.2, 0.3), rtol=1e-7, atol=0)
+
+
+@pytest.mark.parametrize("shape,match", [
+    ('<mesh filename="nowhere.stl"/>', r"r.urdf, line 6: link 'arm' <collision> <mesh>: mesh "
+                                       r"file '.*nowhere.stl' does not exist"),
+    ('<mesh filename="package://pkg/x.stl"/>', r"pass the folder holding its package"),
+    ('<mesh filename="junk.stl"/>', r"line 6: .*junk.stl"),
+    ('<mesh filename="flat.obj"/>', r"line 6: .*flat.obj.*flat \(all on one plane"),
+    ('<mesh filename="three.obj"/>', r"line 6: .*three.obj.*3 distinct vertices"),
+    ('<mesh filename="nan.obj"/>', r"line 6: .*nan.obj"),
+    ('<mesh filename="tet.obj"/>', r"line 6: .*tet.obj.*4 vertices, above max_vertices=3"),
+    ('<mesh filename="tet.obj"/>', r"line 6: .*tet.obj' has \d+ bytes, above max_mesh_bytes=10"),
+    ('<sphere radius="0"/>', r"line 6: link 'arm' <collision> <sphere>: a sphere with a zero "
+                             r"size"),
+    ('<box size="1 0 1"/>', r"line 6: .*a box with a zero size"),
+    ('<cone radius="1"/>', r"line 6: .*unknown collision shape <cone>"),
+])
+def test_bad_urdf_collisions_are_named(tmp_path, shape, match):
+    (tmp_path / "junk.stl").write_bytes(b"\x00garbage" * 7)
+    (tmp_path / "flat.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n")
+    (tmp_path / "three.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 1 0\nf 1 2 3\n"
+                                        "f 1 3 4\n")
+    (tmp_path / "nan.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 nan\nf 1 2 3\n"
+                                      "f 1 2 4\n")
+    (tmp_path / "tet.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\n"
+                                      "f 1 4 3\nf 2 3 4\n")
+    path, model = _urdf(tmp_path, '<sphere radius="1"/>')
+    path = tmp_path / "r.urdf"
+    path.write_text(URDF.format(shape=shape))
+    kw = dict(max_vertices=3 if "max_vertices=3" in match else 1000,
+              max_mesh_bytes=10 if "max_mesh_bytes" in match else 2**20)
+    if "max_vertices=3" in match:
+        with pytest.raises(ValueError, match="max_vertices must be"):
+            collision_geoms(model, str(path), **kw)
+        kw["max_vertices"], match = 4, match.replace("=3", "=4").replace("4 vertices", "4 vert")
+        (tmp_path / "tet.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 1 1 1\n"
+                                          "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 5\nf 2 5 4\nf 3 4 5\n")
+        match = r"line 6: .*tet.obj.*5 vertices, above max_vertices=4"
+    with pytest.raises(fd.errors.URDFError, match=match):
+        collision_geoms(model, str(path), **kw)
+
+
+MJCF = """<mujoco>
+  <asset>{asset}</asset>
+  <contact>{contact}</contact>
+  <worldbody>
+    <body name="b">
+      <joint/>
+      <geom size="0.1"/>
+      {geom}
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+@pytest.mark.parametrize("asset,geom,contact,match", [
+    ("", '<geom type="mesh" mesh="nope"/>', "", r"line 8: <geom>: .*no <asset><mesh> of that"),
+    ('<mesh name="m" file="missing.stl"/>', '<geom type="mesh" mesh="m" mass="1"/>', "",
+     r"line 2: <mesh name=\"m\">: mesh file .*missing.stl' does not exist"),
+    ('<mesh name="m" vertex="0 0 0 1 0 0 0 1 0 1 1 0"/>',
+     '<geom type="mesh" mesh="m" mass="1"/>', "", r"line 2: <mesh name=\"m\">: .*flat"),
+    ("", '<geom type="cone" size="1"/>', "", r"line 8: <geom>: <geom type=\"cone\">: expected"),
+    ("", '<geom type="box" size="1 0 1"/>', "", r"line 8: <geom>: .*size\[1\] of a box must be"),
+    ("", "", '<exclude body1="b" body2="c"/>', r"line 3: <exclude>: .*body 'c'"),
+    ("", '<geom type="hfield" hfield="h"/>', "", None),
+])
+def test_bad_mjcf_collisions_are_named(tmp_path, asset, geom, contact, match):
+    path = tmp_path / "m.xml"
+    path.write_text(MJCF.format(asset=asset, geom=geom, contact=contact))
+    if match is None:  # left out, and said so
+        model = fd.load_mjcf(str(path))
+        with pytest.warns(fd.errors.MJCFWarning, match=r"1 colliding geom\(s\) left out.*an "
+                                                       r"hfield, m.xml:8"):
+            assert len(collision_geoms(model, str(path))) == 1
+        return
+    with pytest.raises(fd.errors.MJCFError, match=match):
+        collision_geoms(fd.load_mjcf(str(path).replace("m.xml", "ok.xml"))
+                        if (tmp_path / "ok.xml").write_text(MJCF.format(asset="", geom="",
+                                                                        contact="")) else None,
+                        str(path))
+
+
+def test_arguments_are_checked(tmp_path):
+    path, model = _urdf(tmp_path, '<sphere radius="1"/>')
+    with pytest.raises(TypeError, match="fastdyn Model"):
+        collision_geoms("model", path)
+    with pytest.raises(ValueError, match="neither a URDF's <robot> nor an MJCF's"):
+        collision_geoms(model, "<sdf version='1.6'/>")
+    other = fd.load_mjcf("<mujoco><worldbody><body name='x'><joint/><geom size='1'/></body>"
+                         "</worldbody></mujoco>")
+    with pytest.raises(fd.errors.URDFError, match="link 'arm' is not a frame of model"):
+        collision_geoms(other, path)  # the file is not the model's

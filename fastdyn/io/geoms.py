@@ -165,8 +165,10 @@ def _placed(cfg: _Config, link: str, R, p, what: str, fail) -> dict:
 def _primitive(kind: str, size, fail) -> dict:
     """geom_table's type and size of a Collision shape (URDF conventions: full lengths)."""
     s = np.asarray(size, dtype=np.float64)
-    half = {"sphere": s[:1], "box": s / 2, "cylinder": np.array([s[0], s[1] / 2]),
-            "capsule": np.array([s[0], s[1] / 2]), "ellipsoid": s}[kind]
+    if kind in ("cylinder", "capsule"):
+        half = np.array([s[0], s[1] / 2])
+    else:
+        half = {"sphere": s[:1], "box": s / 2, "ellipsoid": s}[kind]
     if not np.all(half > 0):
         fail(f"a {kind} with a zero size {tuple(float(x) for x in size)}: no volume to "
              f"collide with")
