@@ -588,7 +588,7 @@ class _Reader(Numbers):
         size = tuple(float(x) for x in size) + (0.0,) * (3 - len(size))
         ft = self.floats(a, "fromto", 6)
         if ft is not None:
-            if "pos" in a:
+            if "pos" in a:  # (MuJoCo: "both pos and fromto defined in geom", class or not)
                 self.fail(f"{a.shown('pos')} and {a.shown('fromto')}: a geom takes one", a)
             if kind not in ("capsule", "cylinder", "box", "ellipsoid"):
                 self.fail(f"{a.shown('fromto')}: fromto takes a capsule, cylinder, box or "
@@ -622,6 +622,8 @@ class _Reader(Numbers):
 
     def site(self, a: Attrs, R, p) -> tuple:
         ft = self.floats(a, "fromto", 6)
+        if ft is not None and "pos" in a:  # (MuJoCo: "both pos and fromto defined in site")
+            self.fail(f"{a.shown('pos')} and {a.shown('fromto')}: a site takes one", a)
         if ft is not None:
             kind = self.keyword(a, "type", ("sphere", "capsule", "ellipsoid", "cylinder", "box"),
                                 "sphere")
