@@ -26,16 +26,19 @@ Reads MuJoCo's XML format (the XML Reference chapter of MuJoCo's documentation, 
 - ``<default>`` classes, ``childclass`` and ``<include>``: fastdyn/io/_mjcf_doc.py;
 - mass: ``<inertial>`` (pos, orientation, mass, diaginertia or fullinertia), or the geoms
   (sphere, capsule, cylinder, box, ellipsoid, ``fromto``; density 1000 unless told; only
-  those in ``inertiagrouprange``) as ``<compiler inertiafromgeom>`` says; mesh, hfield and
-  sdf geoms and primitives fitted to a mesh are left out with an ``MJCFWarning`` naming them
-  (fastdyn reads no mesh file); ``boundmass``, ``boundinertia``, ``balanceinertia`` and
+  those in ``inertiagrouprange``) as ``<compiler inertiafromgeom>`` says; mesh geoms by their
+  asset's ``inertia`` (convex, exact, legacy: MuJoCo's default; fastdyn/io/_mjcf_mesh.py,
+  which reads the files with trimesh and SciPy, the ``view`` extra); hfield and sdf geoms,
+  primitives fitted to a mesh, and meshes where trimesh is missing are left out with an
+  ``MJCFWarning`` naming them; ``boundmass``, ``boundinertia``, ``balanceinertia`` and
   ``settotalmass`` as MuJoCo applies them; a moving body (with its welded descendants) must
   have mass and inertia, as MuJoCo requires;
 - armature, damping, frictionloss (-> the joint's dry friction), range with ``limited`` and
   ``<compiler autolimits>``, ``actuatorfrcrange`` (-> effort limit); ``<option gravity>``
   and ``<flag gravity="disable">``;
 - sites: operational frames on their body; geoms that collide (contype or conaffinity not 0)
-  as ``Collision`` shapes (``mjcf_collisions``, ``Scene.add_mjcf_collisions``).
+  as ``Collision`` shapes (``mjcf_collisions``, ``Scene.add_mjcf_collisions``; as geom_table
+  dicts on the model's joints: ``fastdyn.io.collision_geoms``).
 
 Mimic joints: with ``mimic=True``, ``<equality><joint>`` with a linear ``polycoef`` makes
 joint1 follow joint2 (``load_mjcf``; fastdyn/mimic.py).
