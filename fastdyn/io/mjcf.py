@@ -46,9 +46,10 @@ joint1 follow joint2 (``load_mjcf``; fastdyn/mimic.py).
 Not read (an ``MJCFWarning`` says so where it changes the dynamics): joint springs
 (``stiffness``), ball-joint cone limits, ``gravcomp``, ``<equality>`` (but joint equalities
 with ``mimic=True``) and ``<tendon>`` constraints; actuators, sensors, contacts, keyframes,
-assets and visuals have no place in a Model. ``<attach>``, ``<replicate>``, ``<composite>``, ``<flexcomp>``, free joints aligned to
-the inertia (``align``, ``alignfree``) and ``shellinertia`` are refused with an error rather
-than read wrongly.
+assets and visuals have no place in a Model. ``<attach>``, ``<replicate>``, ``<composite>``,
+``<flexcomp>``, free joints aligned to the inertia (``align``, ``alignfree``),
+``shellinertia`` and ``<mesh inertia="shell">`` are refused with an error rather than read
+wrongly.
 
 Safety: as ``load_urdf`` (fastdyn/io/_xml.py): no DOCTYPE or entity, ``max_bytes``
 (64 MiB) for the document and its includes together; errors raise ``MJCFError`` naming the
