@@ -383,6 +383,8 @@ MJCF = """<mujoco>
     ("", '<geom type="box" size="1 0 1"/>', "", r"line 8: <geom>: .*size\[1\] of a box must be"),
     ("", "", '<exclude body1="b" body2="c"/>', r"line 3: <exclude>: .*body 'c'"),
     ("", '<geom type="hfield" hfield="h"/>', "", None),
+    ('<mesh name="t" maxhullvert="4" vertex="0 0 0 1 0 0 0 1 0 0 0 1 1 1 1"/>',
+     '<geom type="mesh" mesh="t"/>', "", "maxhullvert"),
 ])
 def test_bad_mjcf_collisions_are_named(tmp_path, asset, geom, contact, match):
     path = tmp_path / "m.xml"
@@ -395,6 +397,11 @@ def test_bad_mjcf_collisions_are_named(tmp_path, asset, geom, contact, match):
             assert len(collision_geoms(model, str(path))) == 1
         return
     model = fd.load_mjcf(MJCF.format(asset="", geom="", contact=""))  # the same bodies
+    if match == "maxhullvert":  # read, but not as MuJoCo cuts it: said
+        with pytest.warns(fd.errors.MJCFWarning, match=r"m.xml, line 2: mesh 't': "
+                                                       r"maxhullvert=4 is not read"):
+            assert len(collision_geoms(model, str(path))) == 2
+        return
     with pytest.raises(fd.errors.MJCFError, match=match):
         collision_geoms(model, str(path))
 

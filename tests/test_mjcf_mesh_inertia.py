@@ -165,3 +165,27 @@ def test_mujocos_own_test_model():
     # achieved 6.8e-8, the icosahedron's: MuJoCo keeps mesh vertices in float32 (1.618 * 0.05
     # is not a float32; the other bodies agree to 1e-16)
     assert mo.inertia_errors(d, m) < 1e-6
+
+
+OPEN = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n"  # a lidless tetrahedron
+
+
+@pytest.mark.parametrize("mode", ["legacy", "exact"])
+def test_open_meshes(tmp_path, mode):
+    """An open mesh: "legacy" gives MuJoCo's number (its |V| sums need no closed surface);
+    "exact" is refused, naming the edge, where MuJoCo 4.0 returns a volume (1/9 here for
+    the lidless unit tetrahedron, whose solid would be 1/6) that belongs to no solid."""
+    (tmp_path / "open.obj").write_text(OPEN)
+    xml = (f'<mujoco><asset><mesh name="s" file="open.obj" inertia="{mode}"/></asset>'
+           f'<worldbody><body><freejoint/><geom type="mesh" mesh="s"/></body></worldbody>'
+           f'</mujoco>')
+    path = tmp_path / "open.xml"
+    path.write_text(xml)
+    if mode == "legacy":
+        model = load_mjcf(str(path))
+        m = mo.mj_load(path)
+        assert model.mass[1] == pytest.approx(m.body_mass[1], rel=1e-14)  # achieved 1e-16
+    else:
+        with pytest.raises(MJCFError, match=r"open.xml, line 1: <geom>: mesh 's' "
+                                            r"\(inertia=\"exact\"\): not a closed surface"):
+            load_mjcf(str(path))

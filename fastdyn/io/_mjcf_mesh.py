@@ -6,9 +6,10 @@ folder) or inline ``vertex`` (and ``face``) numbers, its vertices multiplied by 
 properties follow the asset's ``inertia`` attribute (the ``mesh`` section of MuJoCo's XML
 reference): "convex" (the convex hull's solid), "exact" (the closed mesh's own solid),
 "legacy" (each face's tetrahedron counted with its absolute volume, an overcount for a
-non-convex mesh); "shell" (mass on the surface) is refused. The geom's mass is its ``mass``,
-else ``density`` times the volume, placed at the mesh's centre of mass in the geom's frame
-(MuJoCo moves the mesh's frame there; the solid is the same).
+non-convex mesh; MuJoCo 4.0's default); "exact" needs a closed, consistently oriented mesh;
+"shell" (mass on the surface) is refused. The geom's mass is its ``mass``, else ``density``
+times the volume, placed at the mesh's centre of mass in the geom's frame (MuJoCo moves the
+mesh's frame there; the solid is the same).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from . import _mjcf_math as mm
 from ._mjcf_doc import Attrs
 from .meshes import TriangleMesh, load_mesh
-from .mesh_geometry import check_points, convex_hull, mass_properties
+from .mesh_geometry import check_closed, check_points, convex_hull, mass_properties
 
 # MuJoCo's default <mesh inertia> (checked against the installed MuJoCo by the tests)
 DEFAULT_INERTIA = "legacy"  # MuJoCo 4.0: "legacy" still
@@ -81,6 +82,8 @@ def geom_inertia(r, g, mesh: TriangleMesh, kind: str) -> tuple[float, np.ndarray
         if kind == "convex":
             vol, c, I = mass_properties(convex_hull(mesh.vertices))
         else:
+            if kind == "exact":  # (MuJoCo refuses an open or inconsistent mesh here too)
+                check_closed(mesh)
             vol, c, I = mass_properties(mesh, legacy=kind == "legacy")
     except ValueError as e:
         r.fail(f"mesh {g.mesh!r} (inertia=\"{kind}\"): {e}", a)

@@ -25,8 +25,9 @@ cylinder, box, and mesh as the convex hull of the ``<asset><mesh>`` (a file unde
 ``<compiler meshdir>``, or inline ``vertex`` numbers; times its ``scale``), as MuJoCo
 collides meshes; with their friction (sliding, torsional, rolling), margin, solref, solimp,
 contype and conaffinity. The worldbody's geoms are on joint 0. Left out, with an MJCFWarning
-naming them: hfield and sdf geoms and primitives MuJoCo fits to a mesh; not read:
-``condim``, ``priority``, ``gap`` and ``<contact><pair>``.
+naming them: hfield and sdf geoms and primitives MuJoCo fits to a mesh, and a mesh's
+``maxhullvert`` (the whole hull is kept); not read: ``condim``, ``priority``, ``gap`` and
+``<contact><pair>``.
 
 Excluded pairs (``exclude``): the MJCF's ``<contact><exclude body1 body2>`` and, with
 ``srdf``, its ``<disable_collisions link1 link2>``, each as the pair of joints carrying the
@@ -291,6 +292,12 @@ def _asset_points(cfg: _Config, assets: dict, name: str, here: str, d, numbers: 
     a: Attrs | None = assets.get(name)
     if a is None:
         fail(f"mesh={name!r}: no <asset><mesh> of that name")
+    cap = numbers.integer(a, "maxhullvert", -1)
+    if cap != -1:
+        warnings.warn(f"{a.node.source}, line {a.node.line}: mesh {name!r}: "
+                      f"maxhullvert={cap} is not read: MuJoCo collides a hull Qhull stopped "
+                      f"after {cap} vertices, fastdyn the whole hull", MJCFWarning,
+                      stacklevel=4)
     mesh = asset_mesh(numbers, a, here, d.assets.get("meshdir", ""), cfg.max_mesh_bytes, fail)
     what = f"mesh file {os.path.join(d.assets.get('meshdir', ''), a.get('file'))!r}" \
         if a.get("file") else f"mesh {name!r}'s vertex points"

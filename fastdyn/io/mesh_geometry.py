@@ -26,7 +26,7 @@ import numpy as np
 
 from .meshes import TriangleMesh
 
-__all__ = ["convex_hull", "hull_vertices", "mass_properties", "check_points"]
+__all__ = ["convex_hull", "hull_vertices", "mass_properties", "check_points", "check_closed"]
 
 
 def check_points(v: np.ndarray) -> np.ndarray:
@@ -46,6 +46,29 @@ def check_points(v: np.ndarray) -> np.ndarray:
     if s[2] <= 1e-9 * s[0]:
         raise ValueError("the vertices are flat (all on one plane or line): no volume")
     return v
+
+
+def check_closed(mesh: TriangleMesh) -> None:
+    """ValueError unless the mesh is a closed, consistently oriented surface: with equal
+    vertices merged (STL repeats them per face), every directed edge a -> b has exactly one
+    face with the edge b -> a (what the divergence theorem's sums need to be a volume)."""
+    _, idx = np.unique(np.asarray(mesh.vertices), axis=0, return_inverse=True)
+    f = idx.reshape(-1)[np.asarray(mesh.faces)]
+    e = np.concatenate([f[:, [0, 1]], f[:, [1, 2]], f[:, [2, 0]]])
+    e = e[e[:, 0] != e[:, 1]]  # (a degenerate face's collapsed edge bounds nothing)
+    n = int(idx.max()) + 1
+    fwd, counts = np.unique(e[:, 0] * n + e[:, 1], return_counts=True)
+    rev = np.sort(e[:, 1] * n + e[:, 0])
+    if np.any(counts > 1):
+        k = int(fwd[np.argmax(counts > 1)])
+        raise ValueError(f"edge ({k // n}, {k % n}) (merged vertex indices) is used twice in "
+                         f"the same direction: faces not consistently oriented, or not a "
+                         f"manifold")
+    missing = ~np.isin(fwd, rev)
+    if np.any(missing):
+        k = int(fwd[np.argmax(missing)])
+        raise ValueError(f"not a closed surface: edge ({k // n}, {k % n}) (merged vertex "
+                         f"indices) borders one face only ({int(missing.sum())} such edges)")
 
 
 def convex_hull(vertices) -> TriangleMesh:
