@@ -313,11 +313,16 @@ def test_urdf_shapes_become_geoms(tmp_path):
         (g,) = collision_geoms(model, path).geoms
         assert g["type"] == kind and np.allclose(g["size"], size, rtol=1e-15)
         assert g["body"] == 1 and np.allclose(g["pos"], (0, 0, 0.1))
-    path, model = _urdf(tmp_path, '<mesh filename="b.stl" scale="2 1 1"/>')
-    (g,) = collision_geoms(model, path).geoms
-    assert g["type"] == "convex" and len(g["vertices"]) == 8
-    # (STL stores float32: 0.3 comes back as 0.30000001)
-    assert np.allclose(np.abs(g["vertices"]), (0.2, 0.2, 0.3), rtol=1e-7, atol=0)
+    box = trimesh.creation.box((0.2, 0.4, 0.6))
+    box.export(tmp_path / "b.obj")
+    box.export(tmp_path / "b.dae")
+    for name in ("b.stl", "b.obj", "b.dae"):
+        path, model = _urdf(tmp_path, f'<mesh filename="{name}" scale="2 1 1"/>')
+        for hull in (True, False):  # the hull's vertices, or every distinct one: here alike
+            (g,) = collision_geoms(model, path, hull=hull).geoms
+            assert g["type"] == "convex" and len(g["vertices"]) == 8, name
+            # (STL stores float32: 0.3 comes back as 0.30000001)
+            assert np.allclose(np.abs(g["vertices"]), (0.2, 0.2, 0.3), rtol=1e-7, atol=0)
 
 
 @pytest.mark.parametrize("shape,match", [
