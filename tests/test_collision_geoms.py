@@ -387,6 +387,10 @@ MJCF = """<mujoco>
     ("", '<geom type="cone" size="1"/>', "", r"line 8: <geom>: <geom type=\"cone\">: expected"),
     ("", '<geom type="box" size="1 0 1"/>', "", r"line 8: <geom>: .*size\[1\] of a box must be"),
     ("", "", '<exclude body1="b" body2="c"/>', r"line 3: <exclude>: .*body 'c'"),
+    ("", '<geom size="1" friction="-1"/>', "", r"line 8: <geom>: friction \(-1.0, 0.005, "
+                                               r"0.0001\): coefficients must be >= 0"),
+    ("", '<geom size="1" margin="-1"/>', "", r"line 8: <geom>: margin -1: must be >= 0"),
+    ("", '<geom size="1" contype="-1"/>', "", r"line 8: <geom>: contype -1: a bit mask"),
     ("", '<geom type="hfield" hfield="h"/>', "", None),
     ('<mesh name="t" maxhullvert="4" vertex="0 0 0 1 0 0 0 1 0 0 0 1 1 1 1"/>',
      '<geom type="mesh" mesh="t"/>', "", "maxhullvert"),
@@ -469,3 +473,14 @@ def test_mujocos_own_test_model_geoms():
                 assert np.allclose(g["size"], m.geom_size[k][:len(g["size"])], rtol=1e-14)
             assert np.array_equal(g["friction"], m.geom_friction[k]), link
     assert worst < 1e-13  # achieved 4e-16
+
+
+def test_contact_values_mujoco_takes_still_load():
+    """Negative friction, margin or contype: MuJoCo compiles them, so load_mjcf does too;
+    only collision_geoms, whose contacts cannot use them, refuses them (above)."""
+    for attr in ('friction="-1"', 'margin="-0.1"', 'contype="-1"', 'solref="0.05"'):
+        xml = MJCF.format(asset="", contact="", geom=f'<geom size="1" {attr}/>')
+        mujoco.MjModel.from_xml_string(xml)
+        assert fd.load_mjcf(xml).nv == 1
+    g = collision_geoms(fd.load_mjcf(xml), xml).geoms[1]
+    assert g["solref"] == (0.05, 1.0)  # padded with MuJoCo's default, as MuJoCo does

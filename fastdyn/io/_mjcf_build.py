@@ -239,25 +239,17 @@ _SOLIMP = (0.9, 0.95, 0.001, 0.5, 2.0)
 
 
 def _contact(r, a: Attrs) -> dict:
-    """A geom's contact parameters (its own over its class's), checked as MuJoCo does."""
-    fr = r.floats(a, "friction", (1, 3), default=_FRICTION)
-    fr = np.concatenate([fr, _FRICTION[len(fr):]])
-    if np.any(fr < 0):
-        r.fail(f"{a.shown('friction')}: friction coefficients must be >= 0", a)
-    solimp = r.floats(a, "solimp", (1, 5), default=_SOLIMP)
-    return dict(name=a.get("name"), friction=tuple(float(x) for x in fr),
-                margin=r.nonnegative(a, "margin", 0.0),
-                solref=tuple(float(x) for x in r.floats(a, "solref", 2, default=(0.02, 1.0))),
-                solimp=tuple(float(x) for x in np.concatenate([solimp,
-                                                               _SOLIMP[len(solimp):]])),
-                contype=_mask(r, a, "contype"), conaffinity=_mask(r, a, "conaffinity"))
+    """A geom's contact parameters (its own over its class's), padded with MuJoCo's defaults
+    where fewer numbers are given, as MuJoCo reads them: checked for what fastdyn's contacts
+    need only by collision_geoms, so a file MuJoCo loads loads here too."""
+    def padded(key, default, count):
+        x = r.floats(a, key, (1, count), default=default)
+        return tuple(float(v) for v in np.concatenate([x, default[len(x):]]))
 
-
-def _mask(r, a: Attrs, key: str) -> int:
-    x = r.integer(a, key, 1)
-    if not 0 <= x < 2**31:
-        r.fail(f"{a.shown(key)}: a bit mask, an integer from 0 to 2^31 - 1", a)
-    return x
+    return dict(name=a.get("name"), friction=padded("friction", _FRICTION, 3),
+                margin=r.number(a, "margin", 0.0), solref=padded("solref", (0.02, 1.0), 2),
+                solimp=padded("solimp", _SOLIMP, 5), contype=r.integer(a, "contype", 1),
+                conaffinity=r.integer(a, "conaffinity", 1))
 
 
 def _visual(r, g) -> Visual:

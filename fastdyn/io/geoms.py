@@ -267,6 +267,7 @@ def _mjcf(cfg: _Config, path_or_xml, max_bytes):
             g.update(_placed(cfg, lk.name, c.R, c.p, "body", fail))
             g.update({key: info[key] for key in ("friction", "margin", "solref", "solimp",
                                                  "contype", "conaffinity")})
+            _check_contact(g, fail)
             geoms.append(g)
             names.append(info["name"] or f"{lk.name}/{k}")
             owners.append(lk.name)
@@ -283,6 +284,18 @@ def _mjcf(cfg: _Config, path_or_xml, max_bytes):
         pairs.append((_placed(cfg, b1, np.eye(3), np.zeros(3), "body", None)["body"],
                       _placed(cfg, b2, np.eye(3), np.zeros(3), "body", None)["body"]))
     return geoms, names, owners, pairs, source
+
+
+def _check_contact(g: dict, fail) -> None:
+    """What MuJoCo takes but fastdyn's contacts cannot use (geom_table's rules)."""
+    if min(g["friction"]) < 0:
+        fail(f"friction {g['friction']}: coefficients must be >= 0 for fastdyn's contacts "
+             f"(MuJoCo takes negative ones)")
+    if g["margin"] < 0:
+        fail(f"margin {g['margin']:g}: must be >= 0 for fastdyn's contacts")
+    for key in ("contype", "conaffinity"):
+        if not 0 <= g[key] < 2**31:
+            fail(f"{key} {g[key]}: a bit mask from 0 to 2^31 - 1 for fastdyn's contacts")
 
 
 def _asset_points(cfg: _Config, assets: dict, name: str, here: str, d, numbers: Numbers,
