@@ -97,7 +97,7 @@ class MJCFError(DescriptionError):
 
 
 class MJCFWarning(UserWarning):
-    """Something in an MJCF file that the Model leaves out (meshes' mass, joint springs,
+    """Something in an MJCF file that the Model leaves out (hfields' mass, joint springs,
     equality constraints ...), said once per file and kind."""
 
 

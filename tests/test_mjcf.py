@@ -629,7 +629,7 @@ def test_what_is_left_out_is_named_in_warnings():
     xml = """<mujoco><asset><mesh name="shell" file="shell.stl"/></asset><worldbody>
       <body name="f"><joint type="free" armature=".1"/><geom size=".1"/></body>
       <body name="b"><joint stiffness="3"/><geom type="sphere" size=".1"/>
-        <geom name="hull" type="mesh" mesh="shell"/>
+        <geom name="hull" type="box" mesh="shell"/>
         <body name="c"><joint type="ball" range="0 30"/><geom size=".1"/></body>
       </body></worldbody>
       <equality><joint joint1="joint1" joint2="joint2"/></equality></mujoco>"""

@@ -6,6 +6,7 @@
     model = load_mjcf("scene.xml")            # MuJoCo's MJCF
     visuals = load_visuals("robot.urdf")      # what a viewer draws (fastdyn.view)
     vertices, faces = load_mesh("link.stl")   # a mesh file (trimesh: the extra "view")
+    geoms = collision_geoms(model, "robot.urdf")   # contact geoms on the model's joints
 """
 
 from .description import Description, DescriptionError, to_model
@@ -15,10 +16,12 @@ from .mjcf import MJCFError, MJCFWarning, load_mjcf, mjcf_collisions, mjcf_visua
 from .mjcf_constraints import mjcf_constraints
 from .srdf import SRDF, load_srdf
 from .urdf import URDFError, URDFWarning, load_urdf, parse_urdf, urdf_collisions, urdf_visuals
-from .visuals import Visual, load_visuals, resolve_mesh_path
+from .visuals import Visual, link_placement, load_visuals, resolve_mesh_path
+from .geoms import CollisionGeoms, collision_geoms
 
 __all__ = ["load_urdf", "parse_urdf", "URDFError", "URDFWarning", "load_mjcf", "parse_mjcf",
            "mjcf_collisions", "mjcf_constraints", "MJCFError", "MJCFWarning", "Description",
            "DescriptionError", "to_model", "load_npz", "save_npz", "load_srdf", "SRDF",
            "urdf_collisions", "urdf_visuals", "mjcf_visuals", "Visual", "load_visuals",
-           "resolve_mesh_path", "load_mesh", "try_load_mesh", "TriangleMesh", "MeshWarning"]
+           "resolve_mesh_path", "load_mesh", "try_load_mesh", "TriangleMesh", "MeshWarning",
+           "collision_geoms", "CollisionGeoms", "link_placement"]

@@ -14,9 +14,12 @@ joint hangs on a fixed joint "<body>_fixed"; a body with several joints gets a m
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from . import _mjcf_math as mm
+from . import _mjcf_mesh as _mesh
 from ._mjcf_doc import Attrs
 from .description import Collision, Description, Frame, Inertial, Joint, Link, Visual
 
@@ -101,6 +104,25 @@ def _geom_inertia(r, g) -> tuple[float, np.ndarray, np.ndarray]:
     return float(m), g.p, I
 
 
+def _mesh_inertia(r, g):
+    """(mass, centre, inertia) of mesh geom ``g`` in its body (fastdyn/io/_mjcf_mesh.py), or
+    None where trimesh or SciPy is missing (the caller notes the geom as left out)."""
+    a = r.mesh_nodes.get(g.mesh)
+    if a is None:
+        r.fail(f"{g.attrs.shown('mesh')}: no <asset><mesh> of that name", g.attrs)
+    kind = r.keyword(a, "inertia", _mesh.INERTIAS, _mesh.DEFAULT_INERTIA)
+    if kind == "shell":
+        r.fail(f"{a.shown('inertia')}: a hollow mesh's inertia is not supported by fastdyn; "
+               f"give the body an <inertial>", a)
+    here = os.path.dirname(os.path.abspath(r.source)) if r.source != "<string>" else os.getcwd()
+    try:
+        if g.mesh not in r.mesh_cache:
+            r.mesh_cache[g.mesh] = _mesh.asset_mesh(r, a, here, r.meshdir)
+        return _mesh.geom_inertia(r, g, r.mesh_cache[g.mesh], kind)
+    except ImportError:
+        return None
+
+
 def _inertia(r, b, name: str) -> tuple[float, np.ndarray, np.ndarray]:
     """(mass, com, inertia about it) of body ``b`` in its frame, as <compiler> says."""
     use_geoms = r.inertiafromgeom == "true" or (r.inertiafromgeom == "auto" and
@@ -111,15 +133,20 @@ def _inertia(r, b, name: str) -> tuple[float, np.ndarray, np.ndarray]:
             if not r.groups[0] <= g.group <= r.groups[1]:
                 continue
             gname = g.node.attrib.get("name")
+            if g.shell and g.kind != "plane":
+                r.fail("shellinertia=\"true\" (a hollow geom's inertia) is not supported by "
+                       "fastdyn; give the body an <inertial>", Attrs(g.node))
+            if g.mesh is not None and g.kind == "mesh":
+                part = _mesh_inertia(r, g)
+                if part is not None:
+                    parts.append(part)
+                    continue
             if g.mesh is not None:
                 r.note("meshes", f"{gname or g.kind} ({g.mesh}) in body {name!r} "
                        f"({r.where(g.node)})")
                 continue
             if g.kind not in mm.SIZES:  # a plane: no volume
                 continue
-            if g.shell:
-                r.fail("shellinertia=\"true\" (a hollow geom's inertia) is not supported by "
-                       "fastdyn; give the body an <inertial>", Attrs(g.node))
             parts.append(_geom_inertia(r, g))
         with np.errstate(over="ignore", invalid="ignore"):
             m, c, I = mm.combine(parts)
@@ -198,7 +225,31 @@ def _collision(r, g) -> Collision:
         size = tuple(s)
     else:
         size = ()
-    return Collision(kind, g.R, g.p, size, g.mesh, _line(r, g.node), g.friction)
+    contact = None
+    if g.attrs is not None:
+        contact = _contact(r, g.attrs)
+        contact["type"] = g.kind  # a primitive fitted to its mesh: kind "mesh", type "box"
+        contact["where"] = (g.node.source, g.node.line)  # (the included file's, if one)
+    return Collision(kind, g.R, g.p, size, g.mesh, _line(r, g.node), g.friction, contact)
+
+
+# MuJoCo's defaults of the contact parameters a geom_table takes (XML reference, <geom>)
+_FRICTION = (1.0, 0.005, 0.0001)
+_SOLIMP = (0.9, 0.95, 0.001, 0.5, 2.0)
+
+
+def _contact(r, a: Attrs) -> dict:
+    """A geom's contact parameters (its own over its class's), padded with MuJoCo's defaults
+    where fewer numbers are given, as MuJoCo reads them: checked for what fastdyn's contacts
+    need only by collision_geoms, so a file MuJoCo loads loads here too."""
+    def padded(key, default, count):
+        x = r.floats(a, key, (1, count), default=default)
+        return tuple(float(v) for v in np.concatenate([x, default[len(x):]]))
+
+    return dict(name=a.get("name"), friction=padded("friction", _FRICTION, 3),
+                margin=r.number(a, "margin", 0.0), solref=padded("solref", (0.02, 1.0), 2),
+                solimp=padded("solimp", _SOLIMP, 5), contype=r.integer(a, "contype", 1),
+                conaffinity=r.integer(a, "conaffinity", 1))
 
 
 def _visual(r, g) -> Visual:

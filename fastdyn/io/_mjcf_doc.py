@@ -2,7 +2,9 @@
 and reading an element's attributes (its own over its class's) as checked numbers.
 
 Includes follow the ``include`` section of MuJoCo's XML reference: the element is replaced by
-the children of the included file's ``<mujoco>`` root, and a relative name is looked up
+the children of the included file's root, ``<mujoco>`` or ``<mujocoinclude>`` (MuJoCo 2's
+name for it, still in published models; MuJoCo 4 takes any root element's children, fastdyn
+refuses other roots, e.g. a URDF's <robot>, as mistakes), and a relative name is looked up
 against the main file's directory, then the including file's (the order MuJoCo 3 and 4
 use; a document given as a string has the current directory as its main directory). As in
 MuJoCo a file may be included once; fastdyn also names a cycle as such, caps the nesting
@@ -32,8 +34,8 @@ MAX_INCLUDES = 256  # distinct files one model may include
 MAX_NESTING = 300
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
-# Element kinds whose defaults are read (others, e.g. mesh, motor, material, are ignored).
-DEFAULTED = ("joint", "geom", "site", "equality")
+# Element kinds whose defaults are read (others, e.g. motor, material, are ignored).
+DEFAULTED = ("joint", "geom", "site", "equality", "mesh")
 
 # ASCII decimals only: Python's float() also takes "nan", "inf", "1_0" and other scripts'
 # digits, none of which is a sensible MJCF number (MuJoCo itself accepts NaN with a warning).
@@ -110,8 +112,9 @@ def expand_includes(root: _xml.Node, main_dir: str, main_file: str | None, budge
             if cap is not None:
                 budget[0] = cap - len(data)
             sub = _xml.tree(data, path, error)
-            if sub.tag != "mujoco":
-                raise error(f"an included file's root element must be <mujoco>, got "
+            if sub.tag not in ("mujoco", "mujocoinclude"):
+                raise error(f"an included file's root element must be <mujoco> (or "
+                            f"<mujocoinclude>, as older MuJoCo files write it), got "
                             f"<{sub.tag}>", path, "XML", sub.line)
             check_nesting(sub, level - 1, error)  # its children take the include's place
             stack.append(real)

@@ -97,6 +97,22 @@ def read(path_or_xml, max_bytes, error: type, kind: str, loaders: str) -> tuple[
     return data, source
 
 
+def root_tag(path_or_xml) -> str | None:
+    """The root element's tag of a file (a path) or document (a str starting with "<", or
+    bytes): the first tag after the XML declaration, comments and DOCTYPE, read from the
+    first MiB; None where there is none. Tells a URDF ("robot") from an MJCF ("mujoco")."""
+    if isinstance(path_or_xml, (bytes, bytearray)):
+        head = bytes(path_or_xml[:1 << 20])
+    elif isinstance(path_or_xml, str) and path_or_xml.lstrip("\ufeff \t\r\n").startswith("<"):
+        head = path_or_xml[:1 << 20].encode("utf-8")
+    else:
+        with open(os.fspath(path_or_xml), "rb") as f:
+            head = f.read(1 << 20)
+    root = re.search(rb"<([A-Za-z_][\w.:-]*)", re.sub(rb"<!--.*?-->|<[?!][^>]*>", b"", head,
+                                                     flags=re.S))
+    return None if root is None else root.group(1).decode("utf-8", "replace")
+
+
 def too_big(source: str, max_bytes: int, what: str, error: type, kind: str, loaders: str):
     mib = f" ({max_bytes / 2**20:g} MiB)" if max_bytes >= 2**20 else ""
     raise error(f"{what} is larger than max_bytes={max_bytes}{mib}, more than a {kind} needs, "

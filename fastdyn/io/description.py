@@ -60,7 +60,9 @@ class Collision:
     (radius,)), "box" (full edge lengths), "cylinder" or "capsule" (radius, length along z),
     "ellipsoid" (semi-axes), "plane" (the half-space below its z = 0; no size), or "mesh",
     "hfield", "sdf" (``mesh`` the file or asset name; no size). ``friction``: the sliding
-    friction coefficient the file gives (MJCF), or None."""
+    friction coefficient the file gives (MJCF), or None. ``contact``: an MJCF geom's contact
+    parameters as ``fastdyn.sim.collision.geom_table`` takes them (friction (3,), margin,
+    solref, solimp, contype, conaffinity) and its ``name``, or None (URDF)."""
 
     kind: str
     R: np.ndarray
@@ -69,6 +71,8 @@ class Collision:
     mesh: str | None = None
     line: int | None = None
     friction: float | None = None
+    contact: dict | None = None
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)  # a URDF <mesh scale>
 
 
 @dataclass
@@ -157,6 +161,8 @@ class Description:
     # MJCF <asset>s a viewer needs: "mesh": name -> (file path, scale (3,)), "material":
     # name -> rgba
     assets: dict = field(default_factory=dict)
+    # MJCF <contact><exclude body1 body2>: (body1, body2, line)
+    excludes: list = field(default_factory=list)
 
     def fail(self, message: str, element: str | None = None, line: int | None = None):
         """Raise this description's error class (URDFError, MJCFError) at (element, line)."""

@@ -26,16 +26,19 @@ Reads MuJoCo's XML format (the XML Reference chapter of MuJoCo's documentation, 
 - ``<default>`` classes, ``childclass`` and ``<include>``: fastdyn/io/_mjcf_doc.py;
 - mass: ``<inertial>`` (pos, orientation, mass, diaginertia or fullinertia), or the geoms
   (sphere, capsule, cylinder, box, ellipsoid, ``fromto``; density 1000 unless told; only
-  those in ``inertiagrouprange``) as ``<compiler inertiafromgeom>`` says; mesh, hfield and
-  sdf geoms and primitives fitted to a mesh are left out with an ``MJCFWarning`` naming them
-  (fastdyn reads no mesh file); ``boundmass``, ``boundinertia``, ``balanceinertia`` and
+  those in ``inertiagrouprange``) as ``<compiler inertiafromgeom>`` says; mesh geoms by their
+  asset's ``inertia`` (convex, exact, legacy: MuJoCo's default; fastdyn/io/_mjcf_mesh.py,
+  which reads the files with trimesh and SciPy, the ``view`` extra); hfield and sdf geoms,
+  primitives fitted to a mesh, and meshes where trimesh is missing are left out with an
+  ``MJCFWarning`` naming them; ``boundmass``, ``boundinertia``, ``balanceinertia`` and
   ``settotalmass`` as MuJoCo applies them; a moving body (with its welded descendants) must
   have mass and inertia, as MuJoCo requires;
 - armature, damping, frictionloss (-> the joint's dry friction), range with ``limited`` and
   ``<compiler autolimits>``, ``actuatorfrcrange`` (-> effort limit); ``<option gravity>``
   and ``<flag gravity="disable">``;
 - sites: operational frames on their body; geoms that collide (contype or conaffinity not 0)
-  as ``Collision`` shapes (``mjcf_collisions``, ``Scene.add_mjcf_collisions``).
+  as ``Collision`` shapes (``mjcf_collisions``, ``Scene.add_mjcf_collisions``; as geom_table
+  dicts on the model's joints: ``fastdyn.io.collision_geoms``).
 
 Mimic joints: with ``mimic=True``, ``<equality><joint>`` with a linear ``polycoef`` makes
 joint1 follow joint2 (``load_mjcf``; fastdyn/mimic.py).
@@ -43,9 +46,10 @@ joint1 follow joint2 (``load_mjcf``; fastdyn/mimic.py).
 Not read (an ``MJCFWarning`` says so where it changes the dynamics): joint springs
 (``stiffness``), ball-joint cone limits, ``gravcomp``, ``<equality>`` (but joint equalities
 with ``mimic=True``) and ``<tendon>`` constraints; actuators, sensors, contacts, keyframes,
-assets and visuals have no place in a Model. ``<attach>``, ``<replicate>``, ``<composite>``, ``<flexcomp>``, free joints aligned to
-the inertia (``align``, ``alignfree``) and ``shellinertia`` are refused with an error rather
-than read wrongly.
+assets and visuals have no place in a Model. ``<attach>``, ``<replicate>``, ``<composite>``,
+``<flexcomp>``, free joints aligned to the inertia (``align``, ``alignfree``),
+``shellinertia`` and ``<mesh inertia="shell">`` are refused with an error rather than read
+wrongly.
 
 Safety: as ``load_urdf`` (fastdyn/io/_xml.py): no DOCTYPE or entity, ``max_bytes``
 (64 MiB) for the document and its includes together; errors raise ``MJCFError`` naming the
@@ -264,6 +268,9 @@ class _Reader(Numbers):
         self.meshdir = ""  # <compiler meshdir> (else assetdir), for a viewer's mesh files
         self.meshes: dict[str, tuple] = {}  # <asset> <mesh>: name -> (file, scale)
         self.materials: dict[str, tuple] = {}  # <asset> <material>: name -> rgba
+        self.mesh_nodes: dict[str, Attrs] = {}  # <asset> <mesh>: name -> its attributes
+        self.excludes: list[tuple] = []  # <contact> <exclude>: (body1, body2, node)
+        self.mesh_cache: dict = {}  # mesh asset name -> TriangleMesh, read for masses
 
     def note(self, kind: str, what: str) -> None:
         self.notes.setdefault(kind, []).append(what)
@@ -280,10 +287,11 @@ class _Reader(Numbers):
         for c in root.children:  # compiler and defaults first: they shape what follows
             if c.tag == "compiler":
                 self.compiler(Attrs(c))
-        for c in root.children:
+        for c in root.children:  # (MuJoCo too reads every <default> before the assets)
             if c.tag == "default":
                 self.defaults.add_top(c)
-            elif c.tag == "option":
+        for c in root.children:
+            if c.tag == "option":
                 self.option(c)
             elif c.tag == "asset":
                 self.assets(c)
@@ -292,6 +300,8 @@ class _Reader(Numbers):
             elif c.tag in ("equality", "tendon") and c.children:
                 self.note("constraints", f"<{c.tag}> ({self.where(c)}, {len(c.children)} "
                           f"element{'s' if len(c.children) > 1 else ''})")
+            elif c.tag == "contact":
+                self.contact(c)
             if c.tag == "equality":  # (joint equalities are mimic relations with mimic=True)
                 self.loops.extend(x for x in c.children if x.tag in _equality.KINDS
                                   and not (self.mimic and x.tag == "joint"))
@@ -304,7 +314,12 @@ class _Reader(Numbers):
     def assets(self, node: _xml.Node) -> None:
         """<mesh> files (relative to meshdir) and <material> colours, for a viewer only."""
         for c in node.children:
-            a = Attrs(c)
+            a = self.defaults.attrs(c, "main") if c.tag == "mesh" else Attrs(c)
+            if c.tag == "mesh":
+                name = a.get("name") or (os.path.splitext(os.path.basename(a.get("file")))[0]
+                                         if a.get("file") else None)
+                if name is not None:
+                    self.mesh_nodes[name] = a
             if c.tag == "mesh" and a.get("file") is not None:
                 name = a.get("name") or os.path.splitext(os.path.basename(a.get("file")))[0]
                 scale = self.floats(a, "scale", 3, default=(1.0, 1.0, 1.0))
@@ -312,6 +327,17 @@ class _Reader(Numbers):
                                      tuple(float(x) for x in scale))
             elif c.tag == "material" and a.get("name") is not None and "rgba" in a:
                 self.materials[a.get("name")] = tuple(float(x) for x in self.floats(a, "rgba", 4))
+
+    def contact(self, node: _xml.Node) -> None:
+        """<contact>'s <exclude body1 body2> pairs, for collision_geoms (explicit <pair>s
+        are not read: fastdyn's collision filter has no per-pair parameters)."""
+        for c in node.children:
+            if c.tag == "exclude":
+                a = Attrs(c)
+                b1, b2 = a.get("body1"), a.get("body2")
+                if not b1 or not b2:
+                    self.fail("<exclude> needs body1=\"...\" and body2=\"...\"", a)
+                self.excludes.append((b1, b2, c))
 
     def equality(self, node: _xml.Node) -> None:
         """``<equality>`` with mimic=True: its active ``<joint>`` elements, checked; the
@@ -566,7 +592,7 @@ class _Reader(Numbers):
         size = tuple(float(x) for x in size) + (0.0,) * (3 - len(size))
         ft = self.floats(a, "fromto", 6)
         if ft is not None:
-            if "pos" in a:
+            if "pos" in a:  # (MuJoCo: "both pos and fromto defined in geom", class or not)
                 self.fail(f"{a.shown('pos')} and {a.shown('fromto')}: a geom takes one", a)
             if kind not in ("capsule", "cylinder", "box", "ellipsoid"):
                 self.fail(f"{a.shown('fromto')}: fromto takes a capsule, cylinder, box or "
@@ -600,6 +626,8 @@ class _Reader(Numbers):
 
     def site(self, a: Attrs, R, p) -> tuple:
         ft = self.floats(a, "fromto", 6)
+        if ft is not None and "pos" in a:  # (MuJoCo: "both pos and fromto defined in site")
+            self.fail(f"{a.shown('pos')} and {a.shown('fromto')}: a site takes one", a)
         if ft is not None:
             kind = self.keyword(a, "type", ("sphere", "capsule", "ellipsoid", "cylinder", "box"),
                                 "sphere")
@@ -649,7 +677,9 @@ class _Reader(Numbers):
                         child_order="document", error=MJCFError, warning=MJCFWarning,
                         gravity=self.gravity)
         describe(self, d, world)
-        d.assets = {"mesh": self.meshes, "material": self.materials}
+        d.assets = {"mesh": self.meshes, "material": self.materials,
+                    "mesh_node": self.mesh_nodes, "meshdir": self.meshdir}
+        d.excludes = [(b1, b2, node) for b1, b2, node in self.excludes]
         self.mimics(d)
         self.closures(d)
         for kind, items in self.notes.items():
@@ -662,8 +692,9 @@ class _Reader(Numbers):
 
 _NOTES = {
     "meshes": "{source}: {n} mesh, hfield or sdf geom(s) left out of their bodies' mass and "
-              "inertia (fastdyn reads no mesh; give those bodies an <inertial>, or compile the "
-              "model in MuJoCo and save it with mj_saveLastXML): {items}",
+              "inertia (hfields, sdfs and primitives fitted to a mesh are not read, and "
+              "meshes need trimesh and scipy: pip install 'fastdyn[view]'; or give those "
+              "bodies an <inertial>): {items}",
     "springs": "{source}: {n} joint spring(s) (stiffness) not modelled: {items}",
     "ball limits": "{source}: {n} ball joint cone limit(s) not modelled: {items}",
     "gravcomp": "{source}: {n} body gravity compensation(s) (gravcomp) not modelled: {items}",

@@ -244,8 +244,8 @@ class _Reader:
             if c.tag != "collision":
                 continue
             R, p = self.origin(c, what + " <collision>")
-            kind, size, mesh, _, shape = self.shape(c, what)
-            out.append(Collision(kind, R, p, size, mesh, shape.line))
+            kind, size, mesh, scale, shape = self.shape(c, what)
+            out.append(Collision(kind, R, p, size, mesh, shape.line, scale=scale))
         return out
 
     def shape(self, c: _Node, what: str):

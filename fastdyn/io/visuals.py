@@ -20,15 +20,18 @@ guess (the viewer warns, naming it, and draws a primitive).
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
+
+from ..kernels import layout
+from . import _xml
 from .description import Visual
 from .mjcf import mjcf_visuals
 from .urdf import urdf_visuals
 
-__all__ = ["Visual", "load_visuals", "resolve_mesh_path"]
+__all__ = ["Visual", "load_visuals", "resolve_mesh_path", "link_frame", "link_placement"]
 
 
 def load_visuals(path: str | os.PathLike, package_dirs: Sequence[str | os.PathLike] = ()
@@ -36,12 +39,7 @@ def load_visuals(path: str | os.PathLike, package_dirs: Sequence[str | os.PathLi
     """Each link's (or MJCF body's) visual shapes, by name, from the URDF or MJCF file
     ``path`` (told apart by its root element), mesh paths resolved (the module docstring)."""
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        head = f.read(1 << 20)
-    # the root element: the first tag after the XML declaration, comments and DOCTYPE
-    root = re.search(rb"<([A-Za-z_][\w.:-]*)", re.sub(rb"<!--.*?-->|<[?!][^>]*>", b"", head,
-                                                     flags=re.S))
-    if root is not None and root.group(1) == b"mujoco":
+    if _xml.root_tag(path) == "mujoco":
         return mjcf_visuals(path)
     out = urdf_visuals(path)
     for items in out.values():
@@ -72,3 +70,26 @@ def resolve_mesh_path(name: str, source: str | os.PathLike,
         if candidate.is_file():
             return str(candidate)
     return str((roots[0] if roots else here) / pkg / tail)
+
+
+def link_frame(model, link: str, what: str = "link") -> int:
+    """The model's frame of link (or MJCF body) ``link``: its BODY frame, else any frame of
+    that name; KeyError naming it (the ``what``) when the model has neither."""
+    for f, n in enumerate(model.frame_names):
+        if n == link and int(model.frm[f]["type"]) == layout.BODY_FRAME:
+            return f
+    if link in model.frame_names:
+        return model.frame_names.index(link)
+    raise KeyError(f"the {what} {link!r} is not a frame of model {model.name!r}: is the "
+                   f"file the model's own?")
+
+
+def link_placement(model, link: str, what: str = "link") -> tuple[int, np.ndarray, np.ndarray]:
+    """(joint, R, p): the joint that carries link ``link`` and the link frame's placement in
+    that joint's frame. A link merged into its parent by a fixed joint is carried by the
+    moving joint above it, at its place; an MJCF file's "world" is joint 0 (the identity)
+    even in a model built with a root joint, which has no frame of that name."""
+    if link == "world" and "world" not in model.frame_names:
+        return 0, np.eye(3), np.zeros(3)
+    fr = model.frm[link_frame(model, link, what)]
+    return int(fr["parent_joint"]), np.array(fr["R"]), np.array(fr["p"])

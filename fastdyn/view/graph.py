@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..io.description import Visual
+from ..io.visuals import link_frame
 from ..kernels import layout as L
 from ..kinematics import forward_kinematics, update_frame_placements
 from . import shapes
@@ -30,18 +31,6 @@ class Node:
 def safe(name: str) -> str:
     """A meshcat path component: no "/" (its separator) and no spaces."""
     return re.sub(r"[/\s]+", "_", name)
-
-
-def link_frame(model, link: str, what: str) -> int:
-    """The model's frame of link (or MJCF body) ``link``: its BODY frame, else any frame of
-    that name."""
-    for f, n in enumerate(model.frame_names):
-        if n == link and int(model.frm[f]["type"]) == L.BODY_FRAME:
-            return f
-    if link in model.frame_names:
-        return model.frame_names.index(link)
-    raise KeyError(f"the {what} {link!r} is not a frame of model {model.name!r}: are the "
-                   f"visuals from the model's file?")
 
 
 def visual_nodes(model, visuals: dict[str, list[Visual]], meshes: dict, opacity: float,
