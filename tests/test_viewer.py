@@ -112,8 +112,8 @@ def test_mjcf_geoms_are_placed_where_mujoco_places_them(tmp_path):
     path.write_text(MJCF)
     mj = mujoco.MjModel.from_xml_path(str(path))
     md = mujoco.MjData(mj)
-    with pytest.warns(fd.MJCFWarning, match="tet"):  # the mesh has no mass in the model
-        model = fd.load_mjcf(str(path))
+    model = fd.load_mjcf(str(path))  # the mesh's mass from its volume, as MuJoCo's
+    assert model.mass.sum() == pytest.approx(mj.body_mass.sum(), rel=1e-12)
     viewer = Viewer(model, str(path))
     kinds = {p.rsplit("/", 1)[1]: type(c.object.geometry).__name__
              for p, c in ((c.path.lower(), c) for c in viewer.recorder.commands()
