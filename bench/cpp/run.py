@@ -2,11 +2,14 @@
 wheel and run it on the benchmark ladder's models; write bench/results/cpp.json.
 
     python bench/cpp/run.py                 # every ladder model, 1,000 states, 30 rounds
-    python bench/cpp/run.py ur5 talos --rounds 10
+    python bench/cpp/run.py ur5 talos --rounds 10    # re-times these; keeps the others' rows
 
 Pinocchio 4.1 has no parallel CRBA, FK or Jacobians, so from Python their C++ time could only be
 estimated (a Python loop minus a joint-less model's loop); this program times them in C++,
-with RNEA and ABA (both of Pinocchio's conventions, LOCAL and WORLD) beside them. Each round
+with RNEA and ABA (both of Pinocchio's conventions, LOCAL and WORLD) beside them, and on the
+models of bench/test_constrained.py its constraintDynamics and constraintDynamics followed by
+computeConstraintDynamicsDerivatives, with that file's contacts (CASES: frames, type,
+reference; zero gains; one direct solve, mu = 0). Each round
 times every algorithm once over the same states (interleaved: a burst of other load spreads
 over all of them), in blocks of 50 states; min and median per evaluation over all blocks of
 all rounds are kept (a short block is likely to run undisturbed on a shared machine).
@@ -93,6 +96,17 @@ def build() -> tuple[Path | None, str]:
     return out, ""
 
 
+def contacts(name: str) -> list[str]:
+    """The contact arguments of timing.cpp for bench/test_constrained.py's set on ``name``
+    (SIZE REFERENCE FRAME...), or none."""
+    import fastdyn as fd
+    from bench.test_constrained import CASES
+    if name not in CASES:
+        return []
+    frames, size, ref = CASES[name]
+    return [str(size), "LOCAL" if ref == fd.LOCAL else "LOCAL_WORLD_ALIGNED", *frames]
+
+
 def run(binary: Path, names: list[str], states: int, rounds: int) -> list[dict]:
     sys.path.insert(0, str(ROOT))
     from bench.ladder import _load
@@ -102,13 +116,13 @@ def run(binary: Path, names: list[str], states: int, rounds: int) -> list[dict]:
             _, pm, how = _load(name)
             path = Path(tmp) / f"{name}.txt"
             pm.saveToText(str(path))
-            p = subprocess.run([str(binary), name, str(path), str(states), str(rounds)],
-                               capture_output=True, text=True, check=True)
+            p = subprocess.run([str(binary), name, str(path), str(states), str(rounds),
+                                *contacts(name)], capture_output=True, text=True, check=True)
             for line in p.stdout.splitlines():
                 row = json.loads(line)
                 row["twin"] = how
                 rows.append(row)
-                print(f"{name:16s} {row['algo']:10s} min {row['min'] * 1e9:9.0f} ns  median "
+                print(f"{name:16s} {row['algo']:31s} min {row['min'] * 1e9:9.0f} ns  median "
                       f"{row['median'] * 1e9:9.0f} ns", flush=True)
     return rows
 
@@ -132,6 +146,16 @@ def main(argv=None) -> int:
             "date": datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
             "states": args.states, "rounds": args.rounds}
     args.out.parent.mkdir(exist_ok=True)
+    if args.out.exists():  # the models not re-timed keep their rows, their run's meta beside
+        old = json.loads(args.out.read_text())
+        kept = [r for r in old.get("cpp", []) if r["model"] not in args.models]
+        if kept:
+            rows += kept
+            meta["kept"] = {"models": sorted({r["model"] for r in kept}),
+                            "from": {k: v for k, v in old.get("meta", {}).items()
+                                     if k != "kept"}}
+            order = list(MODELS)  # the ladder's order, whichever run a row comes from
+            rows.sort(key=lambda r: order.index(r["model"]) if r["model"] in order else 99)
     args.out.write_text(json.dumps({"meta": meta, "cpp": rows}, indent=1) + "\n")
     print(f"wrote {args.out}")
     return 0
