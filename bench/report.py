@@ -812,7 +812,8 @@ CONSTRAINED_ALGOS = ("constraint_dynamics", "impulse_dynamics",
 
 def constrained_section(res: Results, tally: Tally) -> list[str]:
     """bench/test_constrained.py: constrained and impulse dynamics, their derivatives and
-    batches, fastdyn's calls beside Pinocchio's from Python."""
+    batches, fastdyn's calls beside Pinocchio's from Python, and the kernels beside Pinocchio's
+    C++ (bench/cpp/timing.cpp)."""
     models = [m for m in ("solo12", "talos")
               if res.get("constrained", "constraint_dynamics", m, "pinocchio")]
     if not models:
@@ -827,7 +828,12 @@ def constrained_section(res: Results, tally: Tally) -> list[str]:
            "computeImpulseDynamicsDerivatives; fastdyn's derivative call computes both). "
            "Batch rows: `fd.batch.*` over 1,000 states on 2 threads against a Pinocchio loop "
            "of single calls. Targets: single calls <= 1.0x Pinocchio's time, batches >= 2x a "
-           "Pinocchio loop's throughput (time ratio <= 0.5).", ""]
+           "Pinocchio loop's throughput (time ratio <= 0.5).", "",
+           "Kernel columns: the raw kernel (kernels/contact/, no argument checks) in an "
+           "`@numba.njit` loop, 50 states a round over 1,000 seeded states, checked against "
+           "Pinocchio first; Pinocchio C++: the same calls with the same contacts in "
+           "bench/cpp/timing.cpp (1,000 random states, blocks of 50, min and median over "
+           "blocks; bench/results/cpp.json). Target: kernel <= 0.5x Pinocchio's C++ time.", ""]
     rows = []
     for m in models:
         for a in CONSTRAINED_ALGOS:
@@ -839,10 +845,21 @@ def constrained_section(res: Results, tally: Tally) -> list[str]:
             r = ratio(f, p)
             verdict = tally.judge("constrained dynamics: single <= 1.0x, batch >= 2x pin",
                                   f"{a} {m}", r, bound)
+            k, c = res.get("kernel", a, m, "fastdyn"), res.native.get((a, m))
+            kr = ratio(k, c)
+            kverdict = tally.judge("constrained kernel <= 0.5x C++", f"{a} {m}", kr,
+                                   KERNEL_TARGET, bool(k and c))
             rows.append([model_label(res, m), a, fmt_t(f[0]), fmt_t(p[0]), fmt_r(r),
-                         fmt_r(ratio(f, p, 1)), f"<= {bound}", verdict])
+                         fmt_r(ratio(f, p, 1)), f"<= {bound}", verdict,
+                         f"{fmt_t(k[0])} / {fmt_t(k[1])}" if k else "-",
+                         f"{fmt_t(c[0])} / {fmt_t(c[1])}" if c else "-",
+                         fmt_r(kr) if kr is not None else "-",
+                         fmt_r(ratio(k, c, 1)) if k and c else "-",
+                         "<= 0.5" if k and c else "-", kverdict])
     return out + table(["model", "call", "fastdyn / state", "Pinocchio / state",
-                        "ratio (min)", "(median)", "target", ""], rows)
+                        "ratio (min)", "(median)", "target", "", "kernel min / median",
+                        "Pinocchio C++ min / median", "kernel ratio (min)", "(median)",
+                        "target", ""], rows)
 
 
 def aba_world_section(res: Results) -> list[str]:
