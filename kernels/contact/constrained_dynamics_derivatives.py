@@ -40,7 +40,6 @@ from ..algorithms.rnea_derivatives import rnea_derivatives, static_torque_deriva
 from ..configuration.se3 import d_difference
 from ..layout import LOCAL, V
 from ..linalg.cholesky import inverse_sparse, solve_rows
-from ..linalg.dense import solve_factored
 from ..spatial import motion
 from ..spatial.rotations import matrix_to_quat
 from .constrained_dynamics import constraint_dynamics, impulse_dynamics, views, work_size
@@ -212,36 +211,62 @@ def _turning_force(c, lam, tmp, da_da, dr1):
 
 
 @jit
-def _solve_columns(F, X, b):
-    """X (m, n) <- G^-1 X, column by column (F: G's Cholesky factor); b (m,) is scratch."""
+def _solve_columns(F, X):
+    """X (m, n) <- G^-1 X (F: G's Cholesky factor, ``solve_factored``'s sweeps): the sweeps
+    run on whole rows of X, every column at once (contiguous inner loops, no chain of
+    dependent operations per column), in solve_factored's order of operations."""
     m = X.shape[0]
-    for k in range(X.shape[1]):
-        for r in range(m):
-            b[r] = X[r, k]
-        solve_factored(F, m, b)
-        for r in range(m):
-            X[r, k] = b[r]
+    for i in range(m):
+        for k in range(i):
+            _axpy(X, i, -F[i, k], k)
+        _scale(X, i, 1.0 / F[i, i])
+    for i in range(m - 1, -1, -1):
+        for k in range(i + 1, m):
+            _axpy(X, i, -F[k, i], k)
+        _scale(X, i, 1.0 / F[i, i])
+
+
+@jit(inline="always")
+def _axpy(X, i, a, k):
+    """X[i] += a X[k]."""
+    for col in range(X.shape[1]):
+        X[i, col] += a * X[k, col]
+
+
+@jit(inline="always")
+def _scale(X, i, a):
+    for col in range(X.shape[1]):
+        X[i, col] *= a
 
 
 @jit
-def _implicit(dof, U, D, J, W, F, b, X, L):
+def _implicit(dof, U, D, J, W, F, X, L):
     """X (nv, nv) = dr1/dx, L (m, nv) = dr2/dx in; d ddq/dx, d lam/dx out (module
     docstring), W = M^-1 J^T."""
     nv, m = X.shape[0], L.shape[0]
     solve_rows(dof, U, D, X)  # Y
-    for r in range(m):
+    for r in range(m):  # L <- J Y - L
         for col in range(nv):
-            acc = -L[r, col]
-            for s in range(nv):
-                acc += J[r, s] * X[s, col]
-            L[r, col] = acc
-    _solve_columns(F, L, b)
-    for s in range(nv):
+            L[r, col] = -L[r, col]
+        _add_rows(L, r, J[r], X)
+    _solve_columns(F, L)
+    for s in range(nv):  # X <- W L - X
         for col in range(nv):
-            acc = -X[s, col]
-            for r in range(m):
-                acc += W[s, r] * L[r, col]
-            X[s, col] = acc
+            X[s, col] = -X[s, col]
+        _add_rows(X, s, W[s], L)
+
+
+@jit
+def _add_rows(Y, i, c, X):
+    """Y[i] += c @ X: whole rows of X at a time, so the inner loop runs along contiguous rows
+    with no chain of dependent additions (a dot product down X's columns is one long chain),
+    and a zero of c (J's columns off the contact's branch) skips its row. The sum runs in the
+    order of the dot product, so the result is the same."""
+    for s in range(c.shape[0]):
+        w = c[s]
+        if w != 0.0:
+            for col in range(Y.shape[1]):
+                Y[i, col] += w * X[s, col]
 
 
 @jit
@@ -288,20 +313,16 @@ def constraint_dynamics_derivatives(jnt, prm, dof, cst, q, v, tau, prox, ws, wor
         for r in range(m):
             W[k, r] = J[r, k]
     solve_rows(dof, U, D, W)  # M^-1 J^T
-    _implicit(dof, U, D, J, W, F, b, dr1q, dr2q)
-    _implicit(dof, U, D, J, W, F, b, dr1v, dr2v)
+    _implicit(dof, U, D, J, W, F, dr1q, dr2q)
+    _implicit(dof, U, D, J, W, F, dr1v, dr2v)
     inverse_sparse(dof, U, D, Minv)
     L = lam_d[2]
     for r in range(m):
         for col in range(nv):
             L[r, col] = -W[col, r]
-    _solve_columns(F, L, b)
+    _solve_columns(F, L)
     for s in range(nv):
-        for col in range(nv):
-            acc = Minv[s, col]
-            for r in range(m):
-                acc += W[s, r] * L[r, col]
-            Minv[s, col] = acc
+        _add_rows(Minv, s, W[s], L)
     return 0, 0
 
 
@@ -353,16 +374,14 @@ def impulse_dynamics_derivatives(jnt, prm, dof, cst, q, v, restitution, prox, ws
         for r in range(m):
             W[k, r] = J[r, k]
     solve_rows(dof, U, D, W)  # M^-1 J^T
-    _implicit(dof, U, D, J, W, F, b, dr1q, dr2q)
+    _implicit(dof, U, D, J, W, F, dr1q, dr2q)
     L, X = lam_d[1], dv_d[1]
     for r in range(m):
         for col in range(nv):
             L[r, col] = -(1.0 + restitution) * J[r, col]
-    _solve_columns(F, L, b)
+    _solve_columns(F, L)
     for s in range(nv):
         for col in range(nv):
-            acc = 1.0 if s == col else 0.0
-            for r in range(m):
-                acc += W[s, r] * L[r, col]
-            X[s, col] = acc
+            X[s, col] = 1.0 if s == col else 0.0
+        _add_rows(X, s, W[s], L)
     return 0, 0
