@@ -127,6 +127,17 @@ def run(binary: Path, names: list[str], states: int, rounds: int) -> list[dict]:
     return rows
 
 
+def kept_rows(old: dict, models: list[str]) -> list[dict]:
+    """The rows of an earlier cpp.json for the models not in ``models``, each with its run's
+    date and git (rows written before rows carried them: the file's meta)."""
+    meta = old.get("meta", {})
+    rows = [r for r in old.get("cpp", []) if r["model"] not in models]
+    for r in rows:
+        r.setdefault("date", meta.get("date", "n/a"))
+        r.setdefault("git", meta.get("git", "n/a"))
+    return rows
+
+
 def main(argv=None) -> int:
     sys.path.insert(0, str(ROOT))
     from bench.report import MODELS, git_head, loadavg
@@ -146,16 +157,17 @@ def main(argv=None) -> int:
             "date": datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
             "states": args.states, "rounds": args.rounds}
     args.out.parent.mkdir(exist_ok=True)
-    if args.out.exists():  # the models not re-timed keep their rows, their run's meta beside
-        old = json.loads(args.out.read_text())
-        kept = [r for r in old.get("cpp", []) if r["model"] not in args.models]
-        if kept:
-            rows += kept
-            meta["kept"] = {"models": sorted({r["model"] for r in kept}),
-                            "from": {k: v for k, v in old.get("meta", {}).items()
-                                     if k != "kept"}}
-            order = list(MODELS)  # the ladder's order, whichever run a row comes from
-            rows.sort(key=lambda r: order.index(r["model"]) if r["model"] in order else 99)
+    for row in rows:
+        row.update(date=meta["date"], git=head)
+    if args.out.exists():  # the models not re-timed keep their rows (each row: its run's date)
+        old = kept_rows(json.loads(args.out.read_text()), args.models)
+        rows += old
+        if old:
+            kept = sorted({(r["date"], r["git"], r["model"]) for r in old})
+            meta["args"] = " ".join(args.models) + "; kept: " + ", ".join(
+                f"{m} ({d}, {g})" for d, g, m in kept)
+        order = list(MODELS)  # the ladder's order, whichever run a row comes from
+        rows.sort(key=lambda r: order.index(r["model"]) if r["model"] in order else 99)
     args.out.write_text(json.dumps({"meta": meta, "cpp": rows}, indent=1) + "\n")
     print(f"wrote {args.out}")
     return 0
