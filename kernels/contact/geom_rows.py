@@ -1,0 +1,342 @@
+"""Contact rows between collision geoms (kernels/collision): broad phase, narrow phase, rows.
+
+A scene's geoms reach the step as one tuple ``geo = (geom, gprm, verts, gaux, binv)``: the geom
+table of kernels/collision/geoms.py (records, parameters, convex vertices), ``gaux`` int64
+[K, P, ne, nb, parent (nb), exclude (2 ne)] (K the most contacts a step takes, P the room for
+broad-phase pairs, nb bodies (joints) with their parents, ne excluded body pairs) and ``binv``
+(nb,) each body's translational inverse weight (MuJoCo's body_invweight0, soft contacts only).
+A scene without geoms passes empty tables of the same types (K = 0): its step is unchanged.
+
+Each step: the geoms' world placements from CRBA's joint placements (ws[:, OM:OM + 12]), their
+boxes, sweep-and-prune with the parent/exclude/contype filter (broadphase.py), the pairs sorted
+(so the contact order, hence the solver's sweep order, never depends on a thread's history),
+then each pair's manifold (narrow.py: point p halfway between the witness points, unit normal n
+from geom 1 to geom 2, signed distance d). A contact of bodies b1, b2 gives three rows, as a
+sphere's on a half-space (constraint_rows.py) with both bodies' point Jacobians:
+    n^T (J_p(b2) - J_p(b1)),  t1^T (...),  t2^T (...)
+(J_p the world Jacobian applied at p: Traversaro & Saccon 2019, sec. 8; a dof both chains
+share cancels), (t1, t2) the shortest-arc rotation of (x, y) onto the normal turned into the
+upper hemisphere (continuous in n except across the horizontal). Rigid pairs take the
+sphere's targets: the row enters when d + dt min(u_n, 0) < margin (the pair's larger geom
+margin, at least the scene's), u_n >= -d / dt when apart (speculative), -erp d / dt in
+penetration; geom contacts have no restitution. Soft pairs (either geom with solref/solimp;
+both soft: MuJoCo's mix with equal solmix, the mean of the two; one soft: its own) enter when
+d < margin and take MuJoCo's targets at r = d - margin (softness.py) with R scaled by the sum
+of the two bodies' inverse weights, their friction rows R / impratio. Friction: the larger of
+the two sliding frictions (MuJoCo's rule).
+
+Warm starts by slot: contact k of the pair (g1, g2) has the key (g1 ngeom + g2) MAX_PAIR + k;
+the warm-start array's last K entries remember each slot's key (plus one) from the last step,
+so a contact found again takes its slot (and its percussions) back, a new one a free slot
+started cold. A step that finds more than K contacts takes none of them: time_step returns
+TOO_MANY (the caller says how many, and that the scene's max_contacts must grow).
+
+The per-thread scratch sits in the step's own buffers: floats (``float_size``) in fbuf after the
+contact solver's workspace (time_step.geom_offset), ints (``int_size``) at the end of ibuf, its last INFO entries
+[order made, contacts found, contacts kept, box pairs checked].
+"""
+
+import numpy as np
+
+from .._jit import jit
+from ..collision.broadphase import geom_aabbs, sweep_and_prune
+from ..collision.epa import WF_SIZE, WI_SIZE
+from ..collision.geoms import (C_DIST, C_NRM, C_POS, CW, GEOM_DTYPE, G_FRICTION, G_MARGIN, G_SOLIMP,
+                               G_SOLREF, GP, MAX_PAIR, geom_placements)
+from ..collision.narrow import collide_geoms
+from ..layout import H_SOLIMP, H_SOLREF, NH, O_DT, O_ERP, O_IMPRATIO, OJ, OM
+from .softness import is_soft, soft_targets
+
+INFO = 4  # ints at the end of ibuf: [order made, contacts found, contacts kept, box checks]
+FOUND = 1  # INFO entry: contacts the step's narrow phase found (may exceed K)
+
+
+@jit
+def capacity(geo):
+    """K: the most geom contacts a step takes (0: no geoms)."""
+    return geo[3][0]
+
+
+@jit
+def float_size(ng, K):
+    """Floats of the per-thread scratch: placements, boxes, contacts, EPA, a mixed softness
+    row, each contact's frame (n, t1, t2) and world force."""
+    if ng == 0:
+        return 0
+    return 18 * ng + (K + MAX_PAIR) * CW + WF_SIZE + NH + 12 * K
+
+
+@jit
+def int_size(ng, K, P):
+    """Ints of the per-thread scratch: the sweep order, pairs, contact geoms, EPA, keys,
+    slots, rows, slot marks, INFO."""
+    if ng == 0:
+        return 0
+    return ng + 2 * P + 2 * K + WI_SIZE + 4 * K + INFO
+
+
+@jit(inline="always")  # returns views: compiled into its caller
+def float_views(gf, ng, K):
+    o = 0
+    xpos = gf[o:o + 3 * ng].reshape((ng, 3))
+    o += 3 * ng
+    xmat = gf[o:o + 9 * ng].reshape((ng, 3, 3))
+    o += 9 * ng
+    box = gf[o:o + 6 * ng].reshape((ng, 6))
+    o += 6 * ng
+    con = gf[o:o + (K + MAX_PAIR) * CW].reshape((K + MAX_PAIR, CW))
+    o += (K + MAX_PAIR) * CW
+    wf = gf[o:o + WF_SIZE]
+    o += WF_SIZE
+    hrow = gf[o:o + NH]
+    o += NH
+    frame = gf[o:o + 9 * K].reshape((K, 9))
+    o += 9 * K
+    force = gf[o:o + 3 * K].reshape((K, 3))
+    return xpos, xmat, box, con, wf, hrow, frame, force
+
+
+@jit(inline="always")  # returns views: compiled into its caller
+def int_views(gi, ng, K, P):
+    o = 0
+    order = gi[o:o + ng]
+    o += ng
+    pairs = gi[o:o + 2 * P].reshape((P, 2))
+    o += 2 * P
+    cg = gi[o:o + 2 * K].reshape((K, 2))
+    o += 2 * K
+    wi = gi[o:o + WI_SIZE]
+    o += WI_SIZE
+    key = gi[o:o + K]
+    cslot = gi[o + K:o + 2 * K]
+    crow = gi[o + 2 * K:o + 3 * K]
+    taken = gi[o + 3 * K:o + 4 * K]
+    info = gi[gi.shape[0] - INFO:]
+    return order, pairs, cg, wi, key, cslot, crow, taken, info
+
+
+@jit
+def _sort_pairs(pairs, n):
+    """Insertion sort of pairs[:n] by (g1, g2): the contact order of a step is then the
+    same whatever order the sweep kept from earlier steps."""
+    for i in range(1, n):
+        a, b = pairs[i, 0], pairs[i, 1]
+        j = i - 1
+        while j >= 0 and (pairs[j, 0] > a or (pairs[j, 0] == a and pairs[j, 1] > b)):
+            pairs[j + 1, 0], pairs[j + 1, 1] = pairs[j, 0], pairs[j, 1]
+            j -= 1
+        pairs[j + 1, 0], pairs[j + 1, 1] = a, b
+
+
+@jit
+def detect(geo, ws, xpos, xmat, box, con, wf, order, pairs, cg, wi, key, info):
+    """The step's contacts into con[:K], their geoms into cg and keys into key; returns how
+    many the narrow phase found (all of them counted, the first K kept)."""
+    geom, gprm, verts, gaux, binv = geo
+    ng = geom.shape[0]
+    K, nb, ne = gaux[0], gaux[3], gaux[2]
+    parent = gaux[4:4 + nb]
+    exclude = gaux[4 + nb:4 + nb + 2 * ne].reshape((ne, 2))
+    geom_placements(geom, gprm, ws[:, OM:OM + 12], xpos, xmat)
+    geom_aabbs(geom, gprm, xpos, xmat, box)
+    if info[0] == 0:  # the sweep's order: any permutation, kept from step to step
+        for g in range(ng):
+            order[g] = g
+        info[0] = 1
+    npairs = min(sweep_and_prune(geom, box, parent, exclude, 0, order, pairs, info[3:4]),
+                 pairs.shape[0])  # (P is every pair of geoms: never more)
+    _sort_pairs(pairs, npairs)
+    total = 0
+    for p in range(npairs):
+        g1, g2 = pairs[p, 0], pairs[p, 1]
+        k = min(total, K)  # past K: counted, written over the last rows, not kept
+        n = collide_geoms(geom, gprm, verts, xpos, xmat, g1, g2, con, k, wf, wi)
+        for j in range(n):
+            if k + j < K:
+                cg[k + j, 0], cg[k + j, 1] = g1, g2
+                key[k + j] = (g1 * ng + g2) * MAX_PAIR + j
+        total += n
+    return total
+
+
+@jit
+def _slots(n, K, key, cslot, taken, warm, nsp):
+    """Each contact's slot: the one its key held in the last step (the last K entries of
+    warm), else a free one, whose old percussions are cleared (a cold start)."""
+    kb = warm.shape[0] - K
+    for j in range(K):
+        taken[j] = 0
+    for i in range(n):
+        cslot[i] = -1
+        for j in range(K):
+            if taken[j] == 0 and warm[kb + j] == key[i] + 1.0:
+                cslot[i], taken[j] = j, 1
+                break
+    free = 0
+    for i in range(n):
+        if cslot[i] < 0:
+            while taken[free] != 0:
+                free += 1
+            cslot[i], taken[free] = free, 1
+            for k in range(3):
+                warm[3 * (nsp + free) + k] = 0.0
+
+
+@jit
+def tangents(n0, n1, n2, fr):
+    """fr = [n, t1, t2]: (t1, t2) the shortest-arc rotation of the x and y axes onto the
+    normal turned into the upper hemisphere (a = +-n, a_z >= 0), t2 negated with it, so that
+    (t1, t2, n) is right-handed and continuous in n away from the horizontal."""
+    s = 1.0 if n2 >= 0.0 else -1.0
+    a0, a1, a2 = s * n0, s * n1, s * n2
+    k = 1.0 / (1.0 + a2)
+    fr[0], fr[1], fr[2] = n0, n1, n2
+    fr[3], fr[4], fr[5] = 1.0 - a0 * a0 * k, -a0 * a1 * k, -a0
+    fr[6], fr[7], fr[8] = s * (-a0 * a1 * k), s * (1.0 - a1 * a1 * k), s * (-a1)
+
+
+@jit
+def _chain(jnt, ws, b, sign, p0, p1, p2, fr, v, vf, J, m):
+    """Adds sign times body b's point-Jacobian rows at p (along fr's n, t1, t2) to rows m..m+2
+    of J; returns sign times the point's velocity under v and under vf (world axes)."""
+    u0 = u1 = u2 = f0 = f1 = f2 = 0.0
+    if b <= 0:
+        return u0, u1, u2, f0, f1, f2
+    # CRBA left the world Jacobian columns about joint 1's origin (world_origin.py)
+    r0, r1, r2 = p0 - ws[1, OM + 9], p1 - ws[1, OM + 10], p2 - ws[1, OM + 11]
+    i = b
+    while i > 0:
+        wi = ws[i]
+        iv = jnt[i].idx_v
+        for d in range(jnt[i].nv):
+            o = OJ + 6 * d
+            a0 = sign * (wi[o] + wi[o + 4] * r2 - wi[o + 5] * r1)
+            a1 = sign * (wi[o + 1] + wi[o + 5] * r0 - wi[o + 3] * r2)
+            a2 = sign * (wi[o + 2] + wi[o + 3] * r1 - wi[o + 4] * r0)
+            J[m, iv + d] += fr[0] * a0 + fr[1] * a1 + fr[2] * a2
+            J[m + 1, iv + d] += fr[3] * a0 + fr[4] * a1 + fr[5] * a2
+            J[m + 2, iv + d] += fr[6] * a0 + fr[7] * a1 + fr[8] * a2
+            x, y = v[iv + d], vf[iv + d]
+            u0, u1, u2 = u0 + a0 * x, u1 + a1 * x, u2 + a2 * x
+            f0, f1, f2 = f0 + a0 * y, f1 + a1 * y, f2 + a2 * y
+        i = jnt[i].parent
+    return u0, u1, u2, f0, f1, f2
+
+
+@jit
+def _mix(gprm, g1, g2, h):
+    """h[H_SOLREF:H_SOLIMP + 5] = the pair's softness (module docstring); True if soft."""
+    s1, s2 = gprm[g1, G_SOLIMP + 1] > 0.0, gprm[g2, G_SOLIMP + 1] > 0.0
+    w1 = 0.5 if s1 and s2 else (1.0 if s1 else 0.0)
+    for k in range(7):
+        h[H_SOLREF + k] = w1 * gprm[g1, G_SOLREF + k] + (1.0 - w1) * gprm[g2, G_SOLREF + k]
+    if s1 and s2 and (gprm[g1, G_SOLREF] <= 0.0 or gprm[g2, G_SOLREF] <= 0.0):
+        for k in range(2):  # a direct solref in either: MuJoCo takes the smaller
+            h[H_SOLREF + k] = min(gprm[g1, G_SOLREF + k], gprm[g2, G_SOLREF + k])
+    return is_soft(h)
+
+
+@jit
+def _target(d, dt, erp):
+    """The rigid normal target of constraint_rows.py: speculative apart, Baumgarte inside."""
+    return -d / dt if d > 0.0 else -erp * d / dt
+
+
+@jit
+def geom_rows(jnt, geo, opt, ws, v, vf, J, c, mu, slot, pair, point, soft, nc, gf, warm):
+    """The geom contacts' rows after the nc sphere contacts' (``constraint_rows.contact_rows``'s
+    arrays); their pair entries are nsp + i for the step's contact i (nsp: the sphere pairs).
+    gf: the float scratch (module docstring). Returns the new contact count, or minus the
+    contacts found when they are more than K."""
+    geom, gprm, verts, gaux, binv = geo
+    ng = geom.shape[0]
+    K, P = gaux[0], gaux[1]
+    rows, nv = J.shape[0], J.shape[1]
+    npa = mu.shape[0]
+    nsp = npa - K
+    xpos, xmat, box, con, wf, hrow, frame, force = float_views(gf, ng, K)
+    order, pairs, cg, wi, key, cslot, crow, taken, info = int_views(pair[rows:], ng, K, P)
+    found = detect(geo, ws, xpos, xmat, box, con, wf, order, pairs, cg, wi, key, info)
+    info[FOUND] = found
+    if found > K:
+        info[2] = 0
+        return -found
+    info[2] = found
+    _slots(found, K, key, cslot, taken, warm, nsp)
+    dt, erp = opt[O_DT], opt[O_ERP]
+    for i in range(found):
+        crow[i] = -1
+        g1, g2 = cg[i, 0], cg[i, 1]
+        b1, b2 = geom[g1].body, geom[g2].body
+        fr = frame[i]
+        tangents(con[i, C_NRM], con[i, C_NRM + 1], con[i, C_NRM + 2], fr)
+        p0, p1, p2 = con[i, C_POS], con[i, C_POS + 1], con[i, C_POS + 2]
+        d = con[i, C_DIST]
+        m = 3 * nc
+        for k in range(nv):
+            J[m, k] = 0.0
+            J[m + 1, k] = 0.0
+            J[m + 2, k] = 0.0
+        u0, u1, u2, f0, f1, f2 = _chain(jnt, ws, b2, 1.0, p0, p1, p2, fr, v, vf, J, m)
+        x0, x1, x2, y0, y1, y2 = _chain(jnt, ws, b1, -1.0, p0, p1, p2, fr, v, vf, J, m)
+        u0, u1, u2, f0, f1, f2 = u0 + x0, u1 + x1, u2 + x2, f0 + y0, f1 + y1, f2 + y2
+        un = fr[0] * f0 + fr[1] * f1 + fr[2] * f2
+        un0 = fr[0] * u0 + fr[1] * u1 + fr[2] * u2
+        ft1 = fr[3] * f0 + fr[4] * f1 + fr[5] * f2
+        ft2 = fr[6] * f0 + fr[7] * f1 + fr[8] * f2
+        margin = max(gprm[g1, G_MARGIN], gprm[g2, G_MARGIN])
+        factor, ratio = 0.0, 1.0
+        if _mix(gprm, g1, g2, hrow):
+            if not d < margin:
+                continue
+            factor, b, keep = soft_targets(hrow, d - margin, un0, dt)
+            factor *= binv[b1] + binv[b2]
+            ratio = max(opt[O_IMPRATIO], 1e-15)
+            c[m + 1] = ft1 - keep * (fr[3] * u0 + fr[4] * u1 + fr[5] * u2)
+            c[m + 2] = ft2 - keep * (fr[6] * u0 + fr[7] * u1 + fr[8] * u2)
+        else:
+            if not d + dt * min(un, 0.0) < margin:
+                continue
+            b = _target(d, dt, erp)
+            c[m + 1] = ft1
+            c[m + 2] = ft2
+        c[m] = un - b
+        mu[nc] = max(gprm[g1, G_FRICTION], gprm[g2, G_FRICTION])
+        pair[nc] = nsp + i
+        point[nc, 0], point[nc, 1], point[nc, 2] = p0, p1, p2
+        s = nsp + cslot[i]
+        for k in range(3):
+            slot[m + k] = 3 * s + k
+            soft[m + k] = factor if k == 0 else factor / ratio
+        crow[i] = m
+        nc += 1
+    return nc
+
+
+@jit
+def geom_finish(geo, gf, pair, lam, warm, dt, nv):
+    """After the step's solve (warm already holds this step's percussions by slot): each
+    contact's key in the last K entries of warm, and its world force (lam_n n + lam_t1 t1 +
+    lam_t2 t2) / dt on geom 2's body (zero for a contact that was not a row)."""
+    geom, gprm, verts, gaux, binv = geo
+    ng = geom.shape[0]
+    K, P = gaux[0], gaux[1]
+    rows = warm.shape[0] - K  # (warm: 3 slots per contact entry and per dof, then K keys)
+    xpos, xmat, box, con, wf, hrow, frame, force = float_views(gf, ng, K)
+    order, pairs, cg, wi, key, cslot, crow, taken, info = int_views(pair[rows:], ng, K, P)
+    kb = warm.shape[0] - K
+    for i in range(info[2]):
+        warm[kb + cslot[i]] = key[i] + 1.0
+        r = crow[i]
+        fr = frame[i]
+        for k in range(3):
+            force[i, k] = 0.0 if r < 0 else \
+                (lam[r] * fr[k] + lam[r + 1] * fr[3 + k] + lam[r + 2] * fr[6 + k]) / dt
+
+
+@jit
+def empty_geo():
+    """A scene without geoms' ``geo`` (the types of a real one), for callers that have none
+    (step_derivatives): a few empty arrays, allocated per call."""
+    return (np.zeros(0, GEOM_DTYPE), np.zeros((0, GP)), np.zeros((0, 3)),
+            np.zeros(4, np.int64), np.zeros(0))
