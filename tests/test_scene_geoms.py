@@ -202,3 +202,45 @@ def test_step_derivatives_refuse_a_scene_with_geoms():
     scene = box_scene()
     with pytest.raises(NotImplementedError, match="no step derivatives yet"):
         scene.step_derivatives(pose(), np.zeros(6))
+
+
+@pytest.mark.parametrize("shape", ["sphere", "capsule"])
+def test_a_ball_or_capsule_rolls_down_an_incline_as_the_closed_form(shape):
+    """A solid ball (I = 2/5 m r^2) rolling without slipping (mu = 1 > 2/7 tan th): along the
+    slope a = g sin th / (1 + I / (m r^2)) = 5/7 g sin th, the friction holding it
+    (2/7) m g sin th; a capsule across the slope (its two end-sphere contacts) the same with
+    its own inertia about its axis (here the ball's). Reached: 2.5e-11 relative."""
+    r, m, th = 0.1, 1.0, 0.3
+    b = fd.ModelBuilder("ball", gravity=(0.0, 0.0, -G))
+    b.add_joint("b", "freeflyer")
+    b.add_body("b", m, inertia=np.eye(3) * 0.4 * m * r * r)
+    n = np.array([np.sin(th), 0.0, np.cos(th)])
+    scene = fd.Scene(b.build(), dt=DT, ground=False)
+    scene.add_halfspace(n, 0.0, mu=1.0)
+    if shape == "sphere":
+        scene.add_geom("b", "sphere", size=(r,), friction=1.0)
+    else:  # its axis along y: across the slope
+        scene.add_geom("b", "capsule", size=(r, 0.1), rot=[[1, 0, 0], [0, 0, -1], [0, 1, 0]],
+                       friction=1.0)
+    q0 = np.r_[r * n, 0.0, 0.0, 0.0, 1.0]
+    T = 300
+    q, _ = run(scene, q0, np.zeros(6), T)
+    down = np.array([np.cos(th), 0.0, -np.sin(th)])
+    a = 5.0 / 7.0 * G * np.sin(th)
+    expected = a * DT * DT * T * (T + 1) / 2  # semi-implicit Euler under a constant a
+    assert abs((q[:3] - q0[:3]) @ down - expected) < 2.5e-9 * expected
+    f = -scene.geom_contacts.force.sum(axis=0)  # on the ball (geom 1 is the plane)
+    assert len(scene.geom_contacts.dist) == (1 if shape == "sphere" else 2)
+    assert abs(f @ n - m * G * np.cos(th)) < 5e-11  # reached: 6e-13 N
+    assert abs(-(f @ down) - 2.0 / 7.0 * m * G * np.sin(th)) < 5e-10  # reached: 4.9e-12 N
+
+
+def test_an_excluded_pair_passes_through_each_other():
+    """exclude(b0, b1): the upper box falls through the lower one onto the ground, which it
+    still meets (it lands on the ground's plane: its centre at h)."""
+    scene = box_scene(2)
+    scene.exclude("b0", "b1")
+    q0 = np.r_[pose(z=H), pose(x=0.01, z=3 * H)]
+    q, v = run(scene, q0, np.zeros(12), 600)
+    assert abs(q[9] - H) < 1e-9 and abs(q[2] - H) < 1e-9  # both on the ground
+    assert all(sorted(p) != [0, 1] for p in scene.geom_contacts.geom.tolist())

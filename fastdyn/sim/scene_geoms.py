@@ -24,8 +24,7 @@ from ..kernels.collision import epa, geoms as G
 from ..kernels.contact import geom_rows as _gr
 from .collision import geom_table
 
-NO_GEO = (np.zeros(0, G.GEOM_DTYPE), np.zeros((0, G.GP)), np.zeros((0, 3)),
-          np.zeros(4, np.int64), np.zeros(0))  # a scene without geoms: K = 0
+NO_GEO = _gr.NO_GEO  # a scene without geoms: empty tables of a real one's types, K = 0
 
 
 class GeomContacts(NamedTuple):

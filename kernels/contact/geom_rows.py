@@ -31,9 +31,9 @@ so a contact found again takes its slot (and its percussions) back, a new one a 
 started cold. A step that finds more than K contacts takes none of them: time_step returns
 TOO_MANY (the caller says how many, and that the scene's max_contacts must grow).
 
-The per-thread scratch sits in the step's own buffers: floats (``float_size``) in fbuf after the
-contact solver's workspace (time_step.geom_offset), ints (``int_size``) at the end of ibuf, its last INFO entries
-[order made, contacts found, contacts kept, box pairs checked].
+The per-thread scratch sits in the step's own buffers: floats (``float_size``) in fbuf after
+the contact solver's workspace (time_step.geom_offset), ints (``int_size``) at the end of
+ibuf, its last INFO entries [order made, contacts found, contacts kept, box pairs checked].
 """
 
 import numpy as np
@@ -41,14 +41,19 @@ import numpy as np
 from .._jit import jit
 from ..collision.broadphase import geom_aabbs, sweep_and_prune
 from ..collision.epa import WF_SIZE, WI_SIZE
-from ..collision.geoms import (C_DIST, C_NRM, C_POS, CW, GEOM_DTYPE, G_FRICTION, G_MARGIN, G_SOLIMP,
-                               G_SOLREF, GP, MAX_PAIR, geom_placements)
+from ..collision.geoms import (C_DIST, C_NRM, C_POS, CW, GEOM_DTYPE, G_FRICTION, G_MARGIN,
+                               G_SOLIMP, G_SOLREF, GP, MAX_PAIR, geom_placements)
 from ..collision.narrow import collide_geoms
 from ..layout import H_SOLIMP, H_SOLREF, NH, O_DT, O_ERP, O_IMPRATIO, OJ, OM
 from .softness import is_soft, soft_targets
 
 INFO = 4  # ints at the end of ibuf: [order made, contacts found, contacts kept, box checks]
 FOUND = 1  # INFO entry: contacts the step's narrow phase found (may exceed K)
+# A scene without geoms' ``geo`` (K = 0). Kernels that have none to pass (step_derivatives,
+# which refuses scenes with geoms) read this global: numba compiles it in as read-only
+# constants (kernels allocate nothing: they run without numba's runtime).
+NO_GEO = (np.zeros(0, GEOM_DTYPE), np.zeros((0, GP)), np.zeros((0, 3)), np.zeros(4, np.int64),
+          np.zeros(0))
 
 
 @jit
@@ -332,11 +337,3 @@ def geom_finish(geo, gf, pair, lam, warm, dt, nv):
         for k in range(3):
             force[i, k] = 0.0 if r < 0 else \
                 (lam[r] * fr[k] + lam[r + 1] * fr[3 + k] + lam[r + 2] * fr[6 + k]) / dt
-
-
-@jit
-def empty_geo():
-    """A scene without geoms' ``geo`` (the types of a real one), for callers that have none
-    (step_derivatives): a few empty arrays, allocated per call."""
-    return (np.zeros(0, GEOM_DTYPE), np.zeros((0, GP)), np.zeros((0, 3)),
-            np.zeros(4, np.int64), np.zeros(0))
