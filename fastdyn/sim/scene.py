@@ -557,7 +557,7 @@ class Scene:
         self.applied_tau = p.tau.copy()
         self.stats = p.stats.copy()
         self.constraint_tau = p.fbuf[p.rhs:p.rhs + model.nv].copy()
-        if p.geo[0].shape[0]:
+        if p.has_geo:
             self._geom_contacts = _geoms.results(p.geo, p.fbuf, p.ibuf, model.nv,
                                                  len(self.spheres) * len(self.halfspaces))
         return p.qn.copy(), p.vn.copy()
@@ -565,8 +565,8 @@ class Scene:
     def _one_step(self) -> "_OneStep":
         """step's buffers and options, made again only when the scene's options or pairs
         changed (what a rollout derives per call: O_FREE, O_NO_CLAMP, the buffer sizes)."""
-        key = (self.opt.tobytes(), len(self.spheres), len(self.halfspaces),
-               id(self._geo_tables()))
+        key = (self.opt.tobytes(), len(self.spheres), len(self.halfspaces), len(self._geoms),
+               len(self._excluded), self.max_contacts)  # (what _geo_tables' tuple depends on)
         p = self._prepared_step
         if p is None or p.key != key:
             p = self._prepared_step = _OneStep(self, key)
@@ -945,6 +945,7 @@ class _OneStep:
         self.cf, self.stats, self.before = np.zeros((npair, 6)), np.zeros(3), np.zeros(nwarm)
         self.rhs = _ts.rhs_offset(model.nv)
         self.geo = scene._geo_tables()
+        self.has_geo = len(scene._geoms) > 0
         self.kernel = Kernel(_ts.time_step)
 
 
