@@ -244,3 +244,48 @@ def test_an_excluded_pair_passes_through_each_other():
     q, v = run(scene, q0, np.zeros(12), 600)
     assert abs(q[9] - H) < 1e-9 and abs(q[2] - H) < 1e-9  # both on the ground
     assert all(sorted(p) != [0, 1] for p in scene.geom_contacts.geom.tolist())
+
+
+def test_warm_starts_follow_each_contact_by_its_pair_and_index():
+    """Two boxes at rest, a heavy one (geom 0) and a light one (geom 1): when the heavy one
+    is lifted away, the light one's contacts keep their warm-start slots (found by their
+    keys, geom pair and manifold index: geom_rows.py) and their percussions; slots taken by
+    contact order would hand them the heavy box's (twice as large)."""
+    b = fd.ModelBuilder("two", gravity=(0.0, 0.0, -G))
+    for name, m in (("heavy", 2 * MASS), ("light", MASS)):
+        b.add_joint(name, "freeflyer")
+        b.add_body(name, m, inertia=np.eye(3) * m * (2 * H) ** 2 / 6)
+    scene = fd.Scene(b.build(), dt=DT)
+    scene.add_geom("heavy", "box", size=(H, H, H))
+    scene.add_geom("light", "box", size=(H, H, H))
+    q, v = run(scene, np.r_[pose(x=-0.5), pose(x=0.5)], np.zeros(12), 50)
+    before = scene._warm[0].copy()
+    q[2] += 1.0  # the heavy box lifted off the ground
+    scene.step(q, np.zeros(12))
+    after = scene._warm[0]
+    K = 32  # the default capacity of 2 geoms
+    kept = np.flatnonzero(after[:3 * K])
+    assert len(kept) >= 4 and sorted(p[0] for p in scene.geom_contacts.geom) == [1] * 4
+    assert kept.min() == 12  # the light box's slots 4..7 (the heavy box had 0..3)
+    # its normal percussions to 1e-9 relative (the heavy box's are twice them), the friction
+    # ones (~1e-11 N s at rest) to 1e-14
+    np.testing.assert_allclose(after[kept], before[kept], rtol=1e-6, atol=1e-13)
+
+
+def test_parent_and_child_never_collide_other_bodies_do():
+    """Two capsule links joined by a hinge overlap at the hinge: no contact (MuJoCo's
+    parent-child filter); a third body's capsule over them does collide with both."""
+    b = fd.ModelBuilder("arm", gravity=(0.0, 0.0, -G))
+    b.add_joint("j1", "revolute", axis=(0, 1, 0))
+    b.add_body("j1", 1.0, com=(0.0, 0.0, -0.25), inertia=np.eye(3) * 0.01)
+    b.add_joint("j2", "revolute", 1, ((np.eye(3), (0.0, 0.0, -0.5))), axis=(0, 1, 0))
+    b.add_body("j2", 1.0, com=(0.0, 0.0, -0.25), inertia=np.eye(3) * 0.01)
+    b.add_joint("lid", "prismatic", axis=(1, 0, 0))
+    b.add_body("lid", 1.0, inertia=np.eye(3) * 0.01)
+    scene = fd.Scene(b.build(), ground=False)
+    scene.add_geom("j1", "capsule", size=(0.05, 0.3), pos=(0.0, 0.0, -0.25))
+    scene.add_geom("j2", "capsule", size=(0.05, 0.3), pos=(0.0, 0.0, -0.25))
+    scene.add_geom("lid", "box", size=(0.1, 0.1, 0.1), pos=(0.0, 0.0, -0.5))
+    scene.step(np.zeros(3), np.zeros(3))
+    pairs = sorted({tuple(sorted(p)) for p in scene.geom_contacts.geom.tolist()})
+    assert pairs == [(0, 2), (1, 2)]
