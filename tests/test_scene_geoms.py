@@ -309,3 +309,18 @@ def test_generated_rollouts_take_the_same_geom_rows():
     # velocities: two converged solves of round-off-apart problems agree to the solver's
     # tolerance (1e-9 m/s); reached 6e-12
     np.testing.assert_allclose(b.v, a.v, rtol=0, atol=1e-9)
+
+
+def test_sphere_contacts_are_unchanged_by_geoms_that_do_not_touch():
+    """The quadruped standing on its foot spheres, with and without a world geom that never
+    touches it: the same states and contact forces bit for bit (the geom rows come after the
+    spheres' and their room changes none of the spheres' slots)."""
+    from fastdyn.sim import standing_scene
+    scene, q, kp, kd = standing_scene()
+    a = scene.rollout(q, np.zeros(scene.model.nv), 200, kp=kp, kd=kd, record=("q", "contacts"))
+    scene.add_geom(None, "box", size=(0.05, 0.05, 0.05), pos=(3.0, 0.0, 0.05))
+    b = scene.rollout(q, np.zeros(scene.model.nv), 200, kp=kp, kd=kd,
+                      record=("q", "contacts", "ncontacts"))
+    assert np.abs(a.contact_forces).max() > 0 and b.ncontacts.max() == 0
+    np.testing.assert_array_equal(a.q, b.q)
+    np.testing.assert_array_equal(a.contact_forces, b.contact_forces)
