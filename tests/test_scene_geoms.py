@@ -202,6 +202,8 @@ def test_step_derivatives_refuse_a_scene_with_geoms():
     scene = box_scene()
     with pytest.raises(NotImplementedError, match="no step derivatives yet"):
         scene.step_derivatives(pose(), np.zeros(6))
+    with pytest.raises(NotImplementedError, match="no step derivatives yet"):
+        fd.batch.step_derivatives(scene, pose()[None], np.zeros((1, 6)))
 
 
 @pytest.mark.parametrize("shape", ["sphere", "capsule"])

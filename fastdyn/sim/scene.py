@@ -236,7 +236,9 @@ class Scene:
     def add_sphere(self, frame: str | int, radius: float, position: Sequence[float] = (0, 0, 0),
                    name: str | None = None) -> int:
         """A contact sphere of ``radius`` [m] (0: a point) centred at ``position`` in the
-        frame's axes; returns its index. The frame may be any of the model's frames."""
+        frame's axes; returns its index. The frame may be any of the model's frames. Spheres
+        collide with the scene's half-spaces only (not with ``add_geom``'s geoms, nor with
+        each other); ``add_geom(frame, "sphere", ...)`` collides with everything."""
         f = _checks.frame_index(self.model, frame)
         radius = _checks.scalar(radius, "radius")
         if radius < 0:
