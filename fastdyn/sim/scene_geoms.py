@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import GeomError
 from ..kernels import layout as L
 from ..kernels.collision import epa, geoms as G
-from ..kernels.contact import geom_rows as _gr
+from ..kernels.contact import geom_detect as _gd, geom_rows as _gr
 from .collision import geom_table
 
 NO_GEO = _gr.NO_GEO  # a scene without geoms: empty tables of a real one's types, K = 0
@@ -136,7 +136,7 @@ def sizes(base_sizes, nv: int, npair: int, geo) -> tuple[int, int, int, int]:
     from ..kernels.contact import time_step as _ts
     K, P = int(geo[3][0]), int(geo[3][1])
     rows, nwarm, nf, ni = _ts.sizes(nv, 1, npair + K)
-    return rows, nwarm + K, nf + _gr.float_size(ng, K), ni + _gr.int_size(ng, K, P)
+    return rows, nwarm + K, nf + _gd.float_size(ng, K), ni + _gd.int_size(ng, K, P)
 
 
 def results(geo, fbuf: np.ndarray, ibuf: np.ndarray, nv: int, npair: int) -> GeomContacts:
@@ -147,7 +147,7 @@ def results(geo, fbuf: np.ndarray, ibuf: np.ndarray, nv: int, npair: int) -> Geo
         z = np.zeros((0, 3))
         return GeomContacts(np.zeros((0, 2), np.int64), z, z.copy(), np.zeros(0), z.copy())
     K, P = int(geo[3][0]), int(geo[3][1])
-    n = int(ibuf[-_gr.INFO + 2])
+    n = int(ibuf[-_gd.INFO + 2])
     o = _ts.geom_offset(nv, npair + K) + 18 * ng
     con = fbuf[o:o + (K + G.MAX_PAIR) * G.CW].reshape(-1, G.CW)[:n]
     o += (K + G.MAX_PAIR) * G.CW + epa.WF_SIZE + L.NH + 9 * K

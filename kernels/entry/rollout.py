@@ -33,7 +33,7 @@ from .batch import robot
 from ..algorithms.frames import frame_placement
 from ..algorithms.forward_kinematics import forward_kinematics
 from ..contact.generated_step import generated_time_step
-from ..contact.geom_rows import FOUND, INFO
+from ..contact.geom_detect import FOUND, INFO
 from ..contact.time_step import OK, buffers, contact_capacity
 
 RAISED = 3  # STATUS code: the policy raised (after time_step's OK, SINGULAR, DIVERGED)
