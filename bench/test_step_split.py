@@ -27,7 +27,7 @@ from bench.ladder import tag
 from bench.test_simulator import CONTACT_T, SCENES, contact_scene, contact_states
 from fastdyn.kernels import layout as L
 from fastdyn.kernels.configuration.frozen import frozen_velocity
-from fastdyn.kernels.contact import time_step as ts
+from fastdyn.kernels.contact import geom_rows as gr, time_step as ts
 from fastdyn.kernels.contact.delassus import delassus
 
 NROLL = 4
@@ -46,8 +46,8 @@ def replay(jnt, prm, dof, sph, hsp, opt, Q, V, TAU, ws, fbuf, ibuf, WARM, QN):
     for k in range(TAU.shape[0]):
         WARM[k] = warm
         tau[:] = TAU[k]
-        code = ts.time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, np.zeros((0, 6)), ws, fbuf,
-                            ibuf, warm, qn, vn, cf, stats)
+        code = ts.time_step(jnt, prm, dof, sph, hsp, gr.NO_GEO, opt, q, v, tau,
+                            np.zeros((0, 6)), ws, fbuf, ibuf, warm, qn, vn, cf, stats)
         if code != ts.OK:
             return code
         q[:] = qn
@@ -77,8 +77,8 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
         if upto == 0:
             continue
         if upto == 5:
-            ts.time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, warm, qn,
-                         vn, cf, stats)
+            ts.time_step(jnt, prm, dof, sph, hsp, gr.NO_GEO, opt, q, v, tau, fext, ws, fbuf,
+                         ibuf, warm, qn, vn, cf, stats)
             sweeps += stats[1]
             continue
         M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
@@ -90,8 +90,8 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
             continue
         o = ts.compliance_offset(nv, npair)
         soft = fbuf[o:o + c.shape[0]]
-        nc, m = ts.step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot,
-                             pair, point, soft)
+        nc, m = ts.step_rows(jnt, prm, sph, hsp, gr.NO_GEO, opt, q, v, ws, vf, J, c, lo,
+                             hi, mu, slot, pair, point, soft, fbuf, warm)
         if upto == 2 or m == 0:
             continue
         o = ts.delassus_offset(nv, npair)

@@ -22,7 +22,7 @@ __all__ = [
     "DescriptionError", "GeomError", "URDFError", "URDFWarning", "MJCFError", "MJCFWarning",
     "DivergenceError", "RolloutWarning", "ConvergenceWarning", "StudyInterrupted",
     "ForkedSerialWarning", "CacheWarning", "UnsafeCacheDirError", "ConstraintError",
-    "SingularConstraintError", "SRDFError", "SRDFWarning", "MeshWarning",
+    "SingularConstraintError", "SRDFError", "SRDFWarning", "MeshWarning", "TooManyContactsError",
 ]
 
 
@@ -115,6 +115,11 @@ class SRDFWarning(UserWarning):
 
 class DivergenceError(NumericalOverflowError):
     """A simulated state is no longer finite: the rollout diverged."""
+
+
+class TooManyContactsError(RuntimeError):
+    """A step found more geom contacts than its scene takes (``Scene(max_contacts=...)``):
+    none is dropped silently; the message says how many and the remedy."""
 
 
 class RolloutWarning(RuntimeWarning):

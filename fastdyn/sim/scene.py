@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from .._internal import checks as _checks, memory as _memory
-from . import generated_rollout as _generated_rollout, policy as _policy
+from . import generated_rollout as _generated_rollout, policy as _policy, scene_geoms as _geoms
 from .._internal.fastcall import Kernel
 from .._internal.slices import next_span, progress as _progress
 from .._internal.threads import run_rows
@@ -34,9 +34,10 @@ from ..kernels.entry import rollout as _roll
 from ..kernels.contact import time_step as _ts
 from ..model import Model
 from .step_derivatives import step_derivatives as _step_derivatives
-from ..errors import ConvergenceWarning, DivergenceError, RolloutWarning  # noqa: F401
+from ..errors import (ConvergenceWarning, DivergenceError, RolloutWarning,  # noqa: F401
+                      TooManyContactsError)
 
-RECORDABLE = ("q", "v", "tau", "contacts", "stats")
+RECORDABLE = ("q", "v", "tau", "contacts", "stats", "ncontacts")
 _SOLVERS = {"pgs": L.PGS, "admm": L.ADMM}
 
 
@@ -48,7 +49,8 @@ class Rollout:
     applied torques; contact_forces and contact_points (N, T, npairs, 3), one per
     (sphere, half-space) pair (``Scene.pairs``), zero while apart, forces in newtons in world
     axes; stats (N, T, 3): constraint rows, solver sweeps (or ADMM iterations), solver
-    residual [m/s].
+    residual [m/s]; ncontacts (N, T): the geom contacts each step found (``Scene.add_geom``;
+    those within the margin, the rows among them and more: ``Scene.geom_contacts``).
     frame_positions (N, T + 1, nframes, 3) and frame_rotations (N, T + 1, nframes, 3, 3): the
     world placements of the frames given to ``rollout(frames=...)``, at each recorded state.
     Steps after a rollout stopped are NaN. ``status`` (N,) is, per rollout:
@@ -56,7 +58,9 @@ class Rollout:
     steps the constraint solver stopped at its iteration cap with the residual above the
     tolerance (``Scene``'s docstring); "diverged": it stopped where the next state was not
     finite; "singular": it stopped where M(q) + dt diag(damping) was not positive definite;
-    "raised": it stopped where its policy raised (the exception is in the reason).
+    "raised": it stopped where its policy raised (the exception is in the reason);
+    "too_many_contacts": it stopped where a step found more geom contacts than the scene's
+    ``max_contacts`` (none is dropped silently: the reason gives the count).
     ``failures`` maps every rollout that is not "ok" to the reason (a stopped one's also says
     whether its solver had missed the tolerance before)."""
     final_q: np.ndarray
@@ -69,6 +73,7 @@ class Rollout:
     contact_forces: np.ndarray | None = None
     contact_points: np.ndarray | None = None
     stats: np.ndarray | None = None
+    ncontacts: np.ndarray | None = None
     frame_positions: np.ndarray | None = None
     frame_rotations: np.ndarray | None = None
     steps_per_second: float = 0.0
@@ -125,6 +130,10 @@ class Scene:
     differs from MuJoCo). The default (None, None) is rigid contact. impratio: MuJoCo's
     ratio of the friction rows' impedance to the normal's (their R is the normal's over
     impratio; 1 as MuJoCo's default, 10 stops most of the creep of loaded soft feet).
+    max_contacts: the most geom contacts (``add_geom``) a step takes (MuJoCo's nconmax idea;
+    default 8 per geom, at least 32): the step's buffers hold that many. A step that finds
+    more is never cut silently: ``step`` raises TooManyContactsError and a rollout stops
+    with status "too_many_contacts", both naming the count.
 
     Threads: ``step`` carries state from one call to the next (the solver's warm start, the
     last step's ``contact_forces``, ``stats``, ...), so a Scene is not shared between
@@ -140,12 +149,20 @@ class Scene:
                  tolerance: float = 1e-9, iterations: int = 200, margin: float = 1e-3,
                  bounce_speed: float = 1e-2, limits: bool = True, integrator: str = "euler",
                  solver: str = "pgs", solref: Sequence[float] | None = None,
-                 solimp: Sequence[float] | None = None, impratio: float = 1.0):
+                 solimp: Sequence[float] | None = None, impratio: float = 1.0,
+                 max_contacts: int | None = None):
         _checks.model_arg(model)
         self.model = model
         self.spheres = np.zeros(0, L.SPHERE_DTYPE)
         self.sphere_names: list[str] = []
         self.halfspaces = np.zeros((0, L.NH))
+        self._geoms: list[dict] = []  # fastdyn.sim.collision.geom_table's dicts (scene_geoms.py)
+        self.geom_names: list[str] = []
+        self._excluded: list[tuple[int, int]] = []
+        self._geo_key, self._geo = None, _geoms.NO_GEO
+        if max_contacts is not None:
+            max_contacts = _checks.integer(max_contacts, "max_contacts", 1)
+        self.max_contacts = max_contacts
         self.opt = np.zeros(L.NO)
         self.dt = dt
         self.erp = erp
@@ -219,7 +236,9 @@ class Scene:
     def add_sphere(self, frame: str | int, radius: float, position: Sequence[float] = (0, 0, 0),
                    name: str | None = None) -> int:
         """A contact sphere of ``radius`` [m] (0: a point) centred at ``position`` in the
-        frame's axes; returns its index. The frame may be any of the model's frames."""
+        frame's axes; returns its index. The frame may be any of the model's frames. Spheres
+        collide with the scene's half-spaces only (not with ``add_geom``'s geoms, nor with
+        each other); ``add_geom(frame, "sphere", ...)`` collides with everything."""
         f = _checks.frame_index(self.model, frame)
         radius = _checks.scalar(radius, "radius")
         if radius < 0:
@@ -386,6 +405,94 @@ class Scene:
         self._warm = None
         return len(self.halfspaces) - 1
 
+    # --- collision geoms (fastdyn/sim/scene_geoms.py, kernels/contact/geom_rows.py) ---------
+    def add_geom(self, frame: str | int | None, type: str, size: Sequence[float] | None = None,
+                 pos: Sequence[float] = (0.0, 0.0, 0.0), rot=None, quat=None, *,
+                 friction=None, margin: float | None = None,
+                 solref: Sequence[float] | None = None, solimp: Sequence[float] | None = None,
+                 contype: int | None = None, conaffinity: int | None = None,
+                 name: str | None = None) -> int:
+        """A collision geom on a frame of the model (its joint carries it, placed by the
+        frame's placement composed with ``pos``, ``rot`` (3x3) or ``quat`` (x, y, z, w)), or
+        fixed in the world (``frame`` None or "world": a table, a step, a wall, a plane).
+        ``type``: "plane" (the half-space z <= 0 of its frame), "sphere" (r,), "capsule" and
+        "cylinder" (r, half-length along z), "ellipsoid" (semi-axes), "box" (half-sizes),
+        "convex" (give vertices through ``add_geoms``); sizes as MuJoCo's. ``friction``: the
+        sliding coefficient (a pair takes the larger of its two, MuJoCo's rule) or MuJoCo's
+        (sliding, torsional, rolling), default 1. ``solref``/``solimp``: MuJoCo's softness
+        (either one makes the geom soft; neither: the scene's, rigid by default). ``margin``
+        [m], ``contype``/``conaffinity``: MuJoCo's (defaults 0, 1, 1). Returns its index.
+        Geoms collide with geoms and with the scene's half-spaces, not with ``add_sphere``'s
+        spheres (fastdyn/sim/scene_geoms.py); bodies that are parent and child never collide
+        (``exclude`` drops other pairs)."""
+        index = len(self._geoms)
+        d = _geoms.described(self.model, index, frame, type, size, pos, rot, quat, friction,
+                             margin, solref, solimp, contype, conaffinity,
+                             self._softness if solref is None and solimp is None
+                             else _soft_row(solref, solimp))
+        return self._append_geoms([d], [name])[0]
+
+    def add_geoms(self, geoms: Sequence[dict], names: Sequence[str] | None = None) -> list[int]:
+        """Geoms in the dict format of ``fastdyn.sim.collision.geom_table`` (what the URDF and
+        MJCF loaders produce): ``body`` the model's joint index (0: the world), pos and
+        rot/quat in that joint's frame; a geom without solref and solimp takes the scene's
+        softness (rigid by default). Returns their indices."""
+        ds = []
+        for d in geoms:
+            d = dict(d) if isinstance(d, dict) else d
+            if isinstance(d, dict) and "solref" not in d and "solimp" not in d:
+                d["solref"], d["solimp"] = self._softness[:2], self._softness[2:]
+            ds.append(d)
+        return self._append_geoms(ds, list(names) if names is not None else [None] * len(ds))
+
+    def _append_geoms(self, ds: list, names: list) -> list[int]:
+        _geoms.checked(self._geoms + ds, self.model)
+        first = len(self._geoms)
+        self._geoms += ds
+        for k, d in enumerate(ds):
+            n = names[k] if k < len(names) else None
+            self.geom_names.append(n or f"{d['type']}#{first + k}")
+        self._warm = None
+        self.__dict__.pop("_step_derivatives", None)  # (prepared before: now refused)
+        self._step_derivatives_free = None
+        return list(range(first, len(self._geoms)))
+
+    def exclude(self, a: str | int, b: str | int) -> None:
+        """No contact between the geoms of two bodies: each a joint name, a frame name (its
+        joint) or a joint index (0: the world)."""
+        self._excluded.append((self._body(a), self._body(b)))
+        self._warm = None
+
+    def _body(self, x) -> int:
+        m = self.model
+        if isinstance(x, str):
+            if x in m.joint_names:
+                return m.joint_names.index(x)
+            return int(m.frm[_checks.frame_index(m, x)]["parent_joint"])
+        j = _checks.integer(x, "body", 0)
+        if j >= m.njoints:
+            raise ValueError(f"body {j}: the model has joints 0..{m.njoints - 1}")
+        return j
+
+    @property
+    def geom_contacts(self) -> "_geoms.GeomContacts":
+        """The geom contacts of the last ``step`` (fastdyn/sim/scene_geoms.py's
+        GeomContacts: geom pair, point, normal, distance, world force)."""
+        return getattr(self, "_geom_contacts", None) or _geoms.results(_geoms.NO_GEO, None,
+                                                                      None, 0, 0)
+
+    def _geo_tables(self) -> tuple:
+        """The step's geo tuple, made again only when the geoms, half-spaces, margin or
+        max_contacts changed."""
+        if not self._geoms:
+            return _geoms.NO_GEO
+        key = (len(self._geoms), len(self._excluded), id(self.halfspaces), self.margin,
+               self.max_contacts, self.halfspaces.tobytes())
+        if self._geo_key != key:
+            self._geo = _geoms.tables(self, _inverse_weight)
+            self._geo_key = key
+        return self._geo
+
     @property
     def pairs(self) -> list[tuple[str, int]]:
         """(sphere name, half-space index) of each contact pair, in the order of the
@@ -406,7 +513,9 @@ class Scene:
 
     # --- stepping ------------------------------------------------------------------------
     def _sizes(self) -> tuple[int, int, int, int]:
-        return _ts.sizes(self.model.nv, len(self.spheres), len(self.halfspaces))
+        base = _ts.sizes(self.model.nv, len(self.spheres), len(self.halfspaces))
+        return _geoms.sizes(base, self.model.nv, len(self.spheres) * len(self.halfspaces),
+                            self._geo_tables())
 
     def reset(self) -> None:
         """Forget the warm start that ``step`` carries from one call to the next."""
@@ -446,8 +555,8 @@ class Scene:
             p.tau[:] = tau
         p.before[:] = self._warm[0]
         code = p.kernel.call(model.jnt, model.prm, model.dof, self.spheres, self.halfspaces,
-                             p.opt, p.q, p.v, p.tau, F, p.ws, p.fbuf, p.ibuf, self._warm[0],
-                             p.qn, p.vn, p.cf, p.stats)
+                             p.geo, p.opt, p.q, p.v, p.tau, F, p.ws, p.fbuf, p.ibuf,
+                             self._warm[0], p.qn, p.vn, p.cf, p.stats)
         if code != _ts.OK:  # rare: the rollout path words the failure (from the same warm start)
             self._warm[0] = p.before
             v = _checks.vector(v, model.nv, "v")  # a non-finite input is named, not "diverged"
@@ -462,12 +571,16 @@ class Scene:
         self.applied_tau = p.tau.copy()
         self.stats = p.stats.copy()
         self.constraint_tau = p.fbuf[p.rhs:p.rhs + model.nv].copy()
+        if p.has_geo:
+            self._geom_contacts = _geoms.results(p.geo, p.fbuf, p.ibuf, model.nv,
+                                                 len(self.spheres) * len(self.halfspaces))
         return p.qn.copy(), p.vn.copy()
 
     def _one_step(self) -> "_OneStep":
         """step's buffers and options, made again only when the scene's options or pairs
         changed (what a rollout derives per call: O_FREE, O_NO_CLAMP, the buffer sizes)."""
-        key = (self.opt.tobytes(), len(self.spheres), len(self.halfspaces))
+        key = (self.opt.tobytes(), len(self.spheres), len(self.halfspaces), len(self._geoms),
+               len(self._excluded), self.max_contacts)  # (what _geo_tables' tuple depends on)
         p = self._prepared_step
         if p is None or p.key != key:
             p = self._prepared_step = _OneStep(self, key)
@@ -483,8 +596,8 @@ class Scene:
                           f"{out.stats[0, 0, 2]:.3g} m/s): {self._remedy()}",
                           ConvergenceWarning, stacklevel=3)
         elif out.failures:
-            raise (DivergenceError if out.status[0] == "diverged" else
-                   _singular())(out.failures[0].replace("rollout 0 ", "the step "))
+            raise {"diverged": DivergenceError, "too_many_contacts": TooManyContactsError}.get(
+                out.status[0], _singular())(out.failures[0].replace("rollout 0 ", "the step "))
         self.contact_forces = out.contact_forces[0, 0]
         self.contact_points = out.contact_points[0, 0]
         self.applied_tau = out.tau[0, 0]
@@ -583,7 +696,8 @@ class Scene:
                           ConvergenceWarning, stacklevel=2)
         if single:
             for name in ("final_q", "final_v", "status", "q", "v", "tau", "contact_forces",
-                         "contact_points", "stats", "frame_positions", "frame_rotations"):
+                         "contact_points", "stats", "ncontacts", "frame_positions",
+                         "frame_rotations"):
                 x = getattr(out, name)
                 if x is not None:
                     setattr(out, name, x[0])
@@ -606,7 +720,7 @@ class Scene:
         nq, nv = self.model.nq, self.model.nv
         npair = len(self.spheres) * len(self.halfspaces)
         per = {"q": (steps + 1) * nq, "v": (steps + 1) * nv, "tau": steps * nv,
-               "contacts": steps * npair * 6, "stats": steps * 3}
+               "contacts": steps * npair * 6, "stats": steps * 3, "ncontacts": steps}
         sizes = {r: per[r] for r in record if r in per}
         if nframes:
             sizes["frames"] = (steps + 1) * nframes * 12
@@ -665,7 +779,7 @@ class Scene:
     def _free(self, PRM: np.ndarray) -> bool:
         """Whether no constraint row can arise for these robots (time_step's O_FREE), by the
         rule joint_rows itself follows (constraint_rows.rows_possible)."""
-        npair = len(self.spheres) * len(self.halfspaces)
+        npair = len(self.spheres) * len(self.halfspaces) + len(self._geoms)
         return not _rows.rows_possible(self.model.jnt, PRM, self.opt, npair)
 
     def _forces(self, n: int, steps: int, fext) -> np.ndarray:
@@ -717,6 +831,8 @@ class Scene:
         RTAU = rec("tau", (n, steps, nv))
         RCF = rec("contacts", (n, steps, npair, 6))
         RSTATS = rec("stats", (n, steps, 3))
+        RNC = np.zeros((n, steps) if "ncontacts" in record else (n, 0), np.int64)
+        geo = self._geo_tables()
         STATUS = np.full((n, 4), -1, dtype=np.int64)  # code, step, first unconverged, count
         STATUS[:, 3] = 0
         FRAMES = np.zeros(0, np.int64) if frames is None else frames
@@ -737,9 +853,9 @@ class Scene:
         while k0 < steps or (k0 == 0 and RF.shape[1]):  # (steps = 0: the initial frames)
             k1 = min(steps, k0 + span)
             t0 = time.perf_counter()
-            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, opt,
+            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, geo, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
-                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, STATUS, model.frm, FRAMES, RF,
+                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, RNC, STATUS, model.frm, FRAMES, RF,
                         generated is not None, aba, fv)
             run_rows(_roll.rollout_rows, n, nt, *args_all)  # (one rollout: no threads)
             elapsed = time.perf_counter() - t0
@@ -761,6 +877,14 @@ class Scene:
                 failures[int(r)] = (
                     f"rollout {r} stopped at step {k} (t = {k * self.dt:.6g} s): its policy "
                     f"raised {_policy.raised(user, int(r), k, k * self.dt, Q[r], V[r], args, nv)}")
+            elif code == _ts.TOO_MANY:
+                found = int(STATUS[r, 0]) % 1_000_000
+                status[r] = "too_many_contacts"
+                failures[int(r)] = (
+                    f"rollout {r} stopped at step {k} (t = {k * self.dt:.6g} s): the step found "
+                    f"{found} geom contacts, more than the scene takes (max_contacts = "
+                    f"{int(geo[3][0])}); none is dropped silently: build the Scene with "
+                    f"max_contacts >= {found}")
             elif code == _ts.SINGULAR:
                 dof = int(STATUS[r, 0]) % 1_000_000
                 status[r] = "singular"
@@ -793,6 +917,7 @@ class Scene:
             contact_forces=RCF[..., :3] if "contacts" in record else None,
             contact_points=RCF[..., 3:] if "contacts" in record else None,
             stats=RSTATS if "stats" in record else None,
+            ncontacts=RNC if "ncontacts" in record else None,
             frame_positions=RF[..., 9:] if frames is not None else None,
             frame_rotations=RF[..., :9].reshape(RF.shape[:3] + (3, 3)) if frames is not None
             else None,
@@ -833,6 +958,8 @@ class _OneStep:
         self.qn, self.vn, self.tau = np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv)
         self.cf, self.stats, self.before = np.zeros((npair, 6)), np.zeros(3), np.zeros(nwarm)
         self.rhs = _ts.rhs_offset(model.nv)
+        self.geo = scene._geo_tables()
+        self.has_geo = len(scene._geoms) > 0
         self.kernel = Kernel(_ts.time_step)
 
 

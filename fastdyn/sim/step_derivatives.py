@@ -64,7 +64,14 @@ _STALE = _sd.STALE * _sd.CODE
 
 def step_options(scene, PRM: np.ndarray) -> np.ndarray:
     """The scene's options as its step kernel reads them for these robots (O_FREE set as
-    Scene's launches set it); refuses a scene that integrates with RK4."""
+    Scene's launches set it); refuses a scene that integrates with RK4 or has collision
+    geoms (NotImplementedError: their contacts have no derivatives yet)."""
+    if scene._geoms:
+        raise NotImplementedError(
+            f"step_derivatives: this scene has {len(scene._geoms)} collision geoms "
+            f"(Scene.add_geom); body-body and geom contacts have no step derivatives yet. "
+            f"Differentiate a scene whose contact geometry is spheres (add_sphere, add_box's "
+            f"corners) on half-spaces, or take finite differences of Scene.step")
     if scene.opt[L.O_INTEGRATOR] == L.RK4:
         raise ValueError("step_derivatives: this scene integrates with integrator='rk4'; only "
                          "the semi-implicit Euler step ('euler') is differentiated")

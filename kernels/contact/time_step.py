@@ -32,6 +32,7 @@ from ..linalg.cholesky import cholesky, solve
 from .constraint_rows import RIGID, contact_rows, joint_rows, reached_limits
 from ..algorithms.crba import crba_rnea
 from .delassus import delassus
+from .geom_rows import capacity, geom_finish, geom_rows
 from ..checks import first_nonfinite
 from .pgs import pgs
 from ..algorithms.rk4 import rk4_step
@@ -40,6 +41,7 @@ from ..algorithms.simulate import euler_step
 OK = 0
 SINGULAR = 1  # M_d not positive definite (detail: the dof)
 DIVERGED = 2  # the next state is not finite
+TOO_MANY = 4  # more geom contacts than the scene takes (detail: how many; geom_rows.py)
 
 
 @jit
@@ -75,7 +77,7 @@ def sizes(nv, nsph, nhsp):
     rows = 3 * npair + 3 * nv
     nf = (solver_offset(nv, npair) + work_size(rows)
           + 8 * nv)  # the last 8 nv: rk4_step's stages
-    return rows, 3 * npair + 3 * nv, nf, 2 * rows
+    return rows, 3 * npair + 3 * nv, nf, 2 * rows  # (geoms: Scene._sizes adds their room)
 
 
 @jit
@@ -84,6 +86,20 @@ def solver_offset(nv, npair):
     ``buffers``' views."""
     rows = 3 * npair + 3 * nv
     return 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 6 * rows + 4 * npair
+
+
+@jit
+def geom_offset(nv, npair):
+    """Where fbuf holds the geom contacts' scratch (geom_rows.float_size), after the contact
+    solver's workspace and before RK4's stages."""
+    return solver_offset(nv, npair) + work_size(3 * npair + 3 * nv)
+
+
+@jit
+def contact_capacity(sph, hsp, geo):
+    """The contact entries of a step's buffers: one per sphere/half-space pair, then the
+    geom contacts' K (geom_rows.py; 0 without geoms)."""
+    return sph.shape[0] * hsp.shape[0] + capacity(geo)
 
 
 @jit
@@ -135,12 +151,12 @@ def buffers(fbuf, ibuf, nv, npair):
     mu = fbuf[o:o + npair]
     point = fbuf[o + npair:o + 4 * npair].reshape((npair, 3))
     slot = ibuf[:rows]
-    pair = ibuf[rows:2 * rows]
+    pair = ibuf[rows:]  # (its tail past 2 rows: the geom contacts' int scratch, geom_rows.py)
     return M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair
 
 
 @jit
-def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,
+def time_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,
               qn, vn, cf, stats):
     """(q, v) -> (qn, vn) under the commanded torque tau (clamped in place to the effort
     limits: it holds the applied torque on return) and external forces fext
@@ -152,7 +168,9 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
     tolerance: the solver stopped at its cap, not converged). On return, the rhs view of
     fbuf (``buffers``) holds the constraints' generalized force W P / dt (nv) (joint-limit
     and friction torques, contact forces seen in joint space). Returns
-    OK, SINGULAR * 1_000_000 + dof, or DIVERGED."""
+    OK, SINGULAR * 1_000_000 + dof, DIVERGED, or TOO_MANY * 1_000_000 + the geom contacts found.
+    ``geo``: the scene's collision geoms (geom_rows.py; empty tables: none), whose contacts
+    are rows after the spheres'; fbuf, ibuf and warm then have their room (Scene._sizes)."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_FREE] > 0.0:  # two views, not buffers' eighteen (each one is reference-counted)
@@ -165,28 +183,29 @@ def time_step(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, war
         return _free_step(jnt, prm, opt, q, v, tau, fext, ws, fbuf[o - 2 * nv:o - nv],
                           fbuf[o:o + nv], qn, vn, cf, stats)
     M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
-        buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
+        buffers(fbuf, ibuf, nv, contact_capacity(sph, hsp, geo))
     clamp_torque_step(jnt, prm, opt, tau)
     bad = free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
     if bad >= 0:
         return SINGULAR * 1_000_000 + bad
-    return constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn, cf,
-                            stats, Uf, D, vf, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot,
+    return constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn, vn,
+                            cf, stats, Uf, D, vf, J, Z, G, c, lam, lo, hi, mu, point, slot,
                             pair)
 
 
 # Inlined, and handed the views its caller made: a call, or views made again, would count
 # references to some twenty arrays in and out, about 0.3 us of the quadruped's 4.5 us step.
 @jit(inline="always")
-def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn, cf, stats,
-                     Uf, D, vf, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair):
+def constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn, vn, cf,
+                     stats, Uf, D, vf, J, Z, G, c, lam, lo, hi, mu, point, slot, pair):
     """time_step after ``free_velocity``: from v_free and M_d = U D U^T (``buffers``' views
     of fbuf) and the placements and world Jacobian columns of CRBA in ws, the rows, their
-    percussions, v+ and q+. Returns OK or DIVERGED."""
+    percussions, v+ and q+. Returns OK, DIVERGED or TOO_MANY * 1_000_000 + contacts found."""
     nv = v.shape[0]
     dt = opt[O_DT]
-    zero = fbuf[rhs_offset(nv) - nv:rhs_offset(nv)]  # (``buffers``' zero: at most 30
-    # arguments, or CPython passes them as a tuple, which numba cannot inline)
+    zero = fbuf[rhs_offset(nv) - nv:rhs_offset(nv)]  # (``buffers``' zero and rhs: at most 30
+    rhs = fbuf[rhs_offset(nv):rhs_offset(nv) + nv]  # arguments, or CPython passes them as a
+    # tuple, which numba cannot inline)
     frozen_velocity(jnt, v, dt, vf)  # v_free, v+ in the start axes (configuration/frozen.py)
     for k in range(nv):
         vn[k] = vf[k]
@@ -194,8 +213,10 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
     soft = fbuf[o:o + c.shape[0]]
     o = delassus_offset(nv, mu.shape[0])
     tip = fbuf[o:o + c.shape[0]]
-    nc, m = step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair,
-                      point, soft)
+    nc, m = step_rows(jnt, prm, sph, hsp, geo, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair,
+                      point, soft, fbuf, warm)
+    if m < 0:  # more geom contacts than the scene takes: none is dropped silently
+        return TOO_MANY * 1_000_000 - m
     for p in range(cf.shape[0]):
         for k in range(6):
             cf[p, k] = 0.0
@@ -229,8 +250,12 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
         warm[s] = 0.0
     for r in range(m):
         warm[slot[r]] = lam[r]
+    nsp = cf.shape[0]
     for i in range(nc):
-        _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
+        if pair[i] < nsp:  # (geom contacts' pairs come after the spheres')
+            _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
+    if geo[0].shape[0] > 0:
+        geom_finish(geo, fbuf[geom_offset(nv, mu.shape[0]):], pair, lam, warm, dt, nv)
     stats[0], stats[1], stats[2] = m, sweeps, residual
     advance(jnt, q, vn, dt, qn, vn)
     if first_nonfinite(vn) >= 0 or first_nonfinite(qn) >= 0:
@@ -239,15 +264,20 @@ def constrained_step(jnt, prm, dof, sph, hsp, opt, q, v, ws, fbuf, warm, qn, vn,
 
 
 @jit
-def step_rows(jnt, prm, sph, hsp, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair, point,
-              soft):
-    """The step's constraint rows (``buffers``' arrays): contacts first, then joint limits
-    and dry friction (constraint_rows.py; limit rows hold exactly, without the
-    regularization: soft RIGID; friction rows have it: soft 0). Returns
-    (contacts, rows)."""
+def step_rows(jnt, prm, sph, hsp, geo, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair, point,
+              soft, fbuf, warm):
+    """The step's constraint rows (``buffers``' arrays): contacts first (spheres on
+    half-spaces, then geom pairs: geom_rows.py), then joint limits and dry friction
+    (constraint_rows.py; limit rows hold exactly, without the regularization: soft RIGID;
+    friction rows have it: soft 0). Returns (contacts, rows), or (contacts, -found) when the
+    geoms have more contacts than the scene takes."""
     nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
-    m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, 3 * sph.shape[0] * hsp.shape[0], J, c, lo, hi,
-                   slot)
+    if geo[0].shape[0] > 0:
+        nc = geom_rows(jnt, geo, opt, ws, v, vf, J, c, mu, slot, pair, point, soft, nc,
+                       fbuf[geom_offset(vf.shape[0], mu.shape[0]):], warm)
+        if nc < 0:
+            return 0, nc
+    m = joint_rows(jnt, prm, opt, q, vf, 3 * nc, 3 * mu.shape[0], J, c, lo, hi, slot)
     nlim = 3 * mu.shape[0] + 2 * vf.shape[0]  # the slots of limit rows end there
     for r in range(3 * nc, m):
         soft[r] = RIGID if slot[r] < nlim else 0.0

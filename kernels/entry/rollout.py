@@ -16,7 +16,8 @@ not stop the rollout, it is counted: STATUS[r, 2] the first such step (-1: none)
 how many (0 to start).
 Recorded (when the array has room, i.e. its step axis is not empty): RQ[r, k + 1], RV[r, k + 1]
 the state after step k, RTAU[r, k] the applied torque, RCF[r, k] the contact forces and points,
-RSTATS[r, k] the rows, sweeps and residual of the contact solve; RF[r, k, j] the world
+RSTATS[r, k] the rows, sweeps and residual of the contact solve, RNC[r, k] the geom contacts the
+step found (geo: the scene's geoms, geom_rows.py); RF[r, k, j] the world
 placement (R row-major, then p: 12 numbers) of frame FRAMES[j] at the state k, by a forward
 kinematics pass of its own (the step recomputes its kinematics from q: recording changes no
 state).
@@ -32,7 +33,8 @@ from .batch import robot
 from ..algorithms.frames import frame_placement
 from ..algorithms.forward_kinematics import forward_kinematics
 from ..contact.generated_step import generated_time_step
-from ..contact.time_step import OK, buffers
+from ..contact.geom_detect import FOUND, INFO
+from ..contact.time_step import OK, buffers, contact_capacity
 
 RAISED = 3  # STATUS code: the policy raised (after time_step's OK, SINGULAR, DIVERGED)
 
@@ -45,15 +47,16 @@ def _frames(jnt, prm, frm, FRAMES, q, ws, out):
 
 
 @jit
-def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, Q, V, FEXT,
-                 WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                 STATUS, frm, FRAMES, RF, generated, aba, fv):
+def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, opt, policy, args, k0, k1, Q, V,
+                 FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
+                 RNC, STATUS, frm, FRAMES, RF, generated, aba, fv):
     dt, tol = opt[O_DT], opt[O_TOL]
     # this thread's rows, each made once (a view costs its reference counts: not per step)
     qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
     ws, fbuf, ibuf = ws3[t], FBUF[t, 0], IBUF[t, 0]
     nq, nv = qn.shape[0], vn.shape[0]
-    views = buffers(fbuf, ibuf, nv, sph.shape[0] * hsp.shape[0])
+    views = buffers(fbuf, ibuf, nv, contact_capacity(sph, hsp, geo))
+    found = ibuf.shape[0] - INFO + FOUND  # (geoms: the step's geom contacts, geom_rows.py)
     for r in range(lo, hi):
         if STATUS[r, 0] >= 0:
             continue
@@ -68,9 +71,9 @@ def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, 
                 STATUS[r, 0] = RAISED * 1_000_000
                 STATUS[r, 1] = k
                 break
-            code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, opt, q, v, tc,
-                                       f0 if fx.shape[0] == 1 else fx[k], ws, fbuf, ibuf,
-                                       warm, qn, vn, cf, st, views)
+            code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, geo, opt, q,
+                                       v, tc, f0 if fx.shape[0] == 1 else fx[k], ws, fbuf,
+                                       ibuf, warm, qn, vn, cf, st, views)
             if code != OK:
                 STATUS[r, 0] = code
                 STATUS[r, 1] = k
@@ -99,6 +102,8 @@ def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, opt, policy, args, k0, k1, 
             if RSTATS.shape[1] > 0:
                 for j in range(3):
                     RSTATS[r, k, j] = st[j]
+            if RNC.shape[1] > 0:
+                RNC[r, k] = ibuf[found] if geo[0].shape[0] > 0 else 0
             if RF.shape[1] > 0:
                 _frames(jnt, prm, frm, FRAMES, qn, ws, RF[r, k + 1])
 

@@ -1,0 +1,65 @@
+"""A stack of 10 free boxes on a plane: fastdyn's Scene rollouts (geom contacts, soft as
+MuJoCo's defaults) next to ``mujoco.rollout`` on the same MJCF, same dt, 2 threads, the same
+number of rollouts and steps. Time per rollout step; the ratio mujoco / fastdyn in
+extra_info. Not the same solver (fastdyn: PGS with Coulomb's law exact on the disc; MuJoCo:
+Newton on its convex primal), so the ratio is indicative. No assertion on time."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+import fastdyn as fd
+from bench.ladder import tag
+
+mujoco = pytest.importorskip("mujoco")
+rollout = pytest.importorskip("mujoco.rollout")
+
+NBOX, H, DT = 10, 0.05, 1e-3
+N, T = 8, 500
+SOLREF, SOLIMP = (0.02, 1.0), (0.9, 0.95, 0.001, 0.5, 2.0)
+
+
+def _xml() -> str:
+    bodies = "".join(
+        f'<body name="box{i}" pos="0 0 {(2 * i + 1) * H}"><freejoint name="j{i}"/>'
+        f'<geom type="box" size="{H} {H} {H}" mass="0.5"/></body>' for i in range(NBOX))
+    return (f'<mujoco><option timestep="{DT}" cone="elliptic" integrator="Euler"/>'
+            f'<worldbody><geom type="plane" size="0 0 1"/>{bodies}</worldbody></mujoco>')
+
+
+@pytest.fixture(scope="module")
+def stack():
+    xml = _xml()
+    model = fd.load_mjcf(xml)
+    scene = fd.Scene(model, dt=DT, mu=1.0, solref=SOLREF, solimp=SOLIMP)
+    for i in range(NBOX):
+        scene.add_geom(f"box{i}", "box", size=(H, H, H), friction=1.0, solref=SOLREF,
+                       solimp=SOLIMP)
+    q0 = np.concatenate([[0.0, 0.0, (2 * i + 1) * H, 0.0, 0.0, 0.0, 1.0]
+                         for i in range(NBOX)])
+    m = mujoco.MjModel.from_xml_string(xml)
+    return scene, q0, m
+
+
+def test_box_stack_rollouts(benchmark, stack):
+    scene, q0, m = stack
+    Q = np.tile(q0, (N, 1))
+    V = np.zeros((N, scene.model.nv))
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    scene.rollout(Q, V, 5, record=())  # compile
+    d = [mujoco.MjData(m) for _ in range(2)]
+    state = np.zeros((N, mujoco.mj_stateSize(m, mujoco.mjtState.mjSTATE_FULLPHYSICS)))
+    mujoco.mj_getState(m, d[0], state[0], mujoco.mjtState.mjSTATE_FULLPHYSICS)
+    state[:] = state[0]
+    rollout.rollout(m, d, state, nstep=T)  # warm
+    import time
+    t = time.perf_counter()
+    rollout.rollout(m, d, state, nstep=T)
+    mj = (time.perf_counter() - t) / (N * T)
+    tag(benchmark, "rollout", "box_stack", f"boxes{NBOX}", "fastdyn", evals=N * T,
+        mujoco_step_s=mj)
+    out = benchmark(scene.rollout, Q, V, T, record=())
+    assert (out.status == "ok").all()
+    benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * T))
