@@ -24,7 +24,7 @@ from ..kernels.collision import epa, geoms as G
 from ..kernels.contact import geom_detect as _gd, geom_rows as _gr
 from .collision import geom_table
 
-NO_GEO = _gr.NO_GEO  # a scene without geoms: empty tables of a real one's types, K = 0
+NO_GEO = _gr.NO_GEO  # a scene without geoms: None (its kernels compile no collision code)
 
 
 class GeomContacts(NamedTuple):
@@ -130,9 +130,9 @@ def tables(scene, inverse_weight) -> tuple:
 
 def sizes(base_sizes, nv: int, npair: int, geo) -> tuple[int, int, int, int]:
     """(rows, warm-start slots, floats, ints) of a step's buffers with the geoms' room."""
-    ng = geo[0].shape[0]
-    if ng == 0:
+    if geo is None:
         return base_sizes
+    ng = geo[0].shape[0]
     from ..kernels.contact import time_step as _ts
     K, P = int(geo[3][0]), int(geo[3][1])
     rows, nwarm, nf, ni = _ts.sizes(nv, 1, npair + K)
@@ -142,10 +142,10 @@ def sizes(base_sizes, nv: int, npair: int, geo) -> tuple[int, int, int, int]:
 def results(geo, fbuf: np.ndarray, ibuf: np.ndarray, nv: int, npair: int) -> GeomContacts:
     """The last step's geom contacts, read from its buffers (geom_rows.py's scratch)."""
     from ..kernels.contact import time_step as _ts
-    ng = geo[0].shape[0]
-    if ng == 0:
+    if geo is None:
         z = np.zeros((0, 3))
         return GeomContacts(np.zeros((0, 2), np.int64), z, z.copy(), np.zeros(0), z.copy())
+    ng = geo[0].shape[0]
     K, P = int(geo[3][0]), int(geo[3][1])
     n = int(ibuf[-_gd.INFO + 2])
     o = _ts.geom_offset(nv, npair + K) + 18 * ng

@@ -50,7 +50,6 @@ from .constraint_derivatives import (classify, compliance_terms, constrained_row
                                      contact_wrenches, count_contacts, limit_terms, targets)
 from ..checks import all_nv, check_state, first_nonfinite, nq_nv
 from ..algorithms.rnea_derivatives import rnea_derivatives
-from .geom_rows import NO_GEO
 from .time_step import DIVERGED as TS_DIVERGED, clamp_torque, buffers, sizes, time_step
 
 CODE = 1_000_000
@@ -184,8 +183,8 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbu
     for s in range(warm.shape[0]):
         warm[s] = 0.0
     # the step itself: its next state to the bit (scenes with geoms have no step derivatives
-    # yet: the object API refuses them, and this step has none: geom_rows.NO_GEO)
-    code = time_step(jnt, prm, dof, sph, hsp, NO_GEO, opt, q, v, tc, fext, ws, fbuf, ibuf,
+    # yet: the object API refuses them, and this step has none: geo None, geom_rows.NO_GEO)
+    code = time_step(jnt, prm, dof, sph, hsp, None, opt, q, v, tc, fext, ws, fbuf, ibuf,
                      warm, qn, vn, cf, stats)
     if code == TS_DIVERGED:
         return DIVERGED * CODE

@@ -254,7 +254,7 @@ def constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn
     for i in range(nc):
         if pair[i] < nsp:  # (geom contacts' pairs come after the spheres')
             _contact_force(hsp, pair[i] % hsp.shape[0], lam, 3 * i, dt, point[i], cf[pair[i]])
-    if geo[0].shape[0] > 0:
+    if geo is not None:
         geom_finish(geo, fbuf[geom_offset(nv, mu.shape[0]):], pair, lam, warm, dt, nv)
     stats[0], stats[1], stats[2] = m, sweeps, residual
     advance(jnt, q, vn, dt, qn, vn)
@@ -272,7 +272,7 @@ def step_rows(jnt, prm, sph, hsp, geo, opt, q, v, ws, vf, J, c, lo, hi, mu, slot
     friction rows have it: soft 0). Returns (contacts, rows), or (contacts, -found) when the
     geoms have more contacts than the scene takes."""
     nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
-    if geo[0].shape[0] > 0:
+    if geo is not None:
         nc = geom_rows(jnt, geo, opt, ws, v, vf, J, c, mu, slot, pair, point, soft, nc,
                        fbuf[geom_offset(vf.shape[0], mu.shape[0]):], warm)
         if nc < 0:

@@ -103,7 +103,7 @@ def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, opt, policy, args, k0,
                 for j in range(3):
                     RSTATS[r, k, j] = st[j]
             if RNC.shape[1] > 0:
-                RNC[r, k] = ibuf[found] if geo[0].shape[0] > 0 else 0
+                RNC[r, k] = 0 if geo is None else ibuf[found]
             if RF.shape[1] > 0:
                 _frames(jnt, prm, frm, FRAMES, qn, ws, RF[r, k + 1])
 
