@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MJCFWarning
+from ..io._mjcf_math import quat_to_R
 from ..kernels import layout as L
 
 __all__ = ["to_mjcf", "MujocoMap"]
@@ -195,9 +196,7 @@ class MujocoMap:
 
 def _rotation(quat_xyzw) -> np.ndarray:
     x, y, z, w = quat_xyzw
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    return quat_to_R((w, x, y, z))
 
 
 def _turn(c: float, s: float) -> np.ndarray:
