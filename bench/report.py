@@ -805,6 +805,54 @@ def tick_section(res: Results, tally: Tally) -> list[str]:
                        rows)
 
 
+def mpc_section(res: Results, tally: Tally) -> list[str]:
+    """MPC from Python (bench/test_single_step.py, bench/test_ilqr.py): one ``Scene.step``,
+    a horizon of steps with their Jacobians, and a whole iLQR, each beside Pinocchio."""
+    rows = []
+    for m in ("ur5", "quadruped"):
+        f = res.get("simulator", "single-step", m, "fastdyn")
+        p = res.get("simulator", "single-step", m, "pinocchio")
+        j = res.get("simulator", "single-step", m, "mujoco")
+        if f:
+            r = ratio(f, p) if p else None
+            verdict = tally.judge("scene.step <= 1.0x pin aba + integrate", m, r, 1.0,
+                                  judged=p is not None)
+            rows.append([f"`scene.step`, one step", model_label(res, m), fmt_t(f[0]),
+                         fmt_t(p[0]) if p else "-", fmt_r(r), fmt_r(ratio(f, p, 1)) if p
+                         else "-", fmt_t(j[0]) if j else "-", "<= 1.0" if p else "-",
+                         verdict])
+    for algo, what, target in (("horizon", "`scene.horizon`, 50 steps + (A, B), per step",
+                                None),
+                               ("ilqr", "iLQR, 50 steps x 10 iterations, whole", 0.5)):
+        p = res.get("mpc", algo, "ur5", "pinocchio")
+        for role, how in (("fastdyn", what), ("fastdyn-steps", "the same with `scene.step` "
+                                                               "+ `step_derivatives`")):
+            f = res.get("mpc", algo, "ur5", role)
+            if not (f and p):
+                continue
+            r = ratio(f, p)
+            judged = target is not None and role == "fastdyn"
+            verdict = tally.judge("iLQR <= 0.5x the same iLQR on pin", "ur5", r,
+                                  target or 0.0, judged=judged)
+            rows.append([how, model_label(res, "ur5"), fmt_t(f[0]), fmt_t(p[0]), fmt_r(r),
+                         fmt_r(ratio(f, p, 1)), "-", f"<= {target}" if judged else "-",
+                         verdict])
+    if not rows:
+        return []
+    return ["## MPC from Python: one step, a horizon, an iLQR vs Pinocchio", "",
+            "bench/test_single_step.py: `scene.step(q, v, tau)` from Python, contact-free UR5 "
+            "(Pinocchio: `aba` + `integrate`, the same semi-implicit Euler step; MuJoCo: "
+            "`mj_step` on its twin) and the quadruped standing on four feet (MuJoCo only). "
+            "bench/test_ilqr.py: fastdyn.examples.mpc's iLQR (UR5, dt = 10 ms, Python and "
+            "NumPy, the same code on every side) with its forward passes and Jacobians from "
+            "`scene.horizon` (one call a pass), from `scene.step` + `scene.step_derivatives` "
+            "step by step, or from Pinocchio's `aba`, `integrate`, `computeABADerivatives` and "
+            "`dIntegrate` assembled in NumPy; the horizon rows time one such forward pass "
+            "alone. Target: <= 1.0x for the step, <= 0.5x for the iLQR.", ""] + table(
+        ["call", "model", "fastdyn", "Pinocchio", "ratio (min)", "ratio (median)", "MuJoCo",
+         "target", ""], rows)
+
+
 CONSTRAINED_ALGOS = ("constraint_dynamics", "impulse_dynamics",
                      "constraint_dynamics_derivatives", "impulse_dynamics_derivatives",
                      "constraint_dynamics_batch", "impulse_dynamics_batch")
@@ -972,7 +1020,7 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
             + startup_section(res, tally) + simulator_section(res, tally)
             + closed_loop_section(res, tally)
             + montecarlo_section(res, tally) + derivatives_section(res, tally)
-            + api_section(res, tally) + tick_section(res, tally)
+            + api_section(res, tally) + tick_section(res, tally) + mpc_section(res, tally)
             + constrained_section(res, tally) + aba_world_section(res) + estimate_check(res)
             + provenance(meta))
     v = meta["versions"]

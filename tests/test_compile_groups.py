@@ -15,7 +15,7 @@ def _public() -> set[str]:
     names = {n for n in fd.__all__
              if callable(getattr(fd, n)) and not inspect.isclass(getattr(fd, n))}
     names |= {f"batch.{n}" for n in fd.batch.__all__}
-    names |= {f"Scene.{n}" for n in ("step", "step_derivatives", "rollout")}
+    names |= {f"Scene.{n}" for n in ("step", "step_derivatives", "horizon", "rollout")}
     names |= {"study.run"}
     return names
 

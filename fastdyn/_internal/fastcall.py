@@ -23,23 +23,28 @@ import numba
 from numba.core.dispatcher import Dispatcher
 
 ANY_VECTOR = numba.types.Array(numba.types.float64, 1, "A")
+ANY_MATRIX = numba.types.Array(numba.types.float64, 2, "A")
 
 
 class Kernel:
     """``kernel.call(*args)``: compiles the signature of the first call's arguments, with the
-    positions in ``vectors`` as any-layout float64 vectors, then is rebound to its entry point
-    (no Python frame of ours stays in between)."""
+    positions in ``vectors`` as any-layout float64 vectors (and in ``matrices`` as any-layout
+    float64 matrices: their rows are then any-layout vectors, the types of the single calls'
+    vectors, so a kernel that loops over them calls the single call's compiled code), then is
+    rebound to its entry point (no Python frame of ours stays in between)."""
 
-    __slots__ = ("dispatcher", "vectors", "call")
+    __slots__ = ("dispatcher", "vectors", "matrices", "call")
 
-    def __init__(self, dispatcher: Dispatcher, vectors: tuple[int, ...] = ()):
+    def __init__(self, dispatcher: Dispatcher, vectors: tuple[int, ...] = (),
+                 matrices: tuple[int, ...] = ()):
         self.dispatcher = dispatcher
         self.vectors = vectors
+        self.matrices = matrices
         self.call = self._first
 
     def _first(self, *args):
-        types = [ANY_VECTOR if k in self.vectors else numba.typeof(x)
-                 for k, x in enumerate(args)]
+        types = [ANY_VECTOR if k in self.vectors else ANY_MATRIX if k in self.matrices
+                 else numba.typeof(x) for k, x in enumerate(args)]
         sig = tuple(types)
         self.dispatcher.compile(sig)
         try:

@@ -74,7 +74,8 @@ GROUPS: dict[str, tuple[float, tuple[str, ...]]] = {
     "constrained_derivatives": (25.0, ("compute_constraint_dynamics_derivatives",
                                        "compute_impulse_dynamics_derivatives")),
     "scene.step": (25.0, ("Scene.step",)),
-    "scene.step_derivatives": (70.0, ("Scene.step_derivatives", "batch.step_derivatives")),
+    "scene.step_derivatives": (70.0, ("Scene.step_derivatives", "batch.step_derivatives",
+                                      "Scene.horizon")),
     "scene.rollout": (60.0, ("Scene.rollout",)),
     "study": (15.0, ("study.run",)),
 }
@@ -199,6 +200,7 @@ def _simulator(name: str, model) -> None:
         scene.step(q0, v0, np.zeros(model.nv))
     elif name == "scene.step_derivatives":
         scene.step_derivatives(q0, v0, np.zeros(model.nv))
+        scene.horizon(q0, v0, np.zeros((2, model.nv)))  # (step_derivatives' code, looped)
     elif name == "scene.rollout":
         scene.rollout(q0, v0, 2, kp=kp, kd=kd, record=())  # the built-in PD controller
     elif name == "study":

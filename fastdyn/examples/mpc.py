@@ -1,7 +1,7 @@
 """Model-predictive control of the bundled UR5 by iLQR on the simulator itself: at every tick,
-plan the next ``HORIZON`` steps with ``Scene.step`` (the dynamics) and
-``Scene.step_derivatives`` (their Jacobians), apply the plan's first torque, and plan again
-from where the arm went, warm-started from the last plan.
+plan the next ``HORIZON`` steps with ``Scene.horizon`` (the steps of a horizon and their
+Jacobians (A, B), in one call), apply the plan's first torque, and plan again from where the
+arm went, warm-started from the last plan.
 
     python -m fastdyn.examples.mpc
 
@@ -9,7 +9,10 @@ iLQR (Li & Todorov 2004; Tassa, Erez & Todorov 2012, sec. II-III) minimizes
 J = sum_k 1/2 (|e_k|_W^2 + r |u_k - u*|^2) + 1/2 |e_N|_{W_N}^2 over the torques u_k, with
 e = [q (-) q*; v] the error to the target state (q*, 0) in the tangent space and u* the
 gravity torque that holds it there: a backward pass of the Riccati recursion on the step's
-Jacobians (A, B), then a forward pass on the true step with a line search on the feedforward.
+Jacobians (A, B), then a forward pass on the true step under the new feedback law
+u_k = U_k + alpha k_k + K_k (x_k (-) x_ref,k), with a line search on alpha. Both the forward
+pass and the Jacobians of its trajectory are one ``Scene.horizon`` call. ``ilqr`` takes
+anything with the same ``horizon`` method (bench/test_ilqr.py runs it on Pinocchio's calls).
 Prints the first plan's cost at each iteration and the distance to the target over time.
 """
 
@@ -23,79 +26,74 @@ W_Q, W_V, R = 100.0, 1.0, 1e-2  # weights on the position and velocity error, on
 W_END = 10.0  # the terminal weight, a multiple of the running one
 
 
-def _error(model, q_star, q, v):
-    """e = [q* -> q; v] (2 nv) and its Jacobian in the tangent space at q (2 nv, 2 nv)."""
-    nv = model.nv
-    J = np.eye(2 * nv)
-    J[:nv, :nv] = fd.d_difference(model, q_star, q, "q1")
-    return np.r_[fd.difference(model, q_star, q), v], J
+def _errors(model, q_star, h):
+    """Each state's position error q* -> q_k (H+1, nv); the velocity error is v_k itself."""
+    return np.array([fd.difference(model, q_star, q) for q in h.q])
 
 
-def _cost(model, q_star, u_star, X, U):
-    w = np.r_[np.full(model.nv, W_Q), np.full(model.nv, W_V)]
-    total = 0.0
-    for k, (q, v) in enumerate(X):
-        e, _ = _error(model, q_star, q, v)
-        total += 0.5 * (W_END if k == len(U) else 1.0) * e @ (w * e)
-        if k < len(U):
-            total += 0.5 * R * np.sum((U[k] - u_star) ** 2)
-    return total
+def _error_jacobians(model, q_star, h):
+    """The position errors' Jacobians in the tangent spaces at the q_k (H+1, nv, nv)."""
+    return np.array([fd.d_difference(model, q_star, q, "q1") for q in h.q])
 
 
-def _rollout(scene, q, v, U, X_ref=None, K=None, kff=None, alpha=1.0):
-    """States and torques from (q, v): U as they are, or U + alpha kff + K (x (-) x_ref)."""
-    model = scene.model
-    X, out = [(q, v)], []
-    for k in range(len(U)):
-        u = U[k]
-        if K is not None:
-            dx = np.r_[fd.difference(model, X_ref[k][0], q), v - X_ref[k][1]]
-            u = u + alpha * kff[k] + K[k] @ dx
-        q, v = scene.step(q, v, u)
-        X.append((q, v))
-        out.append(u)
-    return X, np.array(out)
+def _cost(model, q_star, u_star, h) -> float:
+    """J of the horizon ``h`` (its states h.q, h.v and torques h.tau)."""
+    E = _errors(model, q_star, h)
+    s = np.ones(len(h.q))
+    s[-1] = W_END
+    return 0.5 * (R * np.sum((h.tau - u_star) ** 2)
+                  + s @ (W_Q * np.sum(E ** 2, axis=1) + W_V * np.sum(h.v ** 2, axis=1)))
 
 
 def ilqr(scene, q0, v0, U, q_star, u_star, iterations: int, mu: float = 1e-6):
     """Improve the torques U (H, nv) from (q0, v0) by up to ``iterations`` iLQR iterations
-    (``mu``: a Levenberg-Marquardt term on Quu); returns (U, states, the cost after each
-    accepted iteration, the first U's own)."""
+    (``mu``: a Levenberg-Marquardt term on Quu); returns (U, the last horizon (states,
+    torques, Jacobians), the cost after each accepted iteration, the first U's own)."""
     model, nv = scene.model, scene.model.nv
-    w = np.r_[np.full(nv, W_Q), np.full(nv, W_V)]
-    X, U = _rollout(scene, q0, v0, U)
-    costs = [_cost(model, q_star, u_star, X, U)]
+    h = scene.horizon(q0, v0, U)
+    costs = [_cost(model, q_star, u_star, h)]
+    H = len(U)
+    K, kff = np.zeros((H, nv, 2 * nv)), np.zeros((H, nv))
+    Ruu = (R + mu) * np.eye(nv)
+    lx, lxx = np.zeros(2 * nv), np.zeros((2 * nv, 2 * nv))  # the running cost's gradients
+    lxx[nv:, nv:] = W_V * np.eye(nv)
     for _ in range(iterations):
-        # backward pass: V(x) ~ 1/2 dx' Vxx dx + Vx' dx, from the end
-        e, J = _error(model, q_star, *X[-1])
-        Vx, Vxx = W_END * J.T @ (w * e), W_END * J.T @ (w[:, None] * J)
-        K, kff = [None] * len(U), [None] * len(U)
-        for k in reversed(range(len(U))):
-            A, B = scene.step_derivatives(X[k][0], X[k][1], U[k])
-            e, J = _error(model, q_star, *X[k])
-            Qx = J.T @ (w * e) + A.T @ Vx
-            Qu = R * (U[k] - u_star) + B.T @ Vx
-            Qxx = J.T @ (w[:, None] * J) + A.T @ Vxx @ A
-            Quu = R * np.eye(nv) + B.T @ Vxx @ B + mu * np.eye(nv)
-            Qux = B.T @ Vxx @ A
-            kff[k] = -np.linalg.solve(Quu, Qu)
-            K[k] = -np.linalg.solve(Quu, Qux)
-            Vx = Qx + K[k].T @ Quu @ kff[k] + K[k].T @ Qu + Qux.T @ kff[k]
-            Vxx = Qxx + K[k].T @ Quu @ K[k] + K[k].T @ Qux + Qux.T @ K[k]
+        # backward pass: V(x) ~ 1/2 dx' Vxx dx + Vx' dx, from the end (the terminal cost is
+        # the running one's state part times W_END)
+        E, D = _errors(model, q_star, h), _error_jacobians(model, q_star, h)
+        for k in reversed(range(H + 1)):
+            lx[:nv], lx[nv:] = W_Q * D[k].T @ E[k], W_V * h.v[k]
+            lxx[:nv, :nv] = W_Q * D[k].T @ D[k]
+            if k == H:
+                Vx, Vxx = W_END * lx, W_END * lxx
+                continue
+            A, B = h.A[k], h.B[k]
+            Qx = lx + A.T @ Vx
+            Qu = R * (h.tau[k] - u_star) + B.T @ Vx
+            VxxA, VxxB = Vxx @ A, Vxx @ B
+            Qxx = lxx + A.T @ VxxA
+            Quu = Ruu + B.T @ VxxB
+            Qux = VxxB.T @ A
+            sol = -np.linalg.solve(Quu, np.hstack((Qu[:, None], Qux)))  # [k_k, K_k] at once
+            kff[k], K[k] = sol[:, 0], sol[:, 1:]
+            KQuu = K[k].T @ Quu
+            Vx = Qx + KQuu @ kff[k] + K[k].T @ Qu + Qux.T @ kff[k]
+            Vxx = Qxx + KQuu @ K[k] + K[k].T @ Qux + Qux.T @ K[k]
             Vxx = 0.5 * (Vxx + Vxx.T)
         # forward pass on the true step: the first step size that lowers the cost
         for alpha in (1.0, 0.5, 0.25, 0.1, 0.03):
-            Xn, Un = _rollout(scene, q0, v0, U, X, K, kff, alpha)
-            c = _cost(model, q_star, u_star, Xn, Un)
+            hn = scene.horizon(q0, v0, h.tau + alpha * kff, gains=K, q_ref=h.q[:-1],
+                               v_ref=h.v[:-1])
+            c = _cost(model, q_star, u_star, hn)
             if c < costs[-1]:
-                X, U = Xn, Un
+                h = hn
                 costs.append(c)
                 break
         else:
             break  # no step lowers the cost: converged (to a local minimum)
         if costs[-2] - costs[-1] < 1e-6 * costs[-2]:
             break  # and when the last step barely did
-    return U, X, costs
+    return h.tau, h, costs
 
 
 def main(short: bool = False) -> dict:

@@ -24,7 +24,7 @@ import numpy as np
 
 from .._internal import checks as _checks, memory as _memory
 from . import generated_rollout as _generated_rollout, policy as _policy, scene_geoms as _geoms
-from .._internal.fastcall import Kernel
+from . import horizon as _horizon, one_step as _onestep
 from .._internal.slices import next_span, progress as _progress
 from .._internal.threads import run_rows
 from .._internal import batching
@@ -478,8 +478,9 @@ class Scene:
     def geom_contacts(self) -> "_geoms.GeomContacts":
         """The geom contacts of the last ``step`` (fastdyn/sim/scene_geoms.py's
         GeomContacts: geom pair, point, normal, distance, world force)."""
-        return getattr(self, "_geom_contacts", None) or _geoms.results(_geoms.NO_GEO, None,
-                                                                      None, 0, 0)
+        if self._last is None or not isinstance(self._last, _onestep.Last):
+            return _geoms.results(_geoms.NO_GEO, None, None, 0, 0)
+        return self._last.get("geom_contacts", self)
 
     def _geo_tables(self) -> tuple:
         """The step's geo tuple, made again only when the geoms, half-spaces, margin or
@@ -521,74 +522,25 @@ class Scene:
         """Forget the warm start that ``step`` carries from one call to the next."""
         self._warm = None
 
-    def step(self, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
-        """One step from (q, v) under the commanded torque ``tau`` (clamped to the effort
-        limits) and external forces ``fext`` (njoints, 6; LOCAL, as ``fastdyn.rnea``);
-        returns the next (q, v). The contacts of the step are left in ``contact_forces``,
-        ``contact_points`` (npairs, 3), the applied torque in ``applied_tau``, the
-        constraints' generalized force W P / dt (contacts, limits, joint friction) in
-        ``constraint_tau`` (nv,) and the solver's rows, sweeps and residual in ``stats``.
-        Consecutive calls warm-start the solver (``reset`` forgets): not thread-safe, one
-        Scene per thread (the class docstring). A step whose solver stopped at its cap
-        above the tolerance warns (``ConvergenceWarning``); a state that is not finite raises
-        ``DivergenceError``."""
-        model = self.model
-        q = _checks.configuration(model, q, "q")
-        # v and tau: type and size only here (~1.5 us a call); a non-finite entry makes the
-        # step's state non-finite (the effort clamp keeps a NaN: min/max propagate it), and
-        # the failure path below names it. Copied into the step's own C-contiguous vectors,
-        # the layout its compiled entry point reads.
-        if tau is None:
-            tau = _NO_TORQUE
-            v = _checks.fast_state(q, v, v, model.nq, model.nv, "v")[1]
-        else:
-            _, v, tau = _checks.fast_state(q, v, tau, model.nq, model.nv, "tau")
-        F = _NO_FORCES if fext is None else _checks.forces(model, fext)
-        _, nwarm, _, _ = self._sizes()
-        if self._warm is None or self._warm.shape[1] != nwarm:
-            self._warm = np.zeros((1, nwarm))
-        p = self._one_step()
-        p.q[:], p.v[:] = q, v
-        if tau is _NO_TORQUE:
-            p.tau[:] = 0.0
-        else:
-            p.tau[:] = tau
-        p.before[:] = self._warm[0]
-        code = p.kernel.call(model.jnt, model.prm, model.dof, self.spheres, self.halfspaces,
-                             p.geo, p.opt, p.q, p.v, p.tau, F, p.ws, p.fbuf, p.ibuf,
-                             self._warm[0], p.qn, p.vn, p.cf, p.stats)
-        if code != _ts.OK:  # rare: the rollout path words the failure (from the same warm start)
-            self._warm[0] = p.before
-            v = _checks.vector(v, model.nv, "v")  # a non-finite input is named, not "diverged"
-            tau = tau if tau is _NO_TORQUE else _checks.vector(tau, model.nv, "tau")
-            return self._step_through_rollout(q, v, tau, fext)
-        if not p.stats[2] <= p.opt[L.O_TOL]:
-            warnings.warn(f"the step did not converge: {self._capped()} (residual "
-                          f"{p.stats[2]:.3g} m/s): {self._remedy()}",
-                          ConvergenceWarning, stacklevel=2)
-        self.contact_forces = p.cf[:, :3].copy()
-        self.contact_points = p.cf[:, 3:].copy()
-        self.applied_tau = p.tau.copy()
-        self.stats = p.stats.copy()
-        self.constraint_tau = p.fbuf[p.rhs:p.rhs + model.nv].copy()
-        if p.has_geo:
-            self._geom_contacts = _geoms.results(p.geo, p.fbuf, p.ibuf, model.nv,
-                                                 len(self.spheres) * len(self.halfspaces))
-        return p.qn.copy(), p.vn.copy()
+    # scene.step(q, v, tau): fastdyn/sim/one_step.py's function itself (its docstring is the
+    # method's), no wrapper: a Python frame is ~70 ns of a ~2 us call
+    step = _onestep.step
 
-    def _one_step(self) -> "_OneStep":
-        """step's buffers and options, made again only when the scene's options or pairs
-        changed (what a rollout derives per call: O_FREE, O_NO_CLAMP, the buffer sizes)."""
-        key = (self.opt.tobytes(), len(self.spheres), len(self.halfspaces), len(self._geoms),
-               len(self._excluded), self.max_contacts)  # (what _geo_tables' tuple depends on)
-        p = self._prepared_step
-        if p is None or p.key != key:
-            p = self._prepared_step = _OneStep(self, key)
+    def _prepare_step(self) -> "_onestep.Prepared":
+        """step's buffers and options, made again when the scene's geometry (``fresh``) or
+        its options changed (what a rollout derives per call: O_FREE, O_NO_CLAMP, the buffer
+        sizes)."""
+        model = self.model
+        PRM = model.prm[None]
+        opt = self.opt.copy()
+        opt[L.O_FREE] = float(self._free(PRM))
+        opt[L.O_NO_CLAMP] = float(not _effort_limited(model, PRM))
+        _check_integrator(opt)
+        p = self._prepared_step = _onestep.Prepared(self, opt, self._sizes())
         return p
 
     def _step_through_rollout(self, q, v, tau, fext):
         """step as a one-step rollout: its failure messages (and statuses) are the rollout's."""
-        tau = np.zeros(self.model.nv) if tau is _NO_TORQUE else tau
         out = self._run(q[None], v[None], 1, torques=tau[None, None], fext=fext,
                         record=("tau", "contacts", "stats"), warm=self._warm)
         if out.status[0] == "unconverged":
@@ -598,18 +550,31 @@ class Scene:
         elif out.failures:
             raise {"diverged": DivergenceError, "too_many_contacts": TooManyContactsError}.get(
                 out.status[0], _singular())(out.failures[0].replace("rollout 0 ", "the step "))
-        self.contact_forces = out.contact_forces[0, 0]
-        self.contact_points = out.contact_points[0, 0]
-        self.applied_tau = out.tau[0, 0]
-        self.stats = out.stats[0, 0]
-        self.constraint_tau = out.constraint_tau
+        self._last = _onestep.Stored(
+            contact_forces=out.contact_forces[0, 0], contact_points=out.contact_points[0, 0],
+            applied_tau=out.tau[0, 0], stats=out.stats[0, 0], constraint_tau=out.constraint_tau)
         return out.final_q[0], out.final_v[0]
 
-    _prepared_step = None  # step's _OneStep
+    # what the last step left (fastdyn/sim/one_step.py's Last: read from its buffers when asked)
+    _last = None
+    contact_forces = property(lambda s: s._last and s._last.get("contact_forces", s),
+                              doc="the last step's contact forces (npairs, 3) [N], world axes")
+    contact_points = property(lambda s: s._last and s._last.get("contact_points", s),
+                              doc="the last step's contact points (npairs, 3) [m]")
+    applied_tau = property(lambda s: s._last and s._last.get("applied_tau", s),
+                           doc="the torque the last step applied (nv,), clamped to the limits")
+    constraint_tau = property(lambda s: s._last and s._last.get("constraint_tau", s),
+                              doc="the last step's constraint force W P / dt (nv,)")
+    stats = property(lambda s: s._last and s._last.get("stats", s),
+                     doc="the last step's rows, solver sweeps and residual (3,)")
+
+    _prepared_step = None  # step's one_step.Prepared
     _step_derivatives_free = None  # what step_derivatives' generated route has prepared
     # A, B = scene.step_derivatives(q, v, tau): fastdyn/sim/step_derivatives.py's function itself
     # (its docstring is the method's), no wrapper: a Python frame is ~70 ns of a ~3 us call
     step_derivatives = _step_derivatives
+    # scene.horizon(q0, v0, U): a horizon's states and Jacobians in one call (sim/horizon.py)
+    horizon = _horizon.horizon
 
     def rollout(self, q0, v0, steps: int, *, torques=None, kp=None, kd=None, q_ref=None,
                 v_ref=None, policy: Callable | None = None, policy_args: tuple = (),
@@ -932,35 +897,6 @@ def _check_integrator(opt: np.ndarray) -> None:
                          "dry friction or damping; use 'euler'")
 
 
-_NO_TORQUE = np.zeros(0)
-_NO_FORCES = np.zeros((0, 6))
-
-
-class _OneStep:
-    """What ``Scene.step`` calls time_step with, made once: the rollout's per-call set-up
-    (options for the model's own robot, a workspace, the step's flat buffers) cost 300-470 us
-    a step; a step through these is the kernel's time plus the checks of q, v and tau. The
-    kernel is called through its compiled entry point (fastdyn/_internal/fastcall.py)."""
-
-    def __init__(self, scene: "Scene", key):
-        model = scene.model
-        self.key = key
-        PRM = model.prm[None]
-        self.opt = scene.opt.copy()
-        self.opt[L.O_FREE] = float(scene._free(PRM))
-        self.opt[L.O_NO_CLAMP] = float(not _effort_limited(model, PRM))
-        _check_integrator(self.opt)
-        _, nwarm, nf, ni = scene._sizes()
-        npair = len(scene.spheres) * len(scene.halfspaces)
-        self.ws = L.workspace(model.jnt)
-        self.fbuf, self.ibuf = np.zeros(nf), np.zeros(ni, dtype=np.int64)
-        self.q, self.v = np.zeros(model.nq), np.zeros(model.nv)
-        self.qn, self.vn, self.tau = np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv)
-        self.cf, self.stats, self.before = np.zeros((npair, 6)), np.zeros(3), np.zeros(nwarm)
-        self.rhs = _ts.rhs_offset(model.nv)
-        self.geo = scene._geo_tables()
-        self.has_geo = len(scene._geoms) > 0
-        self.kernel = Kernel(_ts.time_step)
 
 
 def _effort_limited(model: Model, PRM: np.ndarray) -> bool:

@@ -80,7 +80,7 @@ def step_options(scene, PRM: np.ndarray) -> np.ndarray:
     return opt
 
 
-def _prepared(scene) -> tuple:
+def prepared(scene) -> tuple:
     """(model, spheres, halfspaces, ws, ibuf, scratch, A's shape, B's shape) for single calls on the scene's model,
     kept on the scene (one Scene per thread, as for ``step``); scratch holds the prepared
     options, fbuf, dbuf, qn and vn end to end (kernels/contact/step_derivatives.py's
@@ -173,7 +173,7 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     c = scene.__dict__.get("_step_derivatives")
     if c is None or c[0] is not model or c[1] is not scene.spheres or \
             c[2] is not scene.halfspaces:
-        c = _prepared(scene)
+        c = prepared(scene)
     A, B = np.empty(c[6]), np.empty(c[7])
     if generated is None:
         code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v, tau,
@@ -206,7 +206,7 @@ def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
     (STALE), else the error the code stands for is raised."""
     model = scene.model
     if code == _STALE:  # the scene's options were edited since the last call
-        c = _prepared(scene)
+        c = prepared(scene)
         code = call(*head, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v,
                     tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
         if code == _STALE:
@@ -218,4 +218,4 @@ def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
         _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
 
 
-__all__ = ["step_derivatives", "step_buffers", "step_options"]
+__all__ = ["step_derivatives", "step_buffers", "step_options", "prepared", "explain"]
