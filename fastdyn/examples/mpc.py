@@ -55,30 +55,28 @@ def ilqr(scene, q0, v0, U, q_star, u_star, iterations: int, mu: float = 1e-6):
     H = len(U)
     K, kff = np.zeros((H, nv, 2 * nv)), np.zeros((H, nv))
     Ruu = (R + mu) * np.eye(nv)
-    lx, lxx = np.zeros(2 * nv), np.zeros((2 * nv, 2 * nv))  # the running cost's gradients
-    lxx[nv:, nv:] = W_V * np.eye(nv)
     for _ in range(iterations):
-        # backward pass: V(x) ~ 1/2 dx' Vxx dx + Vx' dx, from the end (the terminal cost is
-        # the running one's state part times W_END)
+        # the running cost's gradient lx and Hessian lxx at every state (the terminal cost is
+        # the running one's state part times W_END): e = [q* -> q; v], weights W_Q, W_V
         E, D = _errors(model, q_star, h), _error_jacobians(model, q_star, h)
-        for k in reversed(range(H + 1)):
-            lx[:nv], lx[nv:] = W_Q * D[k].T @ E[k], W_V * h.v[k]
-            lxx[:nv, :nv] = W_Q * D[k].T @ D[k]
-            if k == H:
-                Vx, Vxx = W_END * lx, W_END * lxx
-                continue
+        lx = np.concatenate((W_Q * np.einsum("kij,ki->kj", D, E), W_V * h.v), axis=1)
+        lxx = np.zeros((H + 1, 2 * nv, 2 * nv))
+        lxx[:, :nv, :nv] = W_Q * np.einsum("kji,kjl->kil", D, D)
+        lxx[:, nv:, nv:] = W_V * np.eye(nv)
+        lu = R * (h.tau - u_star)
+        # backward pass: V(x) ~ 1/2 dx' Vxx dx + Vx' dx, from the end. With k = -Quu^-1 Qu
+        # and K = -Quu^-1 Qux solved on the same (regularized) Quu, Tassa et al.'s eq. (11)
+        # reduce to Vx = Qx + Qux' k and Vxx = Qxx + Qux' K.
+        Vx, Vxx = W_END * lx[H], W_END * lxx[H]
+        for k in reversed(range(H)):
             A, B = h.A[k], h.B[k]
-            Qx = lx + A.T @ Vx
-            Qu = R * (h.tau[k] - u_star) + B.T @ Vx
-            VxxA, VxxB = Vxx @ A, Vxx @ B
-            Qxx = lxx + A.T @ VxxA
+            VxxB = Vxx @ B
             Quu = Ruu + B.T @ VxxB
             Qux = VxxB.T @ A
-            sol = -np.linalg.solve(Quu, np.hstack((Qu[:, None], Qux)))  # [k_k, K_k] at once
+            sol = -np.linalg.solve(Quu, np.hstack((lu[k][:, None] + B.T @ Vx[:, None], Qux)))
             kff[k], K[k] = sol[:, 0], sol[:, 1:]
-            KQuu = K[k].T @ Quu
-            Vx = Qx + KQuu @ kff[k] + K[k].T @ Qu + Qux.T @ kff[k]
-            Vxx = Qxx + KQuu @ K[k] + K[k].T @ Qux + Qux.T @ K[k]
+            Vx = lx[k] + A.T @ Vx + Qux.T @ kff[k]
+            Vxx = lxx[k] + A.T @ Vxx @ A + Qux.T @ K[k]
             Vxx = 0.5 * (Vxx + Vxx.T)
         # forward pass on the true step: the first step size that lowers the cost
         for alpha in (1.0, 0.5, 0.25, 0.1, 0.03):
