@@ -26,7 +26,9 @@ What is written, and why it is the same system:
 - the scene's spheres as sphere geoms on their joints' bodies, its half-spaces as planes, and
   one explicit ``<pair>`` per (sphere, half-space) with the half-space's friction (condim 3,
   elliptic cone) and its solref / solimp: MuJoCo then collides exactly the pairs fastdyn does,
-  with the parameters fastdyn uses, and nothing else (every geom has contype = conaffinity = 0).
+  with the parameters fastdyn uses, and nothing else (every geom has contype = conaffinity = 0);
+  the scene's collision geoms (``add_geom``) as fastdyn/sim/mjcf_twin_geoms.py says, meeting
+  the planes and each other through MuJoCo's contype / conaffinity filter;
   A rigid half-space becomes MuJoCo's default soft contact (MuJoCo has no rigid contact;
   ``rigid_solref`` / ``rigid_solimp`` choose others); restitution is not carried over;
 - the options: timestep, gravity, impratio, the elliptic cone, MuJoCo's Euler integrator (the
@@ -51,6 +53,7 @@ import numpy as np
 from ..errors import MJCFWarning
 from ..io._mjcf_math import quat_to_R
 from ..kernels import layout as L
+from .mjcf_twin_geoms import write_geoms
 
 __all__ = ["to_mjcf", "MujocoMap"]
 
@@ -255,6 +258,8 @@ def to_mjcf(scene, path=None, *, rigid_solref=None, rigid_solimp=None) -> str:
                 el.set("range", _num([max(lo, -1e10), min(hi, 1e10)]))
     _sites(model, bodies, own)
     _contacts(scene, root, world, bodies, rigid_solref, rigid_solimp)
+    names = {0: "world", **{j: own.get(j, model.joint_names[j]) for j in bodies if j}}
+    write_geoms(scene, root, bodies, names, rigid_solref, rigid_solimp)
     actuators = ET.SubElement(root, "actuator")
     for j, t, _, _, parts in mapping.joints:
         if len(parts) == 1 and parts[0][1] in ("hinge", "slide"):
@@ -322,8 +327,10 @@ def _sites(model, bodies: dict, own: dict) -> None:
 
 
 def _contacts(scene, root, world, bodies, rigid_solref, rigid_solimp) -> None:
-    """Sphere geoms, plane geoms, and one <pair> per (sphere, half-space)."""
-    if not len(scene.spheres) or not len(scene.halfspaces):
+    """Sphere geoms, plane geoms, and one <pair> per (sphere, half-space); the planes meet
+    the scene's collision geoms (mjcf_twin_geoms.py) through MuJoCo's filter."""
+    geoms = bool(scene._geoms)
+    if not len(scene.halfspaces) or not (len(scene.spheres) or geoms):
         return
     contact = ET.SubElement(root, "contact")
     names = []
@@ -337,10 +344,18 @@ def _contacts(scene, root, world, bodies, rigid_solref, rigid_solimp) -> None:
         n, t1, t2 = h[L.H_N:L.H_N + 3], h[L.H_T1:L.H_T1 + 3], h[L.H_T2:L.H_T2 + 3]
         plane = f"halfspace:{e}"
         el = ET.SubElement(world, "geom", name=plane, type="plane", size="0 0 1",
-                           contype="0", conaffinity="0")
+                           contype=str(int(geoms)), conaffinity=str(int(geoms)))
         _placement(el, np.column_stack([t1, t2, n]), h[L.H_OFFSET] * n)
         soft = h[L.H_SOLREF:L.H_SOLIMP + 5]
         mu = float(h[L.H_MU])
+        if geoms:  # what its contacts with the geoms take (scene_geoms.planes)
+            el.set("condim", "3")
+            el.set("friction", _num([mu, 0.005, 0.0001]))
+            ref, imp = (soft[:2], soft[2:]) if np.any(soft) else (rigid_solref, rigid_solimp)
+            if ref is not None:
+                el.set("solref", _num(ref))
+            if imp is not None:
+                el.set("solimp", _num(imp))
         for name in names:
             pair = ET.SubElement(contact, "pair", geom1=name, geom2=plane, condim="3",
                                  friction=_num([mu, mu, 0.005, 0.0001, 0.0001]))
