@@ -866,6 +866,30 @@ def mpc_section(res: Results, tally: Tally) -> list[str]:
          "target", ""], rows)
 
 
+def collision_section(res: Results) -> list[str]:
+    """Narrow phase per pair of geom types (bench/test_collision.py) beside coal."""
+    rows = []
+    for b in res.doc["benchmarks"]:
+        x = b.get("extra_info", {})
+        if x.get("measure") != "collision":
+            continue
+        ns = x["ns_per_call"]
+        rows.append([x["algo"], f"{ns['fastdyn-kernel']:.0f} ns", f"{ns['fastdyn-python']:.0f} ns",
+                     f"{ns['coal']:.0f} ns", fmt_r(ns["fastdyn-kernel"] / ns["coal"])])
+    if not rows:
+        return []
+    return ["## Narrow phase: one pair of geoms, fastdyn vs coal", "",
+            "bench/test_collision.py: each pair type on one seeded case penetrating by 1 cm "
+            "(tests/collision_cases.py), the best of 5 interleaved rounds of 2,000 calls. "
+            "fastdyn's `collide_geoms` from an `@njit` loop (what a Scene step pays) and from "
+            "Python; coal's `coal.collide` (contacts on) from Python, which includes its "
+            "binding's overhead (~0.5 us): an upper bound of coal's C++ time, so the ratio "
+            "kernel / coal is a lower bound of fastdyn's ratio to coal's C++ (the issue's "
+            "target, <= 2x coal's C++, is not judged here for that reason).", ""] + table(
+        ["pair", "fastdyn kernel", "fastdyn from Python", "coal from Python",
+         "kernel / coal (Python)"], rows)
+
+
 CONSTRAINED_ALGOS = ("constraint_dynamics", "impulse_dynamics",
                      "constraint_dynamics_derivatives", "impulse_dynamics_derivatives",
                      "constraint_dynamics_batch", "impulse_dynamics_batch")
@@ -1034,6 +1058,7 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
             + closed_loop_section(res, tally)
             + montecarlo_section(res, tally) + derivatives_section(res, tally)
             + api_section(res, tally) + tick_section(res, tally) + mpc_section(res, tally)
+            + collision_section(res)
             + constrained_section(res, tally) + aba_world_section(res) + estimate_check(res)
             + provenance(meta))
     v = meta["versions"]
