@@ -43,15 +43,21 @@ def _loop(geom, gprm, verts, xpos, xmat, con, wf, wi, n):
     return k
 
 
-def _case(a, b):
-    """The first seed whose case coal answers right (its distance at the target and equal to
-    the support-function bound of its normal: coal's EPA fails on some curved cases)."""
+def case_shapes(a, b):
+    """(seed, d1, d2, R1, R2, p2, coal's distance) of the first seed whose case coal answers
+    right (its distance at the target and equal to the support-function bound of its normal:
+    coal's EPA fails on some curved cases); shape 1 sits at the origin."""
     for seed in range(11, 40):
         rng = np.random.default_rng(seed)
         d1, d2, R1, R2, p2, (d, n, *_) = cc.case(coal, a, b, -0.01, rng)
         bound = -cc.support_value(d2, R2, p2, -n) - cc.support_value(d1, R1, np.zeros(3), n)
         if abs(d + 0.01) < 1e-9 and abs(bound - d) < 1e-9:
             break
+    return seed, d1, d2, R1, R2, p2, d
+
+
+def _case(a, b):
+    seed, d1, d2, R1, R2, p2, d = case_shapes(a, b)
     rng = np.random.default_rng(seed)  # the same shapes again, for coal's objects
     c1, c2 = cc.shape(coal, a, rng)[1], cc.shape(coal, b, rng)[1]
     tab = col.geom_table([d1, dict(d2, body=1)])
