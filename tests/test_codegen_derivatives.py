@@ -219,6 +219,22 @@ def test_step_derivatives_with_generated_kernels(generated, request):
         fd.Scene(fd.samples.double_pendulum(), ground=False).step_derivatives(
             np.zeros(2), np.zeros(2), np.zeros(2), generated=g)
     _later_calls_take_the_short_route(m, g, scene, q, v, tau, Ag, Bg)
+    _a_generated_horizon_is_its_single_calls(scene, g, q, v, rng)
+
+
+def _a_generated_horizon_is_its_single_calls(scene, g, q, v, rng):
+    """Scene.horizon(..., generated=g): the Jacobians at each of its states are
+    step_derivatives(generated=g)'s there, bit for bit, and its states Scene.step's to
+    round-off (the generated ABA's sums run in another order than the generic step's;
+    tests/test_horizon.py holds the generic horizon to the generic calls bit for bit)."""
+    U = rng.normal(size=(3, scene.model.nv))
+    h = scene.horizon(q, v, U, generated=g)
+    for k in range(3):
+        A, B = scene.step_derivatives(h.q[k], h.v[k], U[k], generated=g)
+        assert np.array_equal(h.A[k], A) and np.array_equal(h.B[k], B), k
+        qn, vn = scene.step(h.q[k], h.v[k], U[k])
+        close(h.q[k + 1], qn, 1e-14)  # reached: 0 (q) ...
+        close(h.v[k + 1], vn, 1e-14)  # ... and 1e-16 of the scale (v; ur5 and tree)
 
 
 def _later_calls_take_the_short_route(m, g, scene, q, v, tau, Ag, Bg):

@@ -91,3 +91,4 @@ def test_bad_inputs_are_named(quadruped):
         scene.horizon(q0, v0, huge)
     with pytest.raises(ValueError, match=r"U \(one torque vector per step\) must"):
         scene.horizon(q0, v0, U[:, :3])
+

@@ -30,10 +30,12 @@ from ..kernels.contact import step_derivatives as _sd
 from ..kernels.entry import horizon as _hz
 from . import step_derivatives as _step_derivatives
 
-# Q, V and TAU (positions 16, 17, 18) as any-layout matrices: their rows are then the types
+# Q, V and TAU (positions 17, 18, 19) as any-layout matrices: their rows are then the types
 # of step_derivatives' single call, whose compiled code the horizon's loop calls (compiled
-# once for both, not twice)
-_KERNEL = Kernel(_hz.horizon_checked, vectors=(6, 7), matrices=(16, 17, 18))
+# once for both, not twice). One entry point for the generic kernels (address None), one
+# for generated ones (an integer address).
+_KERNELS = tuple(Kernel(_hz.horizon_checked, vectors=(7, 8), matrices=(17, 18, 19))
+                 for _ in range(2))
 _OPEN = (np.zeros((0, 0, 0)), np.zeros((0, 0)), np.zeros((0, 0)))  # K, q_ref, v_ref: none
 _NO_FEXT = np.zeros((1, 0, 6))
 
@@ -57,15 +59,18 @@ def empty(model, steps: int) -> Horizon:
 
 
 def horizon(scene, q0, v0, U, *, gains=None, q_ref=None, v_ref=None, fext=None,
-            out: Horizon | None = None) -> Horizon:
+            out: Horizon | None = None, generated=None) -> Horizon:
     """The states, commanded torques and Jacobians of ``U.shape[0]`` steps from (q0, v0)
     under the torques ``U`` (H, nv), in one compiled call (fastdyn/sim/horizon.py).
     ``gains`` (H, nv, 2nv) with ``q_ref`` (H, nq) and ``v_ref`` (H, nv): the feedback
     tau_k = U_k + gains_k [difference(q_ref,k, q_k); v_k - v_ref,k] (iLQR's forward pass),
-    all three or none. ``fext``: (njoints, 6) at every step, or (H, njoints, 6) one per step (LOCAL, as
-    ``fastdyn.rnea``). ``out``: a Horizon (``fastdyn.sim.horizon.empty``) to fill. Each step
-    is ``step_derivatives``' (the constraint solve started cold), so the scene's kinds of
-    step and errors are its: scenes with geoms or integrator="rk4" are refused."""
+    all three or none. ``fext``: (njoints, 6) at every step, or (H, njoints, 6) one per step
+    (LOCAL, as ``fastdyn.rnea``). ``out``: a Horizon (``fastdyn.sim.horizon.empty``) to
+    fill. Each step is ``step_derivatives``' (the constraint solve started cold), so the
+    scene's kinds of step and errors are its: scenes with geoms or integrator="rk4" are
+    refused.
+    ``generated``: the model's generated module with "aba_derivatives"
+    (``fastdyn.codegen.generate``), as ``step_derivatives(generated=)``."""
     model = scene.model
     nq, nv = model.nq, model.nv
     U = _checks.matrix(U, (-1, nv), "U (one torque vector per step)")
@@ -99,9 +104,12 @@ def horizon(scene, q0, v0, U, *, gains=None, q_ref=None, v_ref=None, fext=None,
             c[2] is not scene.halfspaces:
         c = _step_derivatives.prepared(scene)
     dx = np.empty(2 * nv)
+    address = None if generated is None else _step_derivatives.generated_address(scene,
+                                                                                 generated)
+    kernel = _KERNELS[address is not None]
     for attempt in range(2):
-        code, k = _KERNEL.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q0, v0,
-                               U, K, QR, VR, F, c[3], c[4], c[5], *out, dx, QUAT_TOL)
+        code, k = kernel.call(address, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
+                              q0, v0, U, K, QR, VR, F, c[3], c[4], c[5], *out, dx, QUAT_TOL)
         if code != _sd.STALE * _sd.CODE or attempt:
             break
         c = _step_derivatives.prepared(scene)  # the scene's options changed since: again

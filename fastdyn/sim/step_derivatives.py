@@ -81,7 +81,8 @@ def step_options(scene, PRM: np.ndarray) -> np.ndarray:
 
 
 def prepared(scene) -> tuple:
-    """(model, spheres, halfspaces, ws, ibuf, scratch, A's shape, B's shape) for single calls on the scene's model,
+    """(model, spheres, halfspaces, ws, ibuf, scratch, A's shape, B's shape) for single calls
+    on the scene's model,
     kept on the scene (one Scene per thread, as for ``step``); scratch holds the prepared
     options, fbuf, dbuf, qn and vn end to end (kernels/contact/step_derivatives.py's
     step_derivatives_checked). Valid while the model and the geometry arrays are the same
@@ -183,22 +184,29 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
         return A, B
     # the generated route: its callback's address kept on the scene with the kernels it came
     # from (checked against the scene's model once)
-    g = scene.__dict__.get("_step_derivatives_generated")
-    if g is None or g[0] is not generated or g[1] is not model:
-        from .generated_step_derivatives import aba_derivatives
-        g = (generated, model, aba_derivatives(model, generated).address)
-        scene.__dict__["_step_derivatives_generated"] = g
-    code = _generated_kernel.call(g[2], model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
+    address = generated_address(scene, generated)
+    code = _generated_kernel.call(address, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
                                   q, v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
     if code:
-        _finish(scene, code, _generated_kernel.call, (g[2],), q, v, tau, fext, A, B)
+        _finish(scene, code, _generated_kernel.call, (address,), q, v, tau, fext, A, B)
     c = scene.__dict__["_step_derivatives"]  # as _finish left it
     if prepare and fext is NO_FORCES and c[5][L.O_FREE] > 0.0:  # the next calls: above
         free = np.zeros(_gsd.free_size(nq, nv))
         free[:L.NO] = c[5][:L.NO]
-        scene._step_derivatives_free = (generated, model, c[1], c[2], nq, nv, c[6], c[7], g[2],
-                                        free)
+        scene._step_derivatives_free = (generated, model, c[1], c[2], nq, nv, c[6], c[7],
+                                        address, free)
     return A, B
+
+
+def generated_address(scene, generated) -> int:
+    """The C callback address of ``generated``'s ABA derivatives for the scene's model, kept on
+    the scene with the module it came from (checked against the model once)."""
+    g = scene.__dict__.get("_step_derivatives_generated")
+    if g is None or g[0] is not generated or g[1] is not scene.model:
+        from .generated_step_derivatives import aba_derivatives
+        g = (generated, scene.model, aba_derivatives(scene.model, generated).address)
+        scene.__dict__["_step_derivatives_generated"] = g
+    return g[2]
 
 
 def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
@@ -218,4 +226,5 @@ def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
         _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
 
 
-__all__ = ["step_derivatives", "step_buffers", "step_options", "prepared", "explain"]
+__all__ = ["step_derivatives", "step_buffers", "step_options", "prepared", "explain",
+           "generated_address"]

@@ -19,6 +19,7 @@ Returns (code, k): 0 and H, or the first failing step k and its step_derivatives
 from .._jit import jit
 from ..checks import CODE, nq_nv
 from ..configuration.dispatch import difference
+from ..contact.generated_step_derivatives import generated_step_derivatives_checked
 from ..contact.step_derivatives import (STALE, derivative_size, scratch_size,
                                         step_derivatives_checked)
 from ..contact.time_step import sizes
@@ -28,9 +29,12 @@ BAD_SIZES = 8  # guard.py's code for arrays that do not fit the model
 
 
 @jit
-def horizon_checked(jnt, prm, dof, sph, hsp, sopt, q0, v0, U, K, QREF, VREF, FEXT, ws, ibuf,
-                    scratch, Q, V, TAU, A, B, dx, tol):
-    """The module docstring's horizon. ``K`` (H, nv, 2nv) with QREF (H, nq), VREF (H, nv), or
+def horizon_checked(address, jnt, prm, dof, sph, hsp, sopt, q0, v0, U, K, QREF, VREF, FEXT, ws,
+                    ibuf, scratch, Q, V, TAU, A, B, dx, tol):
+    """The module docstring's horizon. ``address``: None (the generic kernels), or the C
+    callback of the model's generated ABA derivatives, each step then
+    generated_step_derivatives_checked (None is typed as such: the other branch is pruned
+    before compiling). ``K`` (H, nv, 2nv) with QREF (H, nq), VREF (H, nv), or
     all three with no rows (open loop); FEXT (H, njoints, 6) or (1, 0, 6) (none); outputs Q
     (H+1, nq), V (H+1, nv), TAU (H, nv), A (H, 2nv, 2nv), B (H, 2nv, nv); dx (2nv,) scratch.
     ``scratch`` is step_derivatives_checked's (its prepared options, buffers, qn and vn)."""
@@ -69,8 +73,13 @@ def horizon_checked(jnt, prm, dof, sph, hsp, sopt, q0, v0, U, K, QREF, VREF, FEX
                     s += K[k, i, j] * dx[j]
                 tau[i] += s
         fext = FEXT[k] if FEXT.shape[0] == H else FEXT[0]
-        code = step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws,
-                                        ibuf, scratch, A[k], B[k], tol)
+        if address is None:
+            code = step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws,
+                                            ibuf, scratch, A[k], B[k], tol)
+        else:
+            code = generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, sopt, q,
+                                                      v, tau, fext, ws, ibuf, scratch, A[k],
+                                                      B[k], tol)
         if code != 0:
             return code, k
         for i in range(nq):
