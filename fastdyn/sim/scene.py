@@ -24,6 +24,7 @@ import numpy as np
 
 from .._internal import checks as _checks, memory as _memory
 from . import generated_rollout as _generated_rollout, policy as _policy, scene_geoms as _geoms
+from . import scene_constraints as _eqs
 from .._internal.fastcall import Kernel
 from .._internal.slices import next_span, progress as _progress
 from .._internal.threads import run_rows
@@ -160,6 +161,8 @@ class Scene:
         self.geom_names: list[str] = []
         self._excluded: list[tuple[int, int]] = []
         self._geo_key, self._geo = None, _geoms.NO_GEO
+        self._constraints: list = []  # (constraint, softness) pairs (scene_constraints.py)
+        self._eqc_key, self._eqc = None, _eqs.NO_EQC
         if max_contacts is not None:
             max_contacts = _checks.integer(max_contacts, "max_contacts", 1)
         self.max_contacts = max_contacts
@@ -493,6 +496,59 @@ class Scene:
             self._geo_key = key
         return self._geo
 
+    # --- constraints (fastdyn/sim/scene_constraints.py, kernels/contact/equality_rows.py) ---
+    def add_constraint(self, constraint, solref: Sequence[float] | None = None,
+                       solimp: Sequence[float] | None = None) -> int:
+        """A fastdyn.RigidConstraint (a loop closure "connect" or "weld" between two frames,
+        or a frame held to the world) or fastdyn.JointCoupling of the scene's model, as
+        bilateral rows of every step; returns its index. Hard by default (its residual decays
+        by the scene's ``erp`` per step; its own kp, kd are not read); ``solref`` /
+        ``solimp``: soft, as MuJoCo's equality constraints (either one given, the other
+        MuJoCo's default). kernels/contact/equality_rows.py states the rows. After a step,
+        ``constraint_forces`` holds each row's force."""
+        return self.add_constraints([constraint], solref, solimp)[0]
+
+    def add_constraints(self, constraints, solref: Sequence[float] | None = None,
+                        solimp: Sequence[float] | None = None) -> list[int]:
+        """``add_constraint`` for each of a list (one softness for all); returns the indices."""
+        items = [(_eqs.checked(self.model, c, f"constraints[{k}]"),
+                  _eqs.softness(c, solref, solimp, _soft_row))
+                 for k, c in enumerate(constraints)]
+        return self._append_constraints(items)
+
+    def add_mjcf_equalities(self, path_or_xml) -> list[int]:
+        """The active ``<equality>`` connect, weld and (linear) joint elements of an MJCF file
+        (the one the model came from: fastdyn.io.mjcf_equalities) as constraints with their
+        MuJoCo solref and solimp, so that the scene steps as MuJoCo does; returns the
+        indices."""
+        from ..io.mjcf_constraints import mjcf_equalities
+
+        items = [(c, _eqs.softness(c, ref, imp, _soft_row))
+                 for c, ref, imp in mjcf_equalities(self.model, path_or_xml)]
+        return self._append_constraints(items)
+
+    def _append_constraints(self, items: list) -> list[int]:
+        first = len(self._constraints)
+        self._constraints += items
+        self._warm = None
+        self.__dict__.pop("_step_derivatives", None)  # (prepared before: now refused)
+        self._step_derivatives_free = None
+        return list(range(first, len(self._constraints)))
+
+    @property
+    def constraints(self) -> list:
+        """The scene's constraints, in the order of their rows (``constraint_forces``)."""
+        return [c for c, _ in self._constraints]
+
+    def _eqc_tables(self):
+        """The step's eqc tuple, made again only when constraints were added."""
+        if not self._constraints:
+            return _eqs.NO_EQC
+        if self._eqc_key != len(self._constraints):
+            self._eqc = _eqs.tables(self.model, self._constraints)
+            self._eqc_key = len(self._constraints)
+        return self._eqc
+
     @property
     def pairs(self) -> list[tuple[str, int]]:
         """(sphere name, half-space index) of each contact pair, in the order of the
@@ -513,9 +569,14 @@ class Scene:
 
     # --- stepping ------------------------------------------------------------------------
     def _sizes(self) -> tuple[int, int, int, int]:
-        base = _ts.sizes(self.model.nv, len(self.spheres), len(self.halfspaces))
-        return _geoms.sizes(base, self.model.nv, len(self.spheres) * len(self.halfspaces),
-                            self._geo_tables())
+        npair = self._npair()
+        base = _ts.sizes(self.model.nv, 1, npair)
+        return _geoms.sizes(base, self.model.nv, npair, self._geo_tables())
+
+    def _npair(self) -> int:
+        """The sphere pairs and the constraints' room (scene_constraints.capacity): the step's
+        contact entries before the geoms' (time_step.contact_capacity)."""
+        return len(self.spheres) * len(self.halfspaces) + _eqs.capacity(self._constraints)
 
     def reset(self) -> None:
         """Forget the warm start that ``step`` carries from one call to the next."""
@@ -555,7 +616,7 @@ class Scene:
             p.tau[:] = tau
         p.before[:] = self._warm[0]
         code = p.kernel.call(model.jnt, model.prm, model.dof, self.spheres, self.halfspaces,
-                             p.geo, p.opt, p.q, p.v, p.tau, F, p.ws, p.fbuf, p.ibuf,
+                             p.geo, p.eqc, p.opt, p.q, p.v, p.tau, F, p.ws, p.fbuf, p.ibuf,
                              self._warm[0], p.qn, p.vn, p.cf, p.stats)
         if code != _ts.OK:  # rare: the rollout path words the failure (from the same warm start)
             self._warm[0] = p.before
@@ -571,16 +632,17 @@ class Scene:
         self.applied_tau = p.tau.copy()
         self.stats = p.stats.copy()
         self.constraint_tau = p.fbuf[p.rhs:p.rhs + model.nv].copy()
+        self._constraint_forces()
         if p.has_geo:
-            self._geom_contacts = _geoms.results(p.geo, p.fbuf, p.ibuf, model.nv,
-                                                 len(self.spheres) * len(self.halfspaces))
+            self._geom_contacts = _geoms.results(p.geo, p.fbuf, p.ibuf, model.nv, self._npair())
         return p.qn.copy(), p.vn.copy()
 
     def _one_step(self) -> "_OneStep":
         """step's buffers and options, made again only when the scene's options or pairs
         changed (what a rollout derives per call: O_FREE, O_NO_CLAMP, the buffer sizes)."""
         key = (self.opt.tobytes(), len(self.spheres), len(self.halfspaces), len(self._geoms),
-               len(self._excluded), self.max_contacts)  # (what _geo_tables' tuple depends on)
+               len(self._excluded), self.max_contacts,  # (what _geo_tables' tuple depends on)
+               len(self._constraints))
         p = self._prepared_step
         if p is None or p.key != key:
             p = self._prepared_step = _OneStep(self, key)
@@ -589,6 +651,8 @@ class Scene:
     def _step_through_rollout(self, q, v, tau, fext):
         """step as a one-step rollout: its failure messages (and statuses) are the rollout's."""
         tau = np.zeros(self.model.nv) if tau is _NO_TORQUE else tau
+        if self._warm is None:  # (a cold start, kept: constraint_forces reads it)
+            self._warm = np.zeros((1, self._sizes()[1]))
         out = self._run(q[None], v[None], 1, torques=tau[None, None], fext=fext,
                         record=("tau", "contacts", "stats"), warm=self._warm)
         if out.status[0] == "unconverged":
@@ -603,7 +667,14 @@ class Scene:
         self.applied_tau = out.tau[0, 0]
         self.stats = out.stats[0, 0]
         self.constraint_tau = out.constraint_tau
+        self._constraint_forces()
         return out.final_q[0], out.final_v[0]
+
+    def _constraint_forces(self) -> None:
+        """``constraint_forces`` (rows,) after a step: each constraint row's force
+        (scene_constraints.forces), from the warm start the step left."""
+        self.constraint_forces = _eqs.forces(self._constraints, self._warm[0],
+                                             len(self.spheres) * len(self.halfspaces), self.dt)
 
     _prepared_step = None  # step's _OneStep
     _step_derivatives_free = None  # what step_derivatives' generated route has prepared
@@ -779,7 +850,8 @@ class Scene:
     def _free(self, PRM: np.ndarray) -> bool:
         """Whether no constraint row can arise for these robots (time_step's O_FREE), by the
         rule joint_rows itself follows (constraint_rows.rows_possible)."""
-        npair = len(self.spheres) * len(self.halfspaces) + len(self._geoms)
+        npair = (len(self.spheres) * len(self.halfspaces) + len(self._geoms)
+                 + len(self._constraints))
         return not _rows.rows_possible(self.model.jnt, PRM, self.opt, npair)
 
     def _forces(self, n: int, steps: int, fext) -> np.ndarray:
@@ -833,6 +905,7 @@ class Scene:
         RSTATS = rec("stats", (n, steps, 3))
         RNC = np.zeros((n, steps) if "ncontacts" in record else (n, 0), np.int64)
         geo = self._geo_tables()
+        eqc = self._eqc_tables()
         STATUS = np.full((n, 4), -1, dtype=np.int64)  # code, step, first unconverged, count
         STATUS[:, 3] = 0
         FRAMES = np.zeros(0, np.int64) if frames is None else frames
@@ -853,7 +926,7 @@ class Scene:
         while k0 < steps or (k0 == 0 and RF.shape[1]):  # (steps = 0: the initial frames)
             k1 = min(steps, k0 + span)
             t0 = time.perf_counter()
-            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, geo, opt,
+            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, geo, eqc, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
                         CF, ST, RQ, RV, RTAU, RCF, RSTATS, RNC, STATUS, model.frm, FRAMES, RF,
                         generated is not None, aba, fv)
@@ -959,6 +1032,7 @@ class _OneStep:
         self.cf, self.stats, self.before = np.zeros((npair, 6)), np.zeros(3), np.zeros(nwarm)
         self.rhs = _ts.rhs_offset(model.nv)
         self.geo = scene._geo_tables()
+        self.eqc = scene._eqc_tables()
         self.has_geo = len(scene._geoms) > 0
         self.kernel = Kernel(_ts.time_step)
 

@@ -1,0 +1,256 @@
+"""Closed loops in the simulator: Scene.add_constraint / add_mjcf_equalities
+(kernels/contact/equality_rows.py) against closed forms, fd.constraint_dynamics and MuJoCo.
+
+- A hard four-bar (MJCF connect) run 10 s: its loop stays closed within a bound, the rollout
+  is Scene.step's sequence to the bit (warm starts included) and so is the generated one.
+- A hard joint coupling holds q1 = ratio q2 + offset to round-off (its row is linear in q).
+- A body hanging from a connect at rest: the constraint force is m g (closed form); tilted at
+  rest, it is fd.constraint_dynamics' lambda (the step's KKT system at v = 0 is the same).
+- MuJoCo files with connect, weld (bodies, sites) and joint equalities, MuJoCo's soft
+  parameters, MuJoCo's Euler integrator: the trajectories agree over 300 steps.
+- Bad input names the constraint; step derivatives are refused.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import fastdyn as fd
+from fastdyn.errors import ConstraintError, MJCFWarning
+
+mujoco = pytest.importorskip("mujoco")
+
+DT = 1e-3
+FOURBAR = """<mujoco model="fourbar"><compiler angle="radian"/>
+  <option gravity="0 0 -9.81" timestep="0.001" integrator="Euler"/>
+  <worldbody>
+    <body name="crank"><joint name="j1" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.02" mass="0.5" contype="0"
+            conaffinity="0"/>
+      <body name="coupler" pos="0.2 0 0"><joint name="j2" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0 0 0.5" size="0.02" mass="1" contype="0"
+              conaffinity="0"/></body></body>
+    <body name="rocker" pos="0.6 0 0"><joint name="j3" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 -0.4 0 0.5" size="0.02" mass="0.8" contype="0"
+            conaffinity="0"/></body>
+  </worldbody>
+  <equality><connect name="close" body1="coupler" body2="rocker" anchor="0 0 0.5"/>
+  </equality></mujoco>"""
+
+
+def _arm(name, x, axes):
+    """A chain of capsules on hinges, its tip carrying a turned site."""
+    s, close = "", ""
+    for k, ax in enumerate(axes):
+        pos = f"{x} 0 0" if k == 0 else "0 0 0.25"
+        s += (f'<body name="{name}{k}" pos="{pos}"><joint name="{name}j{k}" axis="{ax}"/>'
+              f'<geom type="capsule" fromto="0 0 0 0 0 0.25" size="0.03" mass="{0.5 + k / 10}"'
+              f' contype="0" conaffinity="0"/>')
+        close += "</body>"
+    return s + f'<site name="{name}tip" pos="0.02 0.01 0.27" quat="0.9 0.1 0.2 0.3"/>' + close
+
+
+def _arms(equality: str) -> str:
+    return (f'<mujoco><option timestep="{DT}" integrator="Euler" tolerance="1e-14" '
+            f'iterations="50"/><worldbody>'
+            f'{_arm("a", 0.0, ["0 0 1", "0 1 0", "0 1 0", "1 0 0"])}'
+            f'{_arm("b", 0.3, ["0 0 1", "1 0 0", "0 1 0", "0 1 0"])}'
+            f'</worldbody><equality>{equality}</equality></mujoco>')
+
+
+def _load(xml):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MJCFWarning)
+        return fd.load_mjcf(xml)
+
+
+def _gap(model, data, q, c):
+    """The world distance between a connect's two points."""
+    fd.forward_kinematics(model, data, q)
+    fd.update_frame_placements(model, data)
+    T1 = fd.frame_placement(model, data, c.frame)
+    T2 = fd.frame_placement(model, data, c.frame2)
+    p1 = T1[:3, :3] @ c.placement1[1] + T1[:3, 3]
+    p2 = T2[:3, :3] @ c.placement[1] + T2[:3, 3]
+    return np.linalg.norm(p1 - p2)
+
+
+@pytest.fixture(scope="module")
+def fourbar():
+    model = _load(FOURBAR)
+    scene = fd.Scene(model, dt=DT, ground=False)
+    scene.add_constraints(fd.io.mjcf_constraints(model, FOURBAR))  # hard: the scene's erp
+    return model, scene
+
+
+def test_a_hard_fourbar_stays_closed_for_ten_seconds(fourbar):
+    """The crank thrown at 3 rad/s under gravity (the other joints' velocities projected on
+    the loop by the first step). Semi-implicit Euler leaves a gap of second order per step,
+    dt^2 |v|^2 / L, which erp (0.2) pulls back: measured 9.5e-5 m at most over 10 s (the
+    rigid fd.constraint_dynamics run of tests/test_mjcf_constraints.py reaches 7.4e-4 m with
+    MuJoCo's gains)."""
+    model, scene = fourbar
+    v0 = np.array([3.0, 0.0, 0.0])
+    out = scene.rollout(np.zeros(model.nq), v0, 10_000, record=("q", "stats"))
+    assert out.status == "ok"
+    data = model.create_data()
+    c = scene.constraints[0]
+    worst = max(_gap(model, data, out.q[k], c) for k in range(0, 10_001, 50))
+    assert worst < 2e-3, worst
+    assert np.all(out.stats[:, 0] == 2)  # the out-of-plane row is left out: it cannot move
+    assert np.ptp(out.q[:, 0]) > 1.0  # (it does move: the crank swings)
+
+
+def test_the_rollout_is_the_steps_and_the_generated_rollout_too(fourbar):
+    model, scene = fourbar
+    q, v = np.zeros(model.nq), np.array([3.0, 0.0, 0.0])
+    scene.reset()
+    Q = [q]
+    for _ in range(40):
+        q, v = scene.step(q, v)
+        Q.append(q)
+    out = scene.rollout(Q[0], np.array([3.0, 0.0, 0.0]), 40, record=("q",))
+    assert np.array_equal(out.q, np.array(Q))  # warm starts included: bit for bit
+    gen = fd.codegen.generate(model, algorithms=("free_velocity",))
+    g = scene.rollout(Q[0], np.array([3.0, 0.0, 0.0]), 40, record=("q",), generated=gen)
+    assert np.abs(g.q - out.q).max() < 1e-12  # reached: 0 to 1e-16 (another M's round-off)
+
+
+def test_a_hard_coupling_holds_its_ratio():
+    xml = _arms('<joint joint1="aj1" joint2="bj2" polycoef="0.1 -0.5"/>')
+    model = _load(xml)
+    scene = fd.Scene(model, dt=DT, ground=False)
+    scene.add_constraints(fd.io.mjcf_constraints(model, xml))
+    (c,) = scene.constraints
+    i1, i2 = model.joint_id("aj1") - 1, model.joint_id("bj2") - 1  # (hinges: q index)
+    rng = np.random.default_rng(1)
+    tau = rng.normal(size=(500, model.nv))
+    q0 = np.zeros(model.nq)
+    out = scene.rollout(q0, np.zeros(model.nv), 500, torques=tau, record=("q",))
+    err = out.q[:, i1] - (c.ratio * out.q[:, i2] + c.offset)
+    assert c.ratio == -0.5 and c.offset == pytest.approx(0.1)
+    assert abs(err[0] + 0.1) < 1e-15  # (drawn at 0: the coupling starts violated by 0.1)
+    # e_k = 0.8^k e_0 (erp = 0.2 per step on a row linear in q), but for what the hard
+    # row's regularization (R = 1e-8 G_rr) lets it yield: reached 2.0e-10 rad on the first
+    # steps' large percussions, 4.1e-12 rad later
+    assert abs(err[1] + 0.08) < 2e-8 and abs(err[2] + 0.064) < 2e-8
+    assert np.abs(err[200:]).max() < 2e-10, np.abs(err[200:]).max()
+    assert np.ptp(out.q[:, i2]) > 0.1
+
+
+HANG = """<mujoco><worldbody><body name="bob" pos="0 0 1"><freejoint/>
+  <geom type="box" size="0.05 0.05 0.2" mass="2" contype="0" conaffinity="0"/></body>
+  </worldbody><equality><connect body1="bob" anchor="0 0 0.2"/></equality></mujoco>"""
+
+
+def test_a_hanging_body_pulls_its_weight_and_the_force_is_constraint_dynamics():
+    model = _load(HANG)
+    cs = fd.io.mjcf_constraints(model, HANG)
+    scene = fd.Scene(model, dt=DT, ground=False, regularization=0.0)
+    scene.add_constraints(cs)
+    q = fd.neutral(model)
+    q[2] = 1.0
+    qn, vn = scene.step(q, np.zeros(model.nv))
+    weight = 2.0 * 9.81
+    assert np.abs(scene.constraint_forces - [0, 0, weight]).max() < 1e-12 * weight
+    assert np.abs(vn).max() < 1e-15  # (it stays: reached 0)
+    # tilted about x at rest, the anchor where the connect holds it: constraint_dynamics' KKT
+    a = 0.4
+    R = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+    q[:3] = np.array([0, 0, 1.2]) - R @ [0, 0, 0.2]
+    q[3:7] = [np.sin(a / 2), 0, 0, np.cos(a / 2)]
+    scene.reset()
+    scene.step(q, np.zeros(model.nv))
+    _, lam = fd.constraint_dynamics(model, model.create_data(), q, np.zeros(model.nv),
+                                    np.zeros(model.nv), cs)  # LOCAL_WORLD_ALIGNED: world force
+    assert np.abs(scene.constraint_forces - lam).max() < 1e-9 * weight, (
+        scene.constraint_forces, lam)  # reached: 2e-15 N
+    assert abs(lam[2]) < weight and abs(lam[1]) > 0.1  # (not the hanging answer)
+
+
+def _mujoco_twin(xml, steps, tau_scale=0.5):
+    """(MuJoCo's qpos, fastdyn's q) over ``steps`` steps from the drawn pose, a fixed random
+    torque on every hinge; fastdyn's scene with the file's equalities as MuJoCo softens them."""
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = mujoco.MjData(m)
+    model = _load(xml)
+    scene = fd.Scene(model, dt=DT, ground=False)
+    scene.add_mjcf_equalities(xml)
+    order = [m.joint(n).qposadr[0] for n in model.joint_names[1:]]  # hinges: one each
+    tau = np.random.default_rng(2).normal(size=model.nv) * tau_scale
+    d.qfrc_applied[order] = tau
+    Qm = [d.qpos.copy()]
+    for _ in range(steps):
+        mujoco.mj_step(m, d)
+        Qm.append(d.qpos.copy())
+    out = scene.rollout(Qm[0][order], np.zeros(model.nv), steps, torques=tau, record=("q",))
+    return np.array(Qm)[:, order], out.q, scene
+
+
+TWINS = {
+    "connect": FOURBAR,
+    "connect sites": _arms('<connect site1="atip" site2="btip" solref="0.05 0.8"/>'),
+    "weld": _arms('<weld body1="a3" body2="b3" solimp="0.95 0.99 0.01"/>'),
+    "weld sites": _arms('<weld site1="atip" site2="btip"/>'),
+    "weld relpose": _arms('<weld body1="a3" body2="b3" relpose="0.28 0.01 0 0.999 0.04 0 0"/>'),
+    "weld world": _arms('<weld body1="a3" relpose="0.02 0.01 0.24 0.99 0.05 0.02 0.01"/>'),
+    "connect world": _arms('<connect body1="a3" anchor="0.01 0.02 0.3"/>'),
+    "joint": _arms('<joint joint1="aj1" joint2="bj2" polycoef="0.1 -0.5"/>'),
+    "joint lock": _arms('<joint joint1="aj2" polycoef="0.2" solref="-1000 -20"/>'),
+}
+
+
+@pytest.mark.parametrize("name", list(TWINS))
+def test_mujoco_equalities_simulate_as_in_mujoco(name):
+    """300 steps (0.3 s) from the drawn pose (a weld with relpose, the joint equalities:
+    violated there, pulled in by the soft reference) under gravity and a constant random
+    torque. The same soft rows (MuJoCo's residuals, Jacobians, impedance at the residual's
+    norm, R from body_invweight0 / dof_invweight0, a_ref), each step solved exactly by both
+    (MuJoCo's Newton to 1e-14, fastdyn's active-set solve), the velocity product dJ/dt v
+    of the connect and weld rows included as MuJoCo 4 includes it (without it they part by
+    4e-2 rad): the trajectories agree to round-off growing with the motion, measured 3e-16
+    (weld) to 6.1e-14 rad (joint lock) over swings of 0.5 to 8.8 rad."""
+    xml = TWINS[name]
+    Qm, Qf, scene = _mujoco_twin(xml, 300)
+    err = np.abs(Qm - Qf).max()
+    assert err < 5e-12, err
+    assert np.ptp(Qf, axis=0).max() > 1e-2  # (the mechanism moves)
+
+
+def test_inverse_weights_are_mujocos():
+    from fastdyn.sim.scene_constraints import inverse_weights
+    xml = _arms("")
+    m = mujoco.MjModel.from_xml_string(xml)
+    model = _load(xml)
+    trans, rot, dof = inverse_weights(model)
+    for j, name in enumerate(model.joint_names[1:], 1):
+        b = m.jnt_bodyid[m.joint(name).id]
+        assert abs(trans[j] - m.body_invweight0[b, 0]) <= 1e-12 * m.body_invweight0[b, 0]
+        assert abs(rot[j] - m.body_invweight0[b, 1]) <= 1e-12 * m.body_invweight0[b, 1]
+        k = m.joint(name).dofadr[0]
+        assert abs(dof[j - 1] - m.dof_invweight0[k]) <= 1e-12 * m.dof_invweight0[k]
+
+
+def test_bad_constraints_are_named(fourbar):
+    model, _ = fourbar
+    scene = fd.Scene(model, dt=DT, ground=False)
+    other = _load(FOURBAR)
+    c = fd.io.mjcf_constraints(other, FOURBAR)[0]
+    with pytest.raises(ConstraintError, match=r"'close'.*another model"):
+        scene.add_constraint(c)
+    mine = fd.io.mjcf_constraints(model, FOURBAR)[0]
+    with pytest.raises(ConstraintError, match=r"'close'.*solref"):
+        scene.add_constraint(mine, solref=(np.nan, 1.0))
+    with pytest.raises(ConstraintError, match=r"'close'.*dmax must be in"):
+        scene.add_constraint(mine, solimp=(0.9, 1.5, 0.001, 0.5, 2))
+    with pytest.raises(TypeError, match=r"constraints\[1\] must be a fastdyn.RigidConstraint"):
+        scene.add_constraints([mine, "close"])
+    with pytest.raises(ConstraintError, match=r"'x'.*frame2.*no_such_frame"):
+        fd.RigidConstraint(model, fd.CONTACT_3D, "coupler", "no_such_frame", name="x")
+    assert scene.constraints == []  # nothing half-added
+    scene.add_constraint(mine)
+    with pytest.raises(NotImplementedError, match="1 constraints.*no step derivatives"):
+        scene.step_derivatives(np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv))
+    with pytest.raises(NotImplementedError, match="1 constraints.*does not write <equality>"):
+        scene.to_mjcf()
