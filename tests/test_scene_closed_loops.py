@@ -254,3 +254,45 @@ def test_bad_constraints_are_named(fourbar):
         scene.step_derivatives(np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv))
     with pytest.raises(NotImplementedError, match="1 constraints.*does not write <equality>"):
         scene.to_mjcf()
+
+
+
+
+def _everything():
+    """The four-bar with a contact point at its crank's tip above a floor at z = -0.05 (a
+    sphere contact), and beside it a free ball (a sphere geom) thrown from a world box (geom
+    contacts) onto the floor. ADMM: the crank resting on the floor with friction is
+    statically indeterminate (a 1-dof loop held at a point in two directions), where PGS
+    stalls at 2e-9 m/s."""
+    model = _load(FOURBAR.replace("</worldbody>", '<body name="ball" pos="1 0 0.3"><freejoint/>'
+                                  '<geom type="sphere" size="0.05" mass="0.2" contype="0" '
+                                  'conaffinity="0"/></body></worldbody>'))
+    scene = fd.Scene(model, dt=DT, solver="admm", tolerance=1e-10, ground=False)
+    scene.add_halfspace((0.0, 0.0, 1.0), -0.05)
+    scene.add_sphere("crank", 0.0, (0.2, 0.0, 0.0))
+    scene.add_geom("ball", "sphere", size=(0.05,))
+    scene.add_geom(None, "box", size=(0.1, 0.1, 0.1), pos=(1.05, 0.0, 0.1))
+    scene.add_constraints(fd.io.mjcf_constraints(model, FOURBAR))
+    q = fd.neutral(model)
+    q[3:6] = (1.0, 0.0, 0.3)
+    v = np.zeros(model.nv)
+    v[:3] = (3.0, 0.0, 0.0)  # the crank thrown toward the floor
+    v[-6] = -1.5  # the ball thrown off the box
+    return model, scene, q, v
+
+
+def test_constraints_with_contacts_and_geoms_share_one_step():
+    """Sphere, constraint and geom rows in one step, each in its own warm-start slots (sphere
+    pairs, then the constraints' room, then geoms): the rollout is Scene.step's sequence bit
+    for bit, the loop stays closed and both contacts push."""
+    model, scene, q, v = _everything()
+    a = scene.rollout(q, v, 400, record=("q", "v", "contacts", "ncontacts"))
+    assert a.status == "ok", a.failures
+    qk, vk = q, v
+    for k in range(400):
+        qk, vk = scene.step(qk, vk)
+        assert np.array_equal(qk, a.q[k + 1]) and np.array_equal(vk, a.v[k + 1]), k
+    assert a.ncontacts[:300].max() > 0 and a.contact_forces[:300, 0, 2].max() > 0
+    data = model.create_data()
+    c = scene.constraints[0]
+    assert max(_gap(model, data, a.q[k], c) for k in range(0, 401, 20)) < 2e-3
