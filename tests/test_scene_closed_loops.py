@@ -251,6 +251,8 @@ def test_bad_constraints_are_named(fourbar):
         scene.add_constraint(mine, solimp=(0.9, 1.5, 0.001, 0.5, 2))
     with pytest.raises(TypeError, match=r"constraints\[1\] must be a fastdyn.RigidConstraint"):
         scene.add_constraints([mine, "close"])
+    with pytest.raises(TypeError, match="constraints must be a list.*got int"):
+        scene.add_constraints(3)
     with pytest.raises(ConstraintError, match=r"'x'.*frame2.*no_such_frame"):
         fd.RigidConstraint(model, fd.CONTACT_3D, "coupler", "no_such_frame", name="x")
     assert scene.constraints == []  # nothing half-added

@@ -511,6 +511,7 @@ class Scene:
     def add_constraints(self, constraints, solref: Sequence[float] | None = None,
                         solimp: Sequence[float] | None = None) -> list[int]:
         """``add_constraint`` for each of a list (one softness for all); returns the indices."""
+        constraints = _eqs.listed(constraints)
         items = [(_eqs.checked(self.model, c, f"constraints[{k}]"),
                   _eqs.softness(c, solref, solimp, _soft_row))
                  for k, c in enumerate(constraints)]

@@ -27,6 +27,17 @@ from ..kernels.contact import equality_rows as _eq
 NO_EQC = _eq.NO_EQC
 
 
+def listed(constraints) -> list:
+    """A list of the constraints given (one constraint: a list of one), or a TypeError."""
+    if type(constraints) is RigidConstraint or type(constraints) is JointCoupling:
+        return [constraints]
+    try:
+        return list(constraints)
+    except TypeError:
+        raise TypeError(f"constraints must be a list of fastdyn.RigidConstraint or "
+                        f"fastdyn.JointCoupling, got {type(constraints).__name__}") from None
+
+
 def checked(model, c, where: str):
     """c if it is a RigidConstraint or JointCoupling of ``model``; else a TypeError or a
     ConstraintError naming it (``where``: how the caller calls it, e.g. constraints[2])."""
