@@ -106,12 +106,15 @@ def test_the_rollout_is_the_steps_and_the_generated_rollout_too(fourbar):
     model, scene = fourbar
     q, v = np.zeros(model.nq), np.array([3.0, 0.0, 0.0])
     scene.reset()
-    Q = [q]
+    Q, F = [q], []
     for _ in range(40):
         q, v = scene.step(q, v)
         Q.append(q)
-    out = scene.rollout(Q[0], np.array([3.0, 0.0, 0.0]), 40, record=("q",))
+        F.append(scene.constraint_forces)
+    out = scene.rollout(Q[0], np.array([3.0, 0.0, 0.0]), 40, record=("q", "constraints"))
     assert np.array_equal(out.q, np.array(Q))  # warm starts included: bit for bit
+    assert np.array_equal(out.constraint_forces, np.array(F)) and out.constraint_forces.shape \
+        == (40, 3) and np.all(out.constraint_forces[:, 1] == 0.0)  # (the left-out row: 0)
     gen = fd.codegen.generate(model, algorithms=("free_velocity",))
     g = scene.rollout(Q[0], np.array([3.0, 0.0, 0.0]), 40, record=("q",), generated=gen)
     assert np.abs(g.q - out.q).max() < 1e-12  # reached: 0 to 1e-16 (another M's round-off)

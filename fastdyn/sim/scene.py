@@ -38,7 +38,7 @@ from .step_derivatives import step_derivatives as _step_derivatives
 from ..errors import (ConvergenceWarning, DivergenceError, RolloutWarning,  # noqa: F401
                       TooManyContactsError)
 
-RECORDABLE = ("q", "v", "tau", "contacts", "stats", "ncontacts")
+RECORDABLE = ("q", "v", "tau", "contacts", "stats", "ncontacts", "constraints")
 _SOLVERS = {"pgs": L.PGS, "admm": L.ADMM}
 
 
@@ -51,7 +51,9 @@ class Rollout:
     (sphere, half-space) pair (``Scene.pairs``), zero while apart, forces in newtons in world
     axes; stats (N, T, 3): constraint rows, solver sweeps (or ADMM iterations), solver
     residual [m/s]; ncontacts (N, T): the geom contacts each step found (``Scene.add_geom``;
-    those within the margin, the rows among them and more: ``Scene.geom_contacts``).
+    those within the margin, the rows among them and more: ``Scene.geom_contacts``);
+    constraint_forces (N, T, rows): each constraint row's force (``Scene.add_constraint``; as
+    ``Scene.constraint_forces``).
     frame_positions (N, T + 1, nframes, 3) and frame_rotations (N, T + 1, nframes, 3, 3): the
     world placements of the frames given to ``rollout(frames=...)``, at each recorded state.
     Steps after a rollout stopped are NaN. ``status`` (N,) is, per rollout:
@@ -75,6 +77,7 @@ class Rollout:
     contact_points: np.ndarray | None = None
     stats: np.ndarray | None = None
     ncontacts: np.ndarray | None = None
+    constraint_forces: np.ndarray | None = None
     frame_positions: np.ndarray | None = None
     frame_rotations: np.ndarray | None = None
     steps_per_second: float = 0.0
@@ -673,7 +676,11 @@ class Scene:
 
     def _constraint_forces(self) -> None:
         """``constraint_forces`` (rows,) after a step: each constraint row's force
-        (scene_constraints.forces), from the warm start the step left."""
+        (scene_constraints.forces), from the warm start the step left; without constraints a
+        shared empty array (nothing is computed on a step's hot path)."""
+        if not self._constraints:
+            self.constraint_forces = _eqs.NO_ROWS
+            return
         self.constraint_forces = _eqs.forces(self._constraints, self._warm[0],
                                              len(self.spheres) * len(self.halfspaces), self.dt)
 
@@ -706,7 +713,8 @@ class Scene:
           ``Rollout.failures`` and in a ``RolloutWarning`` (fastdyn/sim/policy.py).
         ``prm``: a batch of robots (fastdyn.parameter_batch), one per rollout or one for all;
         ``fext`` (njoints, 6), (T, njoints, 6) or (N, T, njoints, 6): external forces in the
-        joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats"; the final state
+        joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats",
+        "ncontacts", "constraints" (``Rollout``'s fields); the final state
         is always returned. The recorded arrays are allocated up front: a batch whose arrays
         would take more than half of this machine's memory is refused with a MemoryError
         that gives the size (as studies check theirs); record less (``record=()`` keeps the
@@ -768,7 +776,8 @@ class Scene:
                           ConvergenceWarning, stacklevel=2)
         if single:
             for name in ("final_q", "final_v", "status", "q", "v", "tau", "contact_forces",
-                         "contact_points", "stats", "ncontacts", "frame_positions",
+                         "contact_points", "stats", "ncontacts", "constraint_forces",
+                         "frame_positions",
                          "frame_rotations"):
                 x = getattr(out, name)
                 if x is not None:
@@ -792,7 +801,8 @@ class Scene:
         nq, nv = self.model.nq, self.model.nv
         npair = len(self.spheres) * len(self.halfspaces)
         per = {"q": (steps + 1) * nq, "v": (steps + 1) * nv, "tau": steps * nv,
-               "contacts": steps * npair * 6, "stats": steps * 3, "ncontacts": steps}
+               "contacts": steps * npair * 6, "stats": steps * 3, "ncontacts": steps,
+               "constraints": steps * _eqs.rows(self._constraints)}
         sizes = {r: per[r] for r in record if r in per}
         if nframes:
             sizes["frames"] = (steps + 1) * nframes * 12
@@ -905,6 +915,7 @@ class Scene:
         RCF = rec("contacts", (n, steps, npair, 6))
         RSTATS = rec("stats", (n, steps, 3))
         RNC = np.zeros((n, steps) if "ncontacts" in record else (n, 0), np.int64)
+        RCON = rec("constraints", (n, steps, _eqs.rows(self._constraints)))
         geo = self._geo_tables()
         eqc = self._eqc_tables()
         STATUS = np.full((n, 4), -1, dtype=np.int64)  # code, step, first unconverged, count
@@ -929,8 +940,8 @@ class Scene:
             t0 = time.perf_counter()
             args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, geo, eqc, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
-                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, RNC, STATUS, model.frm, FRAMES, RF,
-                        generated is not None, aba, fv)
+                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, RNC, RCON, STATUS, model.frm, FRAMES,
+                        RF, generated is not None, aba, fv)
             run_rows(_roll.rollout_rows, n, nt, *args_all)  # (one rollout: no threads)
             elapsed = time.perf_counter() - t0
             if bar is not None:
@@ -992,6 +1003,7 @@ class Scene:
             contact_points=RCF[..., 3:] if "contacts" in record else None,
             stats=RSTATS if "stats" in record else None,
             ncontacts=RNC if "ncontacts" in record else None,
+            constraint_forces=RCON if "constraints" in record else None,
             frame_positions=RF[..., 9:] if frames is not None else None,
             frame_rotations=RF[..., :9].reshape(RF.shape[:3] + (3, 3)) if frames is not None
             else None,

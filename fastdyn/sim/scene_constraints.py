@@ -25,6 +25,8 @@ from ..kernels import layout as L
 from ..kernels.contact import equality_rows as _eq
 
 NO_EQC = _eq.NO_EQC
+NO_ROWS = np.zeros(0)  # constraint_forces of a scene without constraints (read-only)
+NO_ROWS.flags.writeable = False
 
 
 def listed(constraints) -> list:

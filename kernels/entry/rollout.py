@@ -17,7 +17,8 @@ how many (0 to start).
 Recorded (when the array has room, i.e. its step axis is not empty): RQ[r, k + 1], RV[r, k + 1]
 the state after step k, RTAU[r, k] the applied torque, RCF[r, k] the contact forces and points,
 RSTATS[r, k] the rows, sweeps and residual of the contact solve, RNC[r, k] the geom contacts the
-step found (geo: the scene's geoms, geom_rows.py; eqc: its constraints, equality_rows.py);
+step found (geo: the scene's geoms, geom_rows.py), RCON[r, k] the force of each constraint row
+(eqc: the scene's constraints, equality_rows.py; their percussions / dt, from their slots);
 RF[r, k, j] the world placement (R row-major, then p: 12 numbers) of frame FRAMES[j] at the
 state k, by a forward kinematics pass of its own (the step recomputes its kinematics from q:
 recording changes no state).
@@ -49,7 +50,7 @@ def _frames(jnt, prm, frm, FRAMES, q, ws, out):
 @jit
 def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, eqc, opt, policy, args, k0, k1, Q, V,
                  FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                 RNC, STATUS, frm, FRAMES, RF, generated, aba, fv):
+                 RNC, RCON, STATUS, frm, FRAMES, RF, generated, aba, fv):
     dt, tol = opt[O_DT], opt[O_TOL]
     # this thread's rows, each made once (a view costs its reference counts: not per step)
     qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
@@ -57,6 +58,7 @@ def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, eqc, opt, policy, args
     nq, nv = qn.shape[0], vn.shape[0]
     views = buffers(fbuf, ibuf, nv, contact_capacity(sph, hsp, geo, eqc))
     found = ibuf.shape[0] - INFO + FOUND  # (geoms: the step's geom contacts, geom_rows.py)
+    s0 = 3 * sph.shape[0] * hsp.shape[0]  # (constraints: their rows' slots, equality_rows.py)
     for r in range(lo, hi):
         if STATUS[r, 0] >= 0:
             continue
@@ -104,6 +106,9 @@ def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, eqc, opt, policy, args
                     RSTATS[r, k, j] = st[j]
             if RNC.shape[1] > 0:
                 RNC[r, k] = 0 if geo is None else ibuf[found]
+            if RCON.shape[1] > 0:  # the percussions the step left in the warm start, / dt
+                for j in range(RCON.shape[2]):
+                    RCON[r, k, j] = warm[s0 + j] / dt
             if RF.shape[1] > 0:
                 _frames(jnt, prm, frm, FRAMES, qn, ws, RF[r, k + 1])
 
