@@ -92,10 +92,10 @@ def _quadruped():
 
 
 @numba.njit
-def _kernel_steps(n, jnt, prm, dof, sph, hsp, geo, sopt, q, v, tau, fext, ws, ibuf, warm,
+def _kernel_steps(n, jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau, fext, ws, ibuf, warm,
                   scratch, nf, tol):
     for _ in range(n):
-        step_checked(jnt, prm, dof, sph, hsp, geo, sopt, q, v, tau, fext, ws, ibuf, warm,
+        step_checked(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau, fext, ws, ibuf, warm,
                      scratch, nf, tol)
 
 
@@ -103,7 +103,8 @@ def _kernel_side(scene, q, v, tau):
     """CALLS steps of the scene's prepared compiled entry point from an @njit loop."""
     scene.step(q, v, tau)  # prepares it
     p, m = scene._prepared_step, scene.model
-    args = (m.jnt, m.prm, m.dof, p.sph, p.hsp, p.geo, scene.opt, q, v, tau, np.zeros((0, 6)),
+    args = (m.jnt, m.prm, m.dof, p.sph, p.hsp, p.geo, p.eqc, scene.opt, q, v, tau,
+            np.zeros((0, 6)),
             p.ws, p.ibuf, p.warm, p.scratch, p.nf, 1e-6)
     return lambda: _kernel_steps(CALLS, *args)
 

@@ -46,7 +46,7 @@ def replay(jnt, prm, dof, sph, hsp, opt, Q, V, TAU, ws, fbuf, ibuf, WARM, QN):
     for k in range(TAU.shape[0]):
         WARM[k] = warm
         tau[:] = TAU[k]
-        code = ts.time_step(jnt, prm, dof, sph, hsp, gr.NO_GEO, opt, q, v, tau,
+        code = ts.time_step(jnt, prm, dof, sph, hsp, gr.NO_GEO, None, opt, q, v, tau,
                             np.zeros((0, 6)), ws, fbuf, ibuf, warm, qn, vn, cf, stats)
         if code != ts.OK:
             return code
@@ -77,7 +77,7 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
         if upto == 0:
             continue
         if upto == 5:
-            ts.time_step(jnt, prm, dof, sph, hsp, gr.NO_GEO, opt, q, v, tau, fext, ws, fbuf,
+            ts.time_step(jnt, prm, dof, sph, hsp, gr.NO_GEO, None, opt, q, v, tau, fext, ws, fbuf,
                          ibuf, warm, qn, vn, cf, stats)
             sweeps += stats[1]
             continue
@@ -90,7 +90,7 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
             continue
         o = ts.compliance_offset(nv, npair)
         soft = fbuf[o:o + c.shape[0]]
-        nc, m = ts.step_rows(jnt, prm, sph, hsp, gr.NO_GEO, opt, q, v, ws, vf, J, c, lo,
+        nc, m = ts.step_rows(jnt, prm, sph, hsp, gr.NO_GEO, None, opt, q, v, ws, vf, J, c, lo,
                              hi, mu, slot, pair, point, soft, fbuf, warm)
         if upto == 2 or m == 0:
             continue

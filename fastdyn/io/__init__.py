@@ -13,15 +13,15 @@ from .description import Description, DescriptionError, to_model
 from .npz import load_npz, save_npz
 from .meshes import MeshWarning, TriangleMesh, load_mesh, try_load_mesh
 from .mjcf import MJCFError, MJCFWarning, load_mjcf, mjcf_collisions, mjcf_visuals, parse_mjcf
-from .mjcf_constraints import mjcf_constraints
+from .mjcf_constraints import mjcf_constraints, mjcf_equalities
 from .srdf import SRDF, load_srdf
 from .urdf import URDFError, URDFWarning, load_urdf, parse_urdf, urdf_collisions, urdf_visuals
 from .visuals import Visual, link_placement, load_visuals, resolve_mesh_path
 from .geoms import CollisionGeoms, collision_geoms
 
 __all__ = ["load_urdf", "parse_urdf", "URDFError", "URDFWarning", "load_mjcf", "parse_mjcf",
-           "mjcf_collisions", "mjcf_constraints", "MJCFError", "MJCFWarning", "Description",
-           "DescriptionError", "to_model", "load_npz", "save_npz", "load_srdf", "SRDF",
-           "urdf_collisions", "urdf_visuals", "mjcf_visuals", "Visual", "load_visuals",
+           "mjcf_collisions", "mjcf_constraints", "mjcf_equalities", "MJCFError", "MJCFWarning",
+           "Description", "DescriptionError", "to_model", "load_npz", "save_npz", "load_srdf",
+           "SRDF", "urdf_collisions", "urdf_visuals", "mjcf_visuals", "Visual", "load_visuals",
            "resolve_mesh_path", "load_mesh", "try_load_mesh", "TriangleMesh", "MeshWarning",
            "collision_geoms", "CollisionGeoms", "link_placement"]

@@ -28,7 +28,7 @@ from ..model import Model
 from ._mjcf_equality import JointEquality
 from .mjcf import MAX_BYTES, parse_mjcf
 
-__all__ = ["mjcf_constraints", "baumgarte_gains"]
+__all__ = ["mjcf_constraints", "mjcf_equalities", "baumgarte_gains"]
 
 
 def baumgarte_gains(solref, solimp) -> tuple[float, float]:
@@ -47,12 +47,24 @@ def mjcf_constraints(model: Model, path_or_xml, *,
     """The active ``<connect>`` and ``<weld>`` equality constraints of an MJCF file (the one
     ``model`` was loaded from: frames are found by the bodies' and sites' names) as
     fastdyn.RigidConstraint objects and its linear ``<joint>`` equalities as
+    fastdyn.JointCoupling objects (``mjcf_equalities`` without the softness), for
+    fd.constraint_dynamics, fd.impulse_dynamics and their batches."""
+    return [c for c, _, _ in mjcf_equalities(model, path_or_xml, max_bytes=max_bytes)]
+
+
+def mjcf_equalities(model: Model, path_or_xml, *,
+                    max_bytes: int | None = MAX_BYTES) -> list[tuple]:
+    """The active ``<connect>`` and ``<weld>`` equality constraints of an MJCF file (the one
+    ``model`` was loaded from: frames are found by the bodies' and sites' names) as
+    fastdyn.RigidConstraint objects and its linear ``<joint>`` equalities as
     fastdyn.JointCoupling objects (q1 = c1 q2 + (y0 + c0 - c1 x0), MuJoCo's polycoef and
     the joints' refs), in the file's order, named by the element's ``name`` (or
     "connect a-b"), for fd.constraint_dynamics, fd.impulse_dynamics and their batches.
     Inactive ones (``active="false"``) are left out with an MJCFWarning naming them;
     ``<tendon>`` and ``<flex>`` equalities are not read. A frame or joint the model lacks,
-    or a nonlinear polycoef, raises MJCFError naming the element and line."""
+    or a nonlinear polycoef, raises MJCFError naming the element and line. Each comes as a
+    (constraint, solref, solimp) triple with the element's MuJoCo softness (its class's, or
+    MuJoCo's defaults), what ``fastdyn.Scene.add_mjcf_equalities`` simulates."""
     with warnings.catch_warnings():  # (load_mjcf already said what the model leaves out)
         warnings.simplefilter("ignore", MJCFWarning)
         d = parse_mjcf(path_or_xml, max_bytes=max_bytes, constraints=True)
@@ -64,19 +76,20 @@ def mjcf_constraints(model: Model, path_or_xml, *,
         kp, kd = baumgarte_gains(e.solref, e.solimp)
         try:
             if isinstance(e, JointEquality):
-                out.append(JointCoupling(model, e.joint1, e.joint2, ratio=e.ratio,
-                                         offset=e.offset, kp=kp, kd=kd, name=e.name))
+                c = JointCoupling(model, e.joint1, e.joint2, ratio=e.ratio, offset=e.offset,
+                                  kp=kp, kd=kd, name=e.name)
+                out.append((c, e.solref, e.solimp))
                 continue
             kind = CONTACT_3D if e.kind == "connect" else CONTACT_6D
-            out.append(RigidConstraint(model, kind, e.frame1, frame2=e.frame2,
-                                       placement=e.placement2, placement1=e.placement1,
-                                       reference=LOCAL_WORLD_ALIGNED, kp=kp, kd=kd,
-                                       name=e.name))
+            c = RigidConstraint(model, kind, e.frame1, frame2=e.frame2,
+                                placement=e.placement2, placement1=e.placement1,
+                                reference=LOCAL_WORLD_ALIGNED, kp=kp, kd=kd, name=e.name)
+            out.append((c, e.solref, e.solimp))
         except ConstraintError as err:
             tag = e.node.tag
             raise MJCFError(f"<{tag}> {e.name!r}: {err.reason} (is this the file the model "
                             f"was loaded from?)", d.source, f"<{tag}>", e.node.line) from None
     if off:
         warnings.warn(f"{d.source}: {len(off)} inactive equality constraint(s) left out: "
-                      f"{'; '.join(off[:8])}", MJCFWarning, stacklevel=2)
+                      f"{'; '.join(off[:8])}", MJCFWarning, stacklevel=3)
     return out

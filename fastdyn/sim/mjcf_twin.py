@@ -228,6 +228,11 @@ def to_mjcf(scene, path=None, *, rigid_solref=None, rigid_solimp=None) -> str:
     """The MJCF of ``scene``'s twin (see the module docstring); written to ``path`` too when
     given. ``rigid_solref`` / ``rigid_solimp``: the soft parameters that stand in for rigid
     half-spaces (default: MuJoCo's)."""
+    if scene.constraints:  # (a twin without them would simulate another mechanism)
+        raise NotImplementedError(
+            f"to_mjcf: this scene has {len(scene.constraints)} constraints "
+            f"(Scene.add_constraint); the twin does not write <equality> elements: load the "
+            f"MJCF the constraints came from in MuJoCo instead")
     model = scene.model
     mapping = MujocoMap(model)  # refuses joints MuJoCo cannot have, before any writing
     opt = scene.opt

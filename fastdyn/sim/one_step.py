@@ -29,10 +29,10 @@ from ..kernels.contact import time_step as _ts
 from ..kernels.entry import scene_step as _ss
 from . import scene_geoms as _geoms
 
-# one entry point per type of ``geo`` (None, or the geom tables' tuple): a Kernel binds to
-# the signature of its first call
-_KERNELS = (Kernel(_ss.step_checked, vectors=(7, 8, 9)),
-            Kernel(_ss.step_checked, vectors=(7, 8, 9)))
+# one entry point per type of ``geo`` and ``eqc`` (None, or the geom or constraint tables'
+# tuple): a Kernel binds to the signature of its first call
+_KERNELS = {(g, e): Kernel(_ss.step_checked, vectors=(8, 9, 10))
+            for g in (False, True) for e in (False, True)}
 _F64 = _checks.F64
 _NO_FORCES = np.zeros((0, 6))
 
@@ -47,16 +47,18 @@ class Prepared:
         _, nwarm, nf, ni = sizes
         self.sph, self.hsp = scene.spheres, scene.halfspaces
         self.ngeom, self.nexcluded = len(scene._geoms), len(scene._excluded)
+        self.nconstraints = len(scene._constraints)
         self.max_contacts = scene.max_contacts
         self.nq, self.nv, self.nf, self.nwarm = model.nq, model.nv, nf, nwarm
         self.npair = len(self.sph) * len(self.hsp)
+        self.nslots = scene._npair()  # the sphere pairs and the constraints' room
         self.ws = L.workspace(model.jnt)
         self.ibuf = np.zeros(ni, dtype=np.int64)
         self.scratch = np.zeros(_ss.scratch_size(model.nq, model.nv, nf, self.npair, nwarm))
         self.scratch[:L.NO] = opt
         self.zero = np.zeros(model.nv)  # tau when none is given
-        self.geo = scene._geo_tables()
-        self.kernel = _KERNELS[self.geo is not None]
+        self.geo, self.eqc = scene._geo_tables(), scene._eqc_tables()
+        self.kernel = _KERNELS[self.geo is not None, self.eqc is not None]
         self.warm2d = self.warm = None  # the scene's warm start (2-D) and its row
 
     def fresh(self, scene) -> bool:
@@ -64,6 +66,7 @@ class Prepared:
         options are compared by the kernel)."""
         return (self.sph is scene.spheres and self.hsp is scene.halfspaces
                 and self.ngeom == len(scene._geoms) and self.nexcluded == len(scene._excluded)
+                and self.nconstraints == len(scene._constraints)
                 and self.max_contacts == scene.max_contacts)
 
     def views(self) -> tuple[np.ndarray, ...]:
@@ -115,7 +118,9 @@ class Last:
             o = _ts.rhs_offset(self.p.nv)
             return fbuf[o:o + self.p.nv].copy()
         if name == "geom_contacts":
-            return _geoms.results(self.p.geo, fbuf, self.p.ibuf, self.p.nv, self.p.npair)
+            return _geoms.results(self.p.geo, fbuf, self.p.ibuf, self.p.nv, self.p.nslots)
+        if name == "constraint_forces":
+            return scene._constraint_forces(self.p.warm)
         raise KeyError(name)
 
 
@@ -125,8 +130,9 @@ def step(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
     returns the next (q, v). The contacts of the step are left in ``contact_forces``,
     ``contact_points`` (npairs, 3), the applied torque in ``applied_tau``, the
     constraints' generalized force W P / dt (contacts, limits, joint friction) in
-    ``constraint_tau`` (nv,), the solver's rows, sweeps and residual in ``stats`` and the
-    geom contacts in ``geom_contacts`` (each read from the step's buffers when asked).
+    ``constraint_tau`` (nv,), the solver's rows, sweeps and residual in ``stats``, the
+    geom contacts in ``geom_contacts`` and the constraints' row forces in
+    ``constraint_forces`` (each read from the step's buffers when asked).
     Consecutive calls warm-start the solver (``reset`` forgets): not thread-safe, one
     Scene per thread (the class docstring). A step whose solver stopped at its cap
     above the tolerance warns (``ConvergenceWarning``); a state that is not finite raises
@@ -149,13 +155,14 @@ def step(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
         if w is None or w.shape[1] != p.nwarm:
             w = scene._warm = np.zeros((1, p.nwarm))
         p.warm2d, p.warm = w, w[0]
-    code = p.kernel.call(model.jnt, model.prm, model.dof, p.sph, p.hsp, p.geo, scene.opt, q,
-                        v, tau, F, p.ws, p.ibuf, p.warm, p.scratch, p.nf, QUAT_TOL)
+    code = p.kernel.call(model.jnt, model.prm, model.dof, p.sph, p.hsp, p.geo, p.eqc, scene.opt,
+                         q, v, tau, F, p.ws, p.ibuf, p.warm, p.scratch, p.nf, QUAT_TOL)
     if code == _ss.STALE * _ss.CODE:  # an option changed since: prepare again, once
         p = scene._prepare_step()
         p.warm2d, p.warm = w, w[0]
-        code = p.kernel.call(model.jnt, model.prm, model.dof, p.sph, p.hsp, p.geo, scene.opt, q,
-                            v, tau, F, p.ws, p.ibuf, p.warm, p.scratch, p.nf, QUAT_TOL)
+        code = p.kernel.call(model.jnt, model.prm, model.dof, p.sph, p.hsp, p.geo, p.eqc,
+                             scene.opt, q, v, tau, F, p.ws, p.ibuf, p.warm, p.scratch, p.nf,
+                             QUAT_TOL)
     if code > _ss.UNCONVERGED:
         if code == _ss.FAILED * _ss.CODE:
             return scene._step_through_rollout(q, v, tau, fext)

@@ -25,6 +25,7 @@ import numpy as np
 from .._internal import checks as _checks, memory as _memory
 from . import generated_rollout as _generated_rollout, policy as _policy, scene_geoms as _geoms
 from . import horizon as _horizon, one_step as _onestep
+from . import scene_constraints as _eqs
 from .._internal.slices import next_span, progress as _progress
 from .._internal.threads import run_rows
 from .._internal import batching
@@ -37,7 +38,7 @@ from .step_derivatives import step_derivatives as _step_derivatives
 from ..errors import (ConvergenceWarning, DivergenceError, RolloutWarning,  # noqa: F401
                       TooManyContactsError)
 
-RECORDABLE = ("q", "v", "tau", "contacts", "stats", "ncontacts")
+RECORDABLE = ("q", "v", "tau", "contacts", "stats", "ncontacts", "constraints")
 _SOLVERS = {"pgs": L.PGS, "admm": L.ADMM}
 
 
@@ -50,7 +51,9 @@ class Rollout:
     (sphere, half-space) pair (``Scene.pairs``), zero while apart, forces in newtons in world
     axes; stats (N, T, 3): constraint rows, solver sweeps (or ADMM iterations), solver
     residual [m/s]; ncontacts (N, T): the geom contacts each step found (``Scene.add_geom``;
-    those within the margin, the rows among them and more: ``Scene.geom_contacts``).
+    those within the margin, the rows among them and more: ``Scene.geom_contacts``);
+    constraint_forces (N, T, rows): each constraint row's force (``Scene.add_constraint``; as
+    ``Scene.constraint_forces``).
     frame_positions (N, T + 1, nframes, 3) and frame_rotations (N, T + 1, nframes, 3, 3): the
     world placements of the frames given to ``rollout(frames=...)``, at each recorded state.
     Steps after a rollout stopped are NaN. ``status`` (N,) is, per rollout:
@@ -74,6 +77,7 @@ class Rollout:
     contact_points: np.ndarray | None = None
     stats: np.ndarray | None = None
     ncontacts: np.ndarray | None = None
+    constraint_forces: np.ndarray | None = None
     frame_positions: np.ndarray | None = None
     frame_rotations: np.ndarray | None = None
     steps_per_second: float = 0.0
@@ -160,6 +164,8 @@ class Scene:
         self.geom_names: list[str] = []
         self._excluded: list[tuple[int, int]] = []
         self._geo_key, self._geo = None, _geoms.NO_GEO
+        self._constraints: list = []  # (constraint, softness) pairs (scene_constraints.py)
+        self._eqc_key, self._eqc = None, _eqs.NO_EQC
         if max_contacts is not None:
             max_contacts = _checks.integer(max_contacts, "max_contacts", 1)
         self.max_contacts = max_contacts
@@ -494,6 +500,60 @@ class Scene:
             self._geo_key = key
         return self._geo
 
+    # --- constraints (fastdyn/sim/scene_constraints.py, kernels/contact/equality_rows.py) ---
+    def add_constraint(self, constraint, solref: Sequence[float] | None = None,
+                       solimp: Sequence[float] | None = None) -> int:
+        """A fastdyn.RigidConstraint (a loop closure "connect" or "weld" between two frames,
+        or a frame held to the world) or fastdyn.JointCoupling of the scene's model, as
+        bilateral rows of every step; returns its index. Hard by default (its residual decays
+        by the scene's ``erp`` per step; its own kp, kd are not read); ``solref`` /
+        ``solimp``: soft, as MuJoCo's equality constraints (either one given, the other
+        MuJoCo's default). kernels/contact/equality_rows.py states the rows. After a step,
+        ``constraint_forces`` holds each row's force."""
+        return self.add_constraints([constraint], solref, solimp)[0]
+
+    def add_constraints(self, constraints, solref: Sequence[float] | None = None,
+                        solimp: Sequence[float] | None = None) -> list[int]:
+        """``add_constraint`` for each of a list (one softness for all); returns the indices."""
+        constraints = _eqs.listed(constraints)
+        items = [(_eqs.checked(self.model, c, f"constraints[{k}]"),
+                  _eqs.softness(c, solref, solimp, _soft_row))
+                 for k, c in enumerate(constraints)]
+        return self._append_constraints(items)
+
+    def add_mjcf_equalities(self, path_or_xml) -> list[int]:
+        """The active ``<equality>`` connect, weld and (linear) joint elements of an MJCF file
+        (the one the model came from: fastdyn.io.mjcf_equalities) as constraints with their
+        MuJoCo solref and solimp, so that the scene steps as MuJoCo does; returns the
+        indices."""
+        from ..io.mjcf_constraints import mjcf_equalities
+
+        items = [(c, _eqs.softness(c, ref, imp, _soft_row))
+                 for c, ref, imp in mjcf_equalities(self.model, path_or_xml)]
+        return self._append_constraints(items)
+
+    def _append_constraints(self, items: list) -> list[int]:
+        first = len(self._constraints)
+        self._constraints += items
+        self._warm = None
+        self.__dict__.pop("_step_derivatives", None)  # (prepared before: now refused)
+        self._step_derivatives_free = None
+        return list(range(first, len(self._constraints)))
+
+    @property
+    def constraints(self) -> list:
+        """The scene's constraints, in the order of their rows (``constraint_forces``)."""
+        return [c for c, _ in self._constraints]
+
+    def _eqc_tables(self):
+        """The step's eqc tuple, made again only when constraints were added."""
+        if not self._constraints:
+            return _eqs.NO_EQC
+        if self._eqc_key != len(self._constraints):
+            self._eqc = _eqs.tables(self.model, self._constraints)
+            self._eqc_key = len(self._constraints)
+        return self._eqc
+
     @property
     def pairs(self) -> list[tuple[str, int]]:
         """(sphere name, half-space index) of each contact pair, in the order of the
@@ -514,9 +574,14 @@ class Scene:
 
     # --- stepping ------------------------------------------------------------------------
     def _sizes(self) -> tuple[int, int, int, int]:
-        base = _ts.sizes(self.model.nv, len(self.spheres), len(self.halfspaces))
-        return _geoms.sizes(base, self.model.nv, len(self.spheres) * len(self.halfspaces),
-                            self._geo_tables())
+        npair = self._npair()
+        base = _ts.sizes(self.model.nv, 1, npair)
+        return _geoms.sizes(base, self.model.nv, npair, self._geo_tables())
+
+    def _npair(self) -> int:
+        """The sphere pairs and the constraints' room (scene_constraints.capacity): the step's
+        contact entries before the geoms' (time_step.contact_capacity)."""
+        return len(self.spheres) * len(self.halfspaces) + _eqs.capacity(self._constraints)
 
     def reset(self) -> None:
         """Forget the warm start that ``step`` carries from one call to the next."""
@@ -541,6 +606,8 @@ class Scene:
 
     def _step_through_rollout(self, q, v, tau, fext):
         """step as a one-step rollout: its failure messages (and statuses) are the rollout's."""
+        if self._warm is None:  # (a cold start, kept: constraint_forces reads it)
+            self._warm = np.zeros((1, self._sizes()[1]))
         out = self._run(q[None], v[None], 1, torques=tau[None, None], fext=fext,
                         record=("tau", "contacts", "stats"), warm=self._warm)
         if out.status[0] == "unconverged":
@@ -552,7 +619,8 @@ class Scene:
                 out.status[0], _singular())(out.failures[0].replace("rollout 0 ", "the step "))
         self._last = _onestep.Stored(
             contact_forces=out.contact_forces[0, 0], contact_points=out.contact_points[0, 0],
-            applied_tau=out.tau[0, 0], stats=out.stats[0, 0], constraint_tau=out.constraint_tau)
+            applied_tau=out.tau[0, 0], stats=out.stats[0, 0], constraint_tau=out.constraint_tau,
+            constraint_forces=self._constraint_forces(self._warm[0]))
         return out.final_q[0], out.final_v[0]
 
     # what the last step left (fastdyn/sim/one_step.py's Last: read from its buffers when asked)
@@ -567,6 +635,17 @@ class Scene:
                               doc="the last step's constraint force W P / dt (nv,)")
     stats = property(lambda s: s._last and s._last.get("stats", s),
                      doc="the last step's rows, solver sweeps and residual (3,)")
+    constraint_forces = property(
+        lambda s: s._last.get("constraint_forces", s) if s._last else _eqs.NO_ROWS,
+        doc="each constraint row's force after the last step (scene_constraints.forces)")
+
+    def _constraint_forces(self, warm: np.ndarray) -> np.ndarray:
+        """Each constraint row's force (scene_constraints.forces) from the warm start a step
+        left; without constraints a shared empty array."""
+        if not self._constraints:
+            return _eqs.NO_ROWS
+        return _eqs.forces(self._constraints, warm, len(self.spheres) * len(self.halfspaces),
+                           self.dt)
 
     _prepared_step = None  # step's one_step.Prepared
     _step_derivatives_free = None  # what step_derivatives' generated route has prepared
@@ -599,7 +678,8 @@ class Scene:
           ``Rollout.failures`` and in a ``RolloutWarning`` (fastdyn/sim/policy.py).
         ``prm``: a batch of robots (fastdyn.parameter_batch), one per rollout or one for all;
         ``fext`` (njoints, 6), (T, njoints, 6) or (N, T, njoints, 6): external forces in the
-        joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats"; the final state
+        joint frames. ``record``: any of "q", "v", "tau", "contacts", "stats",
+        "ncontacts", "constraints" (``Rollout``'s fields); the final state
         is always returned. The recorded arrays are allocated up front: a batch whose arrays
         would take more than half of this machine's memory is refused with a MemoryError
         that gives the size (as studies check theirs); record less (``record=()`` keeps the
@@ -661,7 +741,8 @@ class Scene:
                           ConvergenceWarning, stacklevel=2)
         if single:
             for name in ("final_q", "final_v", "status", "q", "v", "tau", "contact_forces",
-                         "contact_points", "stats", "ncontacts", "frame_positions",
+                         "contact_points", "stats", "ncontacts", "constraint_forces",
+                         "frame_positions",
                          "frame_rotations"):
                 x = getattr(out, name)
                 if x is not None:
@@ -685,7 +766,8 @@ class Scene:
         nq, nv = self.model.nq, self.model.nv
         npair = len(self.spheres) * len(self.halfspaces)
         per = {"q": (steps + 1) * nq, "v": (steps + 1) * nv, "tau": steps * nv,
-               "contacts": steps * npair * 6, "stats": steps * 3, "ncontacts": steps}
+               "contacts": steps * npair * 6, "stats": steps * 3, "ncontacts": steps,
+               "constraints": steps * _eqs.rows(self._constraints)}
         sizes = {r: per[r] for r in record if r in per}
         if nframes:
             sizes["frames"] = (steps + 1) * nframes * 12
@@ -744,7 +826,8 @@ class Scene:
     def _free(self, PRM: np.ndarray) -> bool:
         """Whether no constraint row can arise for these robots (time_step's O_FREE), by the
         rule joint_rows itself follows (constraint_rows.rows_possible)."""
-        npair = len(self.spheres) * len(self.halfspaces) + len(self._geoms)
+        npair = (len(self.spheres) * len(self.halfspaces) + len(self._geoms)
+                 + len(self._constraints))
         return not _rows.rows_possible(self.model.jnt, PRM, self.opt, npair)
 
     def _forces(self, n: int, steps: int, fext) -> np.ndarray:
@@ -797,7 +880,9 @@ class Scene:
         RCF = rec("contacts", (n, steps, npair, 6))
         RSTATS = rec("stats", (n, steps, 3))
         RNC = np.zeros((n, steps) if "ncontacts" in record else (n, 0), np.int64)
+        RCON = rec("constraints", (n, steps, _eqs.rows(self._constraints)))
         geo = self._geo_tables()
+        eqc = self._eqc_tables()
         STATUS = np.full((n, 4), -1, dtype=np.int64)  # code, step, first unconverged, count
         STATUS[:, 3] = 0
         FRAMES = np.zeros(0, np.int64) if frames is None else frames
@@ -818,10 +903,10 @@ class Scene:
         while k0 < steps or (k0 == 0 and RF.shape[1]):  # (steps = 0: the initial frames)
             k1 = min(steps, k0 + span)
             t0 = time.perf_counter()
-            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, geo, opt,
+            args_all = (model.jnt, PRM, model.dof, self.spheres, self.halfspaces, geo, eqc, opt,
                         policy, args, k0, k1, Q, V, FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC,
-                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, RNC, STATUS, model.frm, FRAMES, RF,
-                        generated is not None, aba, fv)
+                        CF, ST, RQ, RV, RTAU, RCF, RSTATS, RNC, RCON, STATUS, model.frm, FRAMES,
+                        RF, generated is not None, aba, fv)
             run_rows(_roll.rollout_rows, n, nt, *args_all)  # (one rollout: no threads)
             elapsed = time.perf_counter() - t0
             if bar is not None:
@@ -883,6 +968,7 @@ class Scene:
             contact_points=RCF[..., 3:] if "contacts" in record else None,
             stats=RSTATS if "stats" in record else None,
             ncontacts=RNC if "ncontacts" in record else None,
+            constraint_forces=RCON if "constraints" in record else None,
             frame_positions=RF[..., 9:] if frames is not None else None,
             frame_rotations=RF[..., :9].reshape(RF.shape[:3] + (3, 3)) if frames is not None
             else None,

@@ -72,6 +72,12 @@ def step_options(scene, PRM: np.ndarray) -> np.ndarray:
             f"(Scene.add_geom); body-body and geom contacts have no step derivatives yet. "
             f"Differentiate a scene whose contact geometry is spheres (add_sphere, add_box's "
             f"corners) on half-spaces, or take finite differences of Scene.step")
+    if scene._constraints:
+        raise NotImplementedError(
+            f"step_derivatives: this scene has {len(scene._constraints)} constraints "
+            f"(Scene.add_constraint: loop closures, welds, couplings); their rows have no step "
+            f"derivatives yet. Take finite differences of Scene.step, or differentiate "
+            f"fd.constraint_dynamics (fd.compute_constraint_dynamics_derivatives)")
     if scene.opt[L.O_INTEGRATOR] == L.RK4:
         raise ValueError("step_derivatives: this scene integrates with integrator='rk4'; only "
                          "the semi-implicit Euler step ('euler') is differentiated")

@@ -46,8 +46,8 @@ def no_free_velocity(prm, q, v, tau, dt, ws, U, D, vf):
 
 
 @jit(inline="always")  # into the rollout loop: a call passes some twenty arrays
-def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, geo, opt, q, v, tau, fext,
-                        ws, fbuf, ibuf, warm, qn, vn, cf, stats, views):
+def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau,
+                        fext, ws, fbuf, ibuf, warm, qn, vn, cf, stats, views):
     """time_step's (q, v) -> (qn, vn), arguments and return code as its (``views``: the
     rollout thread's ``buffers`` of fbuf and ibuf, made once, not per step), with ``aba`` the
     generated forward dynamics in the contact-free Euler step and ``fv`` the generated free
@@ -63,8 +63,8 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, geo, opt, q
                                 zero, rhs, vf)
             if bad >= 0:
                 return SINGULAR * 1_000_000 + bad
-        return constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn, vn,
-                                cf, stats, Uf, D, vf, J, Z, G, c, lam, lo, hi, mu, point,
+        return constrained_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, ws, fbuf, warm, qn,
+                                vn, cf, stats, Uf, D, vf, J, G, c, lam, lo, hi, mu, point,
                                 slot, pair)
     if generated and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
         nv = v.shape[0]
@@ -75,5 +75,5 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, geo, opt, q
             euler(jnt, q, v, ddq, opt[O_DT], qn, vn)
             o = rhs_offset(nv)
             return end_without_rows(-1, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
-    return time_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,
-                     qn, vn, cf, stats)
+    return time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf, ibuf,
+                     warm, qn, vn, cf, stats)

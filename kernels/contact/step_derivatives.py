@@ -182,9 +182,10 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbu
         buffers(fbuf, ibuf, nv, npair)
     for s in range(warm.shape[0]):
         warm[s] = 0.0
-    # the step itself: its next state to the bit (scenes with geoms have no step derivatives
-    # yet: the object API refuses them, and this step has none: geo None, geom_rows.NO_GEO)
-    code = time_step(jnt, prm, dof, sph, hsp, None, opt, q, v, tc, fext, ws, fbuf, ibuf,
+    # the step itself: its next state to the bit (scenes with geoms or constraints have no
+    # step derivatives yet: the object API refuses them, and this step has none: geo and eqc
+    # None, geom_rows.NO_GEO, equality_rows.NO_EQC)
+    code = time_step(jnt, prm, dof, sph, hsp, None, None, opt, q, v, tc, fext, ws, fbuf, ibuf,
                      warm, qn, vn, cf, stats)
     if code == TS_DIVERGED:
         return DIVERGED * CODE

@@ -30,6 +30,7 @@ from .active_set import active_set_start
 from .admm import admm, work_size
 from ..linalg.cholesky import cholesky, solve
 from .constraint_rows import RIGID, contact_rows, joint_rows, reached_limits
+from .equality_rows import eq_capacity, equality_rows
 from ..algorithms.crba import crba_rnea
 from .delassus import delassus
 from .geom_rows import capacity, geom_finish, geom_rows
@@ -96,10 +97,11 @@ def geom_offset(nv, npair):
 
 
 @jit
-def contact_capacity(sph, hsp, geo):
-    """The contact entries of a step's buffers: one per sphere/half-space pair, then the
-    geom contacts' K (geom_rows.py; 0 without geoms)."""
-    return sph.shape[0] * hsp.shape[0] + capacity(geo)
+def contact_capacity(sph, hsp, geo, eqc):
+    """The contact entries of a step's buffers: one per sphere/half-space pair, the
+    constraints' room (equality_rows.py: their rows take the entries' three slots each; 0
+    without constraints), then the geom contacts' K (geom_rows.py; 0 without geoms)."""
+    return sph.shape[0] * hsp.shape[0] + eq_capacity(eqc) + capacity(geo)
 
 
 @jit
@@ -156,7 +158,7 @@ def buffers(fbuf, ibuf, nv, npair):
 
 
 @jit
-def time_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,
+def time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf, ibuf, warm,
               qn, vn, cf, stats):
     """(q, v) -> (qn, vn) under the commanded torque tau (clamped in place to the effort
     limits: it holds the applied torque on return) and external forces fext
@@ -170,7 +172,9 @@ def time_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, tau, fext, ws, fbuf, ibuf
     and friction torques, contact forces seen in joint space). Returns
     OK, SINGULAR * 1_000_000 + dof, DIVERGED, or TOO_MANY * 1_000_000 + the geom contacts found.
     ``geo``: the scene's collision geoms (geom_rows.py; empty tables: none), whose contacts
-    are rows after the spheres'; fbuf, ibuf and warm then have their room (Scene._sizes)."""
+    are rows after the spheres'; fbuf, ibuf and warm then have their room (Scene._sizes).
+    ``eqc``: the scene's loop closures, welds and couplings (equality_rows.py; None: none),
+    bilateral rows after the joint rows, their warm-start slots after the sphere pairs'."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_FREE] > 0.0:  # two views, not buffers' eighteen (each one is reference-counted)
@@ -183,21 +187,21 @@ def time_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, tau, fext, ws, fbuf, ibuf
         return _free_step(jnt, prm, opt, q, v, tau, fext, ws, fbuf[o - 2 * nv:o - nv],
                           fbuf[o:o + nv], qn, vn, cf, stats)
     M, Uf, D, h, vf, zero, rhs, J, Z, G, c, lam, lo, hi, mu, point, slot, pair = \
-        buffers(fbuf, ibuf, nv, contact_capacity(sph, hsp, geo))
+        buffers(fbuf, ibuf, nv, contact_capacity(sph, hsp, geo, eqc))
     clamp_torque_step(jnt, prm, opt, tau)
     bad = free_velocity(jnt, prm, dof, q, v, tau, fext, dt, ws, M, Uf, D, h, zero, rhs, vf)
     if bad >= 0:
         return SINGULAR * 1_000_000 + bad
-    return constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn, vn,
-                            cf, stats, Uf, D, vf, J, Z, G, c, lam, lo, hi, mu, point, slot,
+    return constrained_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, ws, fbuf, warm, qn,
+                            vn, cf, stats, Uf, D, vf, J, G, c, lam, lo, hi, mu, point, slot,
                             pair)
 
 
 # Inlined, and handed the views its caller made: a call, or views made again, would count
 # references to some twenty arrays in and out, about 0.3 us of the quadruped's 4.5 us step.
 @jit(inline="always")
-def constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn, vn, cf,
-                     stats, Uf, D, vf, J, Z, G, c, lam, lo, hi, mu, point, slot, pair):
+def constrained_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, ws, fbuf, warm, qn, vn, cf,
+                     stats, Uf, D, vf, J, G, c, lam, lo, hi, mu, point, slot, pair):
     """time_step after ``free_velocity``: from v_free and M_d = U D U^T (``buffers``' views
     of fbuf) and the placements and world Jacobian columns of CRBA in ws, the rows, their
     percussions, v+ and q+. Returns OK, DIVERGED or TOO_MANY * 1_000_000 + contacts found."""
@@ -205,7 +209,10 @@ def constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn
     dt = opt[O_DT]
     zero = fbuf[rhs_offset(nv) - nv:rhs_offset(nv)]  # (``buffers``' zero and rhs: at most 30
     rhs = fbuf[rhs_offset(nv):rhs_offset(nv) + nv]  # arguments, or CPython passes them as a
-    # tuple, which numba cannot inline)
+    # tuple, which numba cannot inline; so is Z, delassus.py's scratch)
+    rows = J.shape[0]
+    o = 2 * nv * nv + 5 * nv + rows * nv
+    Z = fbuf[o:o + rows * nv].reshape((rows, nv))
     frozen_velocity(jnt, v, dt, vf)  # v_free, v+ in the start axes (configuration/frozen.py)
     for k in range(nv):
         vn[k] = vf[k]
@@ -213,8 +220,8 @@ def constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn
     soft = fbuf[o:o + c.shape[0]]
     o = delassus_offset(nv, mu.shape[0])
     tip = fbuf[o:o + c.shape[0]]
-    nc, m = step_rows(jnt, prm, sph, hsp, geo, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair,
-                      point, soft, fbuf, warm)
+    nc, m = step_rows(jnt, prm, sph, hsp, geo, eqc, opt, q, v, ws, vf, J, c, lo, hi, mu, slot,
+                      pair, point, soft, fbuf, warm)
     if m < 0:  # more geom contacts than the scene takes: none is dropped silently
         return TOO_MANY * 1_000_000 - m
     for p in range(cf.shape[0]):
@@ -264,13 +271,14 @@ def constrained_step(jnt, prm, dof, sph, hsp, geo, opt, q, v, ws, fbuf, warm, qn
 
 
 @jit
-def step_rows(jnt, prm, sph, hsp, geo, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair, point,
-              soft, fbuf, warm):
+def step_rows(jnt, prm, sph, hsp, geo, eqc, opt, q, v, ws, vf, J, c, lo, hi, mu, slot, pair,
+              point, soft, fbuf, warm):
     """The step's constraint rows (``buffers``' arrays): contacts first (spheres on
     half-spaces, then geom pairs: geom_rows.py), then joint limits and dry friction
     (constraint_rows.py; limit rows hold exactly, without the regularization: soft RIGID;
-    friction rows have it: soft 0). Returns (contacts, rows), or (contacts, -found) when the
-    geoms have more contacts than the scene takes."""
+    friction rows have it: soft 0), then the constraints' bilateral rows (equality_rows.py).
+    Returns (contacts, rows), or (contacts, -found) when the geoms have more contacts than
+    the scene takes."""
     nc = contact_rows(jnt, sph, hsp, opt, ws, v, vf, J, c, mu, slot, pair, point, soft)
     if geo is not None:
         nc = geom_rows(jnt, geo, opt, ws, v, vf, J, c, mu, slot, pair, point, soft, nc,
@@ -281,6 +289,9 @@ def step_rows(jnt, prm, sph, hsp, geo, opt, q, v, ws, vf, J, c, lo, hi, mu, slot
     nlim = 3 * mu.shape[0] + 2 * vf.shape[0]  # the slots of limit rows end there
     for r in range(3 * nc, m):
         soft[r] = RIGID if slot[r] < nlim else 0.0
+    if eqc is not None:  # (their slots: after the sphere pairs')
+        m = equality_rows(jnt, eqc, opt, q, ws, v, vf, J, c, lo, hi, slot, soft, m,
+                          3 * sph.shape[0] * hsp.shape[0])
     return nc, m
 
 

@@ -17,10 +17,11 @@ how many (0 to start).
 Recorded (when the array has room, i.e. its step axis is not empty): RQ[r, k + 1], RV[r, k + 1]
 the state after step k, RTAU[r, k] the applied torque, RCF[r, k] the contact forces and points,
 RSTATS[r, k] the rows, sweeps and residual of the contact solve, RNC[r, k] the geom contacts the
-step found (geo: the scene's geoms, geom_rows.py); RF[r, k, j] the world
-placement (R row-major, then p: 12 numbers) of frame FRAMES[j] at the state k, by a forward
-kinematics pass of its own (the step recomputes its kinematics from q: recording changes no
-state).
+step found (geo: the scene's geoms, geom_rows.py), RCON[r, k] the force of each constraint row
+(eqc: the scene's constraints, equality_rows.py; their percussions / dt, from their slots);
+RF[r, k, j] the world placement (R row-major, then p: 12 numbers) of frame FRAMES[j] at the
+state k, by a forward kinematics pass of its own (the step recomputes its kinematics from q:
+recording changes no state).
 Steps go through generated_step.py: with ``generated`` true, ``aba`` and ``fv`` are the model's
 generated forward dynamics and free velocity (function pointers: fastdyn/sim/generated_rollout.py);
 otherwise they are generated_step.no_aba and no_free_velocity, never called, and every step is
@@ -47,16 +48,17 @@ def _frames(jnt, prm, frm, FRAMES, q, ws, out):
 
 
 @jit
-def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, opt, policy, args, k0, k1, Q, V,
+def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, eqc, opt, policy, args, k0, k1, Q, V,
                  FEXT, WARM, FBUF, IBUF, ws3, QN, VN, TC, CF, ST, RQ, RV, RTAU, RCF, RSTATS,
-                 RNC, STATUS, frm, FRAMES, RF, generated, aba, fv):
+                 RNC, RCON, STATUS, frm, FRAMES, RF, generated, aba, fv):
     dt, tol = opt[O_DT], opt[O_TOL]
     # this thread's rows, each made once (a view costs its reference counts: not per step)
     qn, vn, tc, cf, st = QN[t, 0], VN[t, 0], TC[t, 0], CF[t, 0], ST[t, 0]
     ws, fbuf, ibuf = ws3[t], FBUF[t, 0], IBUF[t, 0]
     nq, nv = qn.shape[0], vn.shape[0]
-    views = buffers(fbuf, ibuf, nv, contact_capacity(sph, hsp, geo))
+    views = buffers(fbuf, ibuf, nv, contact_capacity(sph, hsp, geo, eqc))
     found = ibuf.shape[0] - INFO + FOUND  # (geoms: the step's geom contacts, geom_rows.py)
+    s0 = 3 * sph.shape[0] * hsp.shape[0]  # (constraints: their rows' slots, equality_rows.py)
     for r in range(lo, hi):
         if STATUS[r, 0] >= 0:
             continue
@@ -71,8 +73,8 @@ def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, opt, policy, args, k0,
                 STATUS[r, 0] = RAISED * 1_000_000
                 STATUS[r, 1] = k
                 break
-            code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, geo, opt, q,
-                                       v, tc, f0 if fx.shape[0] == 1 else fx[k], ws, fbuf,
+            code = generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, geo, eqc, opt,
+                                       q, v, tc, f0 if fx.shape[0] == 1 else fx[k], ws, fbuf,
                                        ibuf, warm, qn, vn, cf, st, views)
             if code != OK:
                 STATUS[r, 0] = code
@@ -104,6 +106,9 @@ def rollout_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, opt, policy, args, k0,
                     RSTATS[r, k, j] = st[j]
             if RNC.shape[1] > 0:
                 RNC[r, k] = 0 if geo is None else ibuf[found]
+            if RCON.shape[1] > 0:  # the percussions the step left in the warm start, / dt
+                for j in range(RCON.shape[2]):
+                    RCON[r, k, j] = warm[s0 + j] / dt
             if RF.shape[1] > 0:
                 _frames(jnt, prm, frm, FRAMES, qn, ws, RF[r, k + 1])
 

@@ -59,7 +59,7 @@ def scratch_views(scratch, nq, nv, nf, npair, nwarm):
 
 
 @jit
-def step_checked(jnt, prm, dof, sph, hsp, geo, sopt, q, v, tau, fext, ws, ibuf, warm,
+def step_checked(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau, fext, ws, ibuf, warm,
                  scratch, nf, tol):
     """One ``time_step`` from the caller's (q, v, tau) (any layout; checked here) with the
     prepared options in ``scratch`` (see the module docstring for the layout and the codes).
@@ -87,8 +87,8 @@ def step_checked(jnt, prm, dof, sph, hsp, geo, sopt, q, v, tau, fext, ws, ibuf, 
         taus[k] = tau[k]
     for k in range(nwarm):
         before[k] = warm[k]
-    r = time_step(jnt, prm, dof, sph, hsp, geo, opt, qs, vs, taus, fext, ws, fbuf, ibuf, warm,
-                  qn, vn, cf, stats)
+    r = time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, qs, vs, taus, fext, ws, fbuf, ibuf,
+                  warm, qn, vn, cf, stats)
     if r != OK:
         for k in range(nwarm):
             warm[k] = before[k]
