@@ -231,3 +231,34 @@ def test_a_cylinder_stands_on_its_rim_and_lies_on_its_two_ends(lower):
     np.testing.assert_allclose(c.dist, -depth, atol=1e-15)
     np.testing.assert_allclose(np.sort(c.pos[:, 1]), [0.05 - h, 0.05 + h], atol=1e-15)
     np.testing.assert_allclose(c.pos[:, 0], 0.1, atol=1e-15)
+
+
+@pytest.mark.parametrize("where,centre,dist,normal", [
+    # cylinder radius 0.2, half-length 0.3, axis z; sphere radius 0.1; normal sphere -> cylinder
+    ("side", (0.25, 0.0, 0.1), 0.25 - 0.2 - 0.1, (-1.0, 0.0, 0.0)),
+    ("cap", (0.05, 0.1, 0.38), 0.38 - 0.3 - 0.1, (0.0, 0.0, -1.0)),
+    ("rim", (0.2 + 0.06, 0.0, 0.3 + 0.08), 0.1 - 0.1, (-0.6, 0.0, -0.8)),
+    ("inside, nearer the side", (0.0, -0.15, 0.0), -(0.2 - 0.15) - 0.1, (0.0, 1.0, 0.0)),
+    ("inside, nearer a cap", (0.0, 0.05, -0.28), -(0.3 - 0.28) - 0.1, (0.0, 0.0, 1.0)),
+])
+def test_sphere_cylinder_is_the_closest_point_of_the_solid_cylinder(where, centre, dist,
+                                                                    normal):
+    """A sphere beside the side, above a cap, off a rim (a 3-4-5 offset), and with its centre
+    inside the cylinder nearer the side or a cap, in a turned and moved frame: the distance,
+    normal and point of each case's closed form (both rotated), to round-off. The cylinder
+    given first gives the same contact with the normal reversed."""
+    R = _rz(0.7) @ np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
+    p = np.array([0.3, -0.2, 1.1])
+    sphere, cyl = dict(type="sphere", size=(0.1,), margin=0.1), dict(type="cylinder",
+                                                                    size=(0.2, 0.3))
+    c = _pair(sphere, cyl, _T(p=p + R @ np.array(centre)), _T(R, p))
+    n = R @ np.array(normal)
+    np.testing.assert_allclose(c.dist, [dist], atol=1e-15)
+    np.testing.assert_allclose(c.normal, [n], atol=1e-15)
+    # the midpoint of the witness points: the sphere's centre + (r + dist / 2) n
+    np.testing.assert_allclose(c.pos, [p + R @ np.array(centre) + (0.1 + dist / 2) * n],
+                               atol=1e-15)
+    r = _pair(dict(cyl, margin=0.1), dict(sphere, margin=0.0), _T(R, p),
+              _T(p=p + R @ np.array(centre)))
+    np.testing.assert_allclose(r.normal, -c.normal, atol=0)
+    np.testing.assert_allclose(r.dist, c.dist, atol=0)

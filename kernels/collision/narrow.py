@@ -1,7 +1,7 @@
 """The narrow phase: one routine per pair of geom types, chosen by their codes.
 
 Analytic routines (plane.py, sphere.py, capsule.py, box.py) for: plane with sphere, capsule,
-box, cylinder, ellipsoid and convex; sphere with sphere, capsule and box; capsule with
+box, cylinder, ellipsoid and convex; sphere with sphere, capsule, box and cylinder; capsule with
 capsule and box; box with box (MuJoCo's analytic pairs, MuJoCo documentation "Computation /
 Collision detection"). Every other pair goes through GJK/EPA (convex.py). Two planes never
 collide. Routines are written for t1 <= t2; a pair given the other way round is swapped and
@@ -16,7 +16,7 @@ from .geoms import (BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID, G_MARGIN, G_SIZE,
                     PLANE, SPHERE)
 from .plane import (plane_box, plane_capsule, plane_convex, plane_cylinder, plane_ellipsoid,
                     plane_sphere)
-from .sphere import sphere_box, sphere_capsule, sphere_sphere
+from .sphere import sphere_box, sphere_capsule, sphere_cylinder, sphere_sphere
 
 
 @jit
@@ -43,6 +43,8 @@ def _ordered(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, margin, con, k, wf, wi):
             return sphere_capsule(p1, s1[0], p2, R2, s2[0], s2[1], margin, con, k)
         if t2 == BOX:
             return sphere_box(p1, s1[0], p2, R2, s2, margin, con, k)
+        if t2 == CYLINDER:
+            return sphere_cylinder(p1, s1[0], p2, R2, s2[0], s2[1], margin, con, k)
     elif t1 == CAPSULE:
         if t2 == CAPSULE:
             return capsule_capsule(p1, R1, s1[0], s1[1], p2, R2, s2[0], s2[1], margin, con, k)

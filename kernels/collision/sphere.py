@@ -1,10 +1,13 @@
-"""Sphere against sphere, capsule (its segment's closest point) and box (the clamped point).
+"""Sphere against sphere, capsule (its segment's closest point), box (the clamped point) and
+cylinder (the closest point of the solid cylinder: on its side, a cap or a rim).
 
 Two spheres (c1, r1), (c2, r2): n = (c2 - c1) / |c2 - c1|, signed distance
 |c2 - c1| - r1 - r2, witness points c1 + r1 n and c2 - r2 n; every analytic routine here
 reduces to it (MuJoCo documentation, "Computation / Collision detection"; Ericson,
 "Real-Time Collision Detection", 2005, sec. 5.1.2 closest point on a segment, 5.1.3 on a box).
-A sphere whose centre is inside a box has the box's nearest face: depth s_k - |x_k| + r.
+A sphere whose centre is inside a box has the box's nearest face: depth s_k - |x_k| + r; inside
+a cylinder (radius R, half-length h; local centre x with rho = |(x_0, x_1)|), the nearer of its
+side (depth R - rho + r, radially) and its caps (h - |x_2| + r, axially).
 """
 
 import numpy as np
@@ -89,3 +92,36 @@ def box_point(p, R, s, x0, x1, x2, r, flip, margin, con, k):
 def sphere_box(p1, r1, p2, R2, s2, margin, con, k):
     """Sphere (p1, r1) and box (p2, R2, half-sizes s2): 1 contact."""
     return box_point(p2, R2, s2, p1[0], p1[1], p1[2], r1, False, margin, con, k)
+
+
+@jit
+def sphere_cylinder(p1, r1, p2, R2, rc, h, margin, con, k):
+    """Sphere (p1, r1) and cylinder (p2, R2, radius rc, half-length h along R2[:, 2]): 1
+    contact. Outside, the solid cylinder's closest point to the centre: the centre's local
+    (x_0, x_1) scaled onto the radius if beyond it, x_2 clamped to [-h, h]; inside, the nearer
+    of the side and the caps. A centre on the axis, nearer the side, leaves along the
+    cylinder's local -x."""
+    d0, d1, d2 = p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2]
+    l0 = R2[0, 0] * d0 + R2[1, 0] * d1 + R2[2, 0] * d2
+    l1 = R2[0, 1] * d0 + R2[1, 1] * d1 + R2[2, 1] * d2
+    l2 = R2[0, 2] * d0 + R2[1, 2] * d1 + R2[2, 2] * d2
+    rho = np.sqrt(l0 * l0 + l1 * l1)
+    if rho > rc or abs(l2) > h:  # outside: from the centre to the closest point
+        sc = rc / rho if rho > rc else 1.0
+        e0, e1, e2 = l0 * sc - l0, l1 * sc - l1, min(h, max(-h, l2)) - l2
+        L = np.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
+        d = L - r1
+        e0, e1, e2 = e0 / L, e1 / L, e2 / L
+    elif rc - rho < h - abs(l2):  # inside, nearer the side: radially into the cylinder
+        d = -(rc - rho) - r1
+        e0, e1, e2 = (-l0 / rho, -l1 / rho, 0.0) if rho > 0.0 else (-1.0, 0.0, 0.0)
+    else:  # inside, nearer a cap: axially into the cylinder
+        d = -(h - abs(l2)) - r1
+        e0, e1, e2 = 0.0, 0.0, (-1.0 if l2 >= 0.0 else 1.0)
+    if d >= margin:
+        return 0
+    n0 = R2[0, 0] * e0 + R2[0, 1] * e1 + R2[0, 2] * e2
+    n1 = R2[1, 0] * e0 + R2[1, 1] * e1 + R2[1, 2] * e2
+    n2 = R2[2, 0] * e0 + R2[2, 1] * e1 + R2[2, 2] * e2
+    s_ = r1 + 0.5 * d
+    return write(con, k, p1[0] + s_ * n0, p1[1] + s_ * n1, p1[2] + s_ * n2, n0, n1, n2, d)
