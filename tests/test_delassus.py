@@ -54,7 +54,7 @@ def assemble(m, M, J, soft):
     U, D = np.zeros((nv, nv)), np.zeros(nv)
     assert cholesky(m.dof, M.copy(), U, D) < 0
     Z, G = np.zeros((rows, nv)), np.zeros((rows, rows))
-    delassus(m.dof, U, D, J, rows, REG, soft, Z, G, np.empty(rows))
+    delassus(m.dof, U, D, J, rows, REG, soft, Z, G, np.empty(3 * rows))
     return G
 
 
@@ -90,5 +90,6 @@ def test_a_row_across_two_roots_ending_at_dof_1():
     J = np.array([[1.0, 2.0], [0.0, 3.0], [4.0, 0.0]])
     rows = J.shape[0]
     Z, G = np.zeros((rows, 2)), np.zeros((rows, rows))
-    delassus(dof, np.eye(2), np.ones(2), J, rows, 0.0, np.zeros(rows), Z, G, np.empty(rows))
+    delassus(dof, np.eye(2), np.ones(2), J, rows, 0.0, np.zeros(rows), Z, G,
+             np.empty(3 * rows))
     assert np.array_equal(G, J @ J.T)

@@ -77,8 +77,9 @@ NAN = float("nan")
 
 @jit
 def work_size(m):
-    """Floats of the workspace ``admm`` needs for m rows: a factor and six vectors."""
-    return m * m + 6 * m
+    """Floats of the workspace ``admm`` needs for m rows: a factor and six vectors (and two
+    for active_set.py's envelope)."""
+    return m * m + 8 * m
 
 
 @jit
@@ -201,10 +202,11 @@ def _residual(mu, nc, lo, hi, m, y, u):
 
 
 @jit
-def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
+def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work, span=None):
     """Solve for lam[:m] in place from its content (warm start), as pgs.py's ``pgs`` (same
     arguments, rows 0..3nc-1 the nc contacts, 3nc..m-1 bounded by lo, hi; G includes the
-    compliance), with ``work`` (>= work_size(m) floats) for the factor and vectors. Returns
+    compliance), with ``work`` (>= work_size(m) floats) for the factor and vectors and
+    ``span`` (optional: G's non-zero columns by row, delassus.py) for the polish. Returns
     (iterations made, residual [m/s]): (0, residual <= tol) for a warm start at the
     solution."""
     F = work[:m * m].reshape((m, m))
@@ -268,7 +270,7 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
             return it + 1, residual
         if it + 1 == polish and it + 1 < iterations:  # (the last one's polish is below)
             polish *= 2
-            polished = _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual)
+            polished = _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual, span)
             if polished >= 0.0:
                 return it + 1, polished
             rho = _refactor(G, m, rho, step, big * KAPPA, F)  # the polish wrote over F
@@ -287,14 +289,14 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
             return it + 1, NAN
     for r in range(m):
         lam[r] = y[r]
-    polished = _polished(G, c, mu, nc, lo, hi, m, lam, residual, work, residual)
+    polished = _polished(G, c, mu, nc, lo, hi, m, lam, residual, work, residual, span)
     if polished >= 0.0:
         return int(iterations), polished
     return int(iterations), residual
 
 
 @jit
-def _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual):
+def _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual, span):
     """Solution polishing (Stellato et al., "OSQP: an operator splitting solver for quadratic
     programs", Math. Prog. Comp. 12, 2020, sec. 4): the exact solution on the active set the
     iterate y shows, refined by block pivoting (active_set.py), put in lam when its residual
@@ -308,7 +310,7 @@ def _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual):
         lam[r] = y[r]
         saved_y[r] = y[r]
         saved_z[r] = z[r]
-    if active_set_start(G, c, mu, nc, lo, hi, m, lam, work, True):
+    if active_set_start(G, c, mu, nc, lo, hi, m, lam, work, True, span):
         affine(G, c, lam, m, x)
         polished = _residual(mu, nc, lo, hi, m, lam, x)
         if polished <= tol and polished < residual:

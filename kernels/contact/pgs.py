@@ -30,21 +30,25 @@ from .._jit import jit
 
 
 @jit
-def row_velocity(G, c, lam, m, r):
+def row_velocity(G, c, lam, m, r, span=None):
+    """u_r = c_r + G[r] . lam; with ``span`` (2m,: delassus.py's), over the columns
+    span[r]..span[m + r] of row r only (G is zero outside them: the same sum)."""
     acc = c[r]
-    for s in range(m):
+    a, b = (0, m) if span is None else (int(span[r]), int(span[m + r]) + 1)
+    for s in range(a, b):
         acc += G[r, s] * lam[s]
     return acc
 
 
 @jit
-def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
+def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations, span=None):
     """Solve for lam[:m] in place, starting from its content (warm start): rows 0..3nc-1
     are nc contacts with friction coefficients mu[:nc]; rows 3nc..m-1 are bounded by
-    lo, hi. G (>= m, >= m) includes the compliance. Returns (sweeps, residual); a warm start
-    at the solution returns after one sweep that changes nothing: (0, residual <= tol).
-    A sweep that meets a NaN (a non-finite G or c) stops with residual NaN: max() would drop
-    it and report convergence."""
+    lo, hi. G (>= m, >= m) includes the compliance; ``span`` (optional, 2m): the columns of
+    each row of G that can be non-zero (delassus.py), the only ones a sweep reads. Returns
+    (sweeps, residual); a warm start at the solution returns after one sweep that changes
+    nothing: (0, residual <= tol). A sweep that meets a NaN (a non-finite G or c) stops with
+    residual NaN: max() would drop it and report convergence."""
     residual = 0.0
     for it in range(int(iterations)):
         residual, nan = 0.0, False
@@ -53,7 +57,7 @@ def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
             gnn = G[n, n]
             if not gnn <= 0.0:  # (a NaN enters, to be reported)
                 old = lam[n]
-                new = old - row_velocity(G, c, lam, m, n) / gnn
+                new = old - row_velocity(G, c, lam, m, n, span) / gnn
                 if new < 0.0:
                     new = 0.0
                 lam[n] = new
@@ -64,8 +68,8 @@ def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
             gt = 0.5 * (a + d) + sqrt(0.25 * (a - d) * (a - d) + b * b)
             if not gt <= 0.0:
                 o1, o2 = lam[n + 1], lam[n + 2]
-                t1 = o1 - row_velocity(G, c, lam, m, n + 1) / gt
-                t2 = o2 - row_velocity(G, c, lam, m, n + 2) / gt
+                t1 = o1 - row_velocity(G, c, lam, m, n + 1, span) / gt
+                t2 = o2 - row_velocity(G, c, lam, m, n + 2, span) / gt
                 radius = mu[i] * lam[n]
                 norm = sqrt(t1 * t1 + t2 * t2)
                 if norm > radius:
@@ -80,7 +84,7 @@ def pgs(G, c, mu, nc, lo, hi, m, lam, tol, iterations):
             grr = G[r, r]
             if not grr <= 0.0:  # (a NaN enters, to be reported)
                 old = lam[r]
-                new = min(max(old - row_velocity(G, c, lam, m, r) / grr, lo[r]), hi[r])
+                new = min(max(old - row_velocity(G, c, lam, m, r, span) / grr, lo[r]), hi[r])
                 lam[r] = new
                 d = abs(new - old) * grr
                 residual = max(residual, d)

@@ -1,5 +1,5 @@
 """Small dense helpers: the per-joint nv x nv blocks (nv <= 6) of ABA, y = A x + b, and the
-Cholesky factorization of the contact solvers' m x m systems."""
+Cholesky factorization of the contact solvers' m x m systems (dense, or within an envelope)."""
 
 from math import sqrt
 
@@ -99,5 +99,58 @@ def solve_factored(F, m, b):
         inv = 1.0 / F[i, i]
         acc = b[i]
         for k in range(i + 1, m):
+            acc -= F[k, i] * b[k]
+        b[i] = acc * inv
+
+
+@jit
+def factor_envelope(A, m, first, reach, F):
+    """``factor_shifted(A, m, 0, F)`` for a symmetric A whose row i is zero left of column
+    first[i] (its envelope): the factor has no entry outside the envelope (George & Liu,
+    "Computer Solution of Large Sparse Positive Definite Systems", 1981, ch. 4), so its
+    entries are the same sums without their zero terms, and F is written only where
+    ``solve_envelope`` reads it. first, reach (m,) floats: reach[j] <- the last row whose
+    envelope reaches column j. False if a pivot is not positive."""
+    for j in range(m):
+        reach[j] = j
+    for i in range(m):
+        for j in range(int(first[i]), i):
+            reach[j] = i
+    for j in range(m):
+        fj = int(first[j])
+        d = A[j, j]
+        for k in range(fj, j):
+            d -= F[j, k] * F[j, k]
+        if not d > 0.0:
+            return False
+        d = sqrt(d)
+        F[j, j] = d
+        inv = 1.0 / d
+        for i in range(j + 1, int(reach[j]) + 1):
+            fi = int(first[i])
+            if fi > j:  # (a row of the envelope below j that starts after it: a zero)
+                F[i, j] = 0.0
+                continue
+            acc = A[i, j]
+            for k in range(max(fi, fj), j):
+                acc -= F[i, k] * F[j, k]
+            F[i, j] = acc * inv
+    return True
+
+
+@jit
+def solve_envelope(F, m, first, reach, b):
+    """``solve_factored`` with F, first and reach from ``factor_envelope``: the envelope's
+    terms only."""
+    for i in range(m):
+        inv = 1.0 / F[i, i]
+        acc = b[i]
+        for k in range(int(first[i]), i):
+            acc -= F[i, k] * b[k]
+        b[i] = acc * inv
+    for i in range(m - 1, -1, -1):
+        inv = 1.0 / F[i, i]
+        acc = b[i]
+        for k in range(i + 1, int(reach[i]) + 1):
             acc -= F[k, i] * b[k]
         b[i] = acc * inv
