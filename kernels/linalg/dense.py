@@ -108,40 +108,43 @@ def factor_envelope(A, m, first, reach, F):
     """``factor_shifted(A, m, 0, F)`` for a symmetric A whose row i is zero left of column
     first[i] (its envelope): the factor has no entry outside the envelope (George & Liu,
     "Computer Solution of Large Sparse Positive Definite Systems", 1981, ch. 4), so its
-    entries are the same sums without their zero terms, and F is written only where
-    ``solve_envelope`` reads it. first, reach (m,) floats: reach[j] <- the last row whose
-    envelope reaches column j. False if a pivot is not positive."""
+    entries are the same sums without their zero terms. Made column by column, each column
+    then taken off the columns right of it (right-looking: every entry still loses its
+    products in ascending order, so the numbers are factor_shifted's), with column j of the
+    factor kept in row j's upper part too, so that the update reads two rows (contiguous).
+    A's lower envelope is read only (F may be A). first, reach (m,) floats: reach[j] <- the
+    last row whose envelope reaches column j. False if a pivot is not positive."""
     for j in range(m):
         reach[j] = j
     for i in range(m):
         for j in range(int(first[i]), i):
             reach[j] = i
+    for i in range(m):
+        for j in range(int(first[i]), i + 1):
+            F[i, j] = A[i, j]
     for j in range(m):
-        fj = int(first[j])
-        d = A[j, j]
-        for k in range(fj, j):
-            d -= F[j, k] * F[j, k]
+        d = F[j, j]
         if not d > 0.0:
             return False
         d = sqrt(d)
         F[j, j] = d
-        inv = 1.0 / d
-        for i in range(j + 1, int(reach[j]) + 1):
-            fi = int(first[i])
-            if fi > j:  # (a row of the envelope below j that starts after it: a zero)
-                F[i, j] = 0.0
-                continue
-            acc = A[i, j]
-            for k in range(max(fi, fj), j):
-                acc -= F[i, k] * F[j, k]
-            F[i, j] = acc * inv
+        inv = 1.0 / d  # (one division per column, not one per entry)
+        e = int(reach[j])
+        for i in range(j + 1, e + 1):  # (a row below j whose envelope starts after j: a zero)
+            F[j, i] = F[i, j] * inv if int(first[i]) <= j else 0.0
+            F[i, j] = F[j, i]
+        for i in range(j + 1, e + 1):
+            x = F[j, i]
+            if x != 0.0:
+                for k in range(j + 1, i + 1):
+                    F[i, k] -= x * F[j, k]
     return True
 
 
 @jit
 def solve_envelope(F, m, first, reach, b):
     """``solve_factored`` with F, first and reach from ``factor_envelope``: the envelope's
-    terms only."""
+    terms only (the backward pass reads the factor's columns from the rows' upper parts)."""
     for i in range(m):
         inv = 1.0 / F[i, i]
         acc = b[i]
@@ -152,5 +155,5 @@ def solve_envelope(F, m, first, reach, b):
         inv = 1.0 / F[i, i]
         acc = b[i]
         for k in range(i + 1, int(reach[i]) + 1):
-            acc -= F[k, i] * b[k]
+            acc -= F[i, k] * b[k]
         b[i] = acc * inv
