@@ -14,8 +14,8 @@ keeps its active set from one step to the next, where Gauss-Seidel, slowed by th
 the feet through the base, takes tens of sweeps to reach the tolerance.
 
 ``active_set_start`` reads the active set from lam (the warm start after a few sweeps),
-solves that system (dense Cholesky of G_AA, G being positive definite with its
-compliance), and refines the set by block pivoting on what the solution shows (Judice &
+solves that system (Cholesky of G_AA within its envelope, G being positive definite with
+its compliance), and refines the set by block pivoting on what the solution shows (Judice &
 Pires, "A block principal pivoting algorithm for large-scale strictly monotone linear
 complementarity problems", Computers & OR 21(5), 1994): a sticking contact whose lam_n <= 0
 parts, a parted contact that approaches (u_n < 0) closes, an interior row past a bound goes

@@ -53,12 +53,14 @@ def invert_spd(A, a, n, tmp, t):
 
 
 @jit
-def affine(A, b, x, n, y):
+def affine(A, b, x, n, y, span=None):
     """y[:n] = A[:n, :n] x[:n] + b[:n] (row by row, b first: the contact solvers' velocities
-    u = G lam + c, the computed-torque law's tau = M x + h)."""
+    u = G lam + c, the computed-torque law's tau = M x + h); with ``span`` (2n,), row r over
+    the columns span[r]..span[n + r] only (A is zero outside them: the same sums)."""
     for r in range(n):
         acc = b[r]
-        for k in range(n):
+        k0, k1 = (0, n) if span is None else (int(span[r]), int(span[n + r]) + 1)
+        for k in range(k0, k1):
             acc += A[r, k] * x[k]
         y[r] = acc
 
@@ -104,8 +106,8 @@ def solve_factored(F, m, b):
 
 
 @jit
-def factor_envelope(A, m, first, reach, F):
-    """``factor_shifted(A, m, 0, F)`` for a symmetric A whose row i is zero left of column
+def factor_envelope(A, m, first, reach, F, shift=0.0):
+    """``factor_shifted(A, m, shift, F)`` for a symmetric A whose row i is zero left of column
     first[i] (its envelope): the factor has no entry outside the envelope (George & Liu,
     "Computer Solution of Large Sparse Positive Definite Systems", 1981, ch. 4), so its
     entries are the same sums without their zero terms. Made column by column, each column
@@ -122,6 +124,7 @@ def factor_envelope(A, m, first, reach, F):
     for i in range(m):
         for j in range(int(first[i]), i + 1):
             F[i, j] = A[i, j]
+        F[i, i] = A[i, i] + shift
     for j in range(m):
         d = F[j, j]
         if not d > 0.0:
