@@ -23,7 +23,7 @@ from bench.ladder import tag
 mujoco = pytest.importorskip("mujoco")
 rollout = pytest.importorskip("mujoco.rollout")
 
-NBOX, H, DT = 10, 0.05, 1e-3
+NBOX, H, DT, G = 10, 0.05, 1e-3, 9.81
 N, T = 8, 500
 SOLREF, SOLIMP = (0.02, 1.0), (0.9, 0.95, 0.001, 0.5, 2.0)
 
@@ -82,3 +82,66 @@ def test_box_stack_rollouts(benchmark, kind):
     out = benchmark(scene.rollout, Q, V, T, record=())
     assert (out.status == "ok").all()
     benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * T))
+
+
+# --- a two-finger gripper lifting a box (tests/test_scene_grasp.py's scene, from MJCF) --------
+
+GRASP_T, GRASP_AT = 1500, 300  # steps, the step the lift starts
+HB, FINGER, GAP, Z0 = 0.03, (0.01, 0.02, 0.02), 0.005, 0.1
+MP, MF, MB, SQUEEZE, EXTRA = 1.0, 0.1, 0.2, 5.0, 1.0
+
+
+def _gripper_xml() -> str:
+    y = HB + FINGER[1] + GAP
+    fingers = "".join(
+        f'<body name="{n}" pos="0 {s * y} {-Z0}"><joint name="{n}" type="slide" '
+        f'axis="0 {-s} 0"/><inertial pos="0 0 0" mass="{MF}" diaginertia="1e-5 1e-5 1e-5"/>'
+        f'<geom type="box" size="{FINGER[0]} {FINGER[1]} {FINGER[2]}" friction="0.8"/></body>'
+        for n, s in (("left", 1), ("right", -1)))
+    return (f'<mujoco><option timestep="{DT}" cone="elliptic" integrator="Euler"/><worldbody>'
+            f'<geom type="plane" size="0 0 1" friction="0.8"/>'
+            f'<body name="palm" pos="0 0 {HB + Z0}"><joint name="lift" type="slide" '
+            f'axis="0 0 1"/><inertial pos="0 0 0" mass="{MP}" diaginertia="1e-3 1e-3 1e-3"/>'
+            f'{fingers}</body><body name="box" pos="0 0 {HB}"><freejoint name="box"/>'
+            f'<geom type="box" size="{HB} {HB} {HB}" mass="{MB}" friction="0.8"/></body>'
+            f'</worldbody><actuator><motor joint="lift"/><motor joint="left"/>'
+            f'<motor joint="right"/></actuator></mujoco>')
+
+
+def test_gripper_lift_rollouts(benchmark):
+    """The gripper closes on the box (5 N a finger) and lifts it (the whole weight + 1 N from
+    step GRASP_AT): fastdyn rigid (PGS) against MuJoCo's default soft contacts, both holding
+    the box."""
+    xml = _gripper_xml()
+    model = fd.load_mjcf(xml)
+    scene = fd.Scene(model, dt=DT, mu=0.8)
+    for body, size in (("left", FINGER), ("right", FINGER), ("box", (HB, HB, HB))):
+        scene.add_geom(body, "box", size=size, friction=0.8)
+    q0 = np.r_[0.0, 0.0, 0.0, 0.0, 0.0, HB, 0.0, 0.0, 0.0, 1.0]
+    ctrl = np.zeros((GRASP_T, 3))
+    ctrl[:, 1:] = SQUEEZE
+    ctrl[:, 0] = (MP + 2 * MF) * G
+    ctrl[GRASP_AT:, 0] = (MP + 2 * MF + MB) * G + EXTRA
+    tau = np.zeros((GRASP_T, model.nv))
+    tau[:, :3] = ctrl
+    Q, V = np.tile(q0, (N, 1)), np.zeros((N, model.nv))
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    out = scene.rollout(Q, V, GRASP_T, torques=tau, record=())
+    assert (out.status == "ok").all() and (out.final_q[:, 5] > HB + 0.5).all()
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = [mujoco.MjData(m) for _ in range(2)]
+    state = np.zeros((N, mujoco.mj_stateSize(m, mujoco.mjtState.mjSTATE_FULLPHYSICS)))
+    mujoco.mj_getState(m, d[0], state[0], mujoco.mjtState.mjSTATE_FULLPHYSICS)
+    state[:] = state[0]
+    control = np.tile(ctrl, (N, 1, 1))
+    st, _ = rollout.rollout(m, d, state, control)  # warm; the box is held there too
+    assert (st[:, -1, 1 + 5] > HB + 0.5).all()  # (state: time, then qpos)
+    mj = np.inf
+    for _ in range(5):
+        t = time.perf_counter()
+        rollout.rollout(m, d, state, control)
+        mj = min(mj, (time.perf_counter() - t) / (N * GRASP_T))
+    tag(benchmark, "rollout", "gripper_lift", "gripper", "fastdyn", evals=N * GRASP_T,
+        variant="pgs", mujoco_step_s=mj)
+    out = benchmark(scene.rollout, Q, V, GRASP_T, torques=tau, record=())
+    benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * GRASP_T))
