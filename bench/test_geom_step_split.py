@@ -11,10 +11,20 @@ bench/test_step_split.py splits the quadruped's (the same replay and cumulative 
 The states: one rollout of STEPS steps from the stack at rest (its first steps settle the
 boxes onto each other, the rest stands still; nv = 60, 40 contacts, 120 rows).
 
-Measured on this machine (load ~1 from other sessions), per step, before the sparse Delassus
-and the block solve of the active set (commit 0f905b6): dynamics 4.5 us, detect 4.2,
-rows 6.6, delassus 98, solve 210 (the dense Cholesky of the 120 x 120 G on the active set,
-each step), rest ~5: 330 us, where ``mujoco.rollout`` takes ~26 us."""
+Measured on this machine, one thread, microseconds per step (the machine loaded by other
+sessions, load ~2.5 on 2 cores: within ~1.5x, and a phase is a difference of prefixes timed
+apart, so it takes the others' noise; bench/results/test_geom_step_split.json):
+                before (commit 0f905b6)     after
+  dynamics            4.6                    5.8
+  detect              4.5                    5.1
+  rows                7.6                    6.2
+  delassus           100                    31.6   (rows on bodies apart share nothing)
+  solve              204                    41.6   (the active set's Cholesky within the
+                                                    envelope of G instead of 120^3)
+  rest                37                     3.7
+  step               358                    94
+(before, a 120 x 120 dense Delassus matrix entry by entry over the dofs up to the lower row's
+last, and a dense Cholesky of it on the active set each step)."""
 
 from __future__ import annotations
 
