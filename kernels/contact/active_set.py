@@ -34,7 +34,7 @@ from math import sqrt
 
 from .._jit import jit
 from ..linalg.dense import factor_envelope, solve_envelope
-from .pgs import row_velocity  # (u_r = c_r + G_r . x)
+from .pgs import columns, full_spans, row_velocity  # (u_r = c_r + G_r . x)
 
 
 PIVOTS = 8  # sets tried from one guess (block pivoting: 1-4 sufficed on a standing humanoid)
@@ -117,6 +117,7 @@ def _solve_set(G, c, m, flag, trial, work, span):
     ``span``, row a of G_AA is zero left of the first flagged row in its row's span: the
     factor is made within that envelope (work[m m + 6m:], first and reach)."""
     rows = work[m:2 * m]  # the flagged rows, in order (as floats)
+    full = full_spans(span)
     first = work[m * m + 6 * m:m * m + 7 * m]
     reach = work[m * m + 7 * m:m * m + 8 * m]
     k = 0
@@ -131,7 +132,7 @@ def _solve_set(G, c, m, flag, trial, work, span):
     for a in range(k):
         r = int(rows[a])
         acc = c[r]
-        s0, s1 = (0, m) if span is None else (int(span[r]), int(span[m + r]) + 1)
+        s0, s1 = columns(span, m, r, full)
         if k < m:
             for s in range(s0, s1):  # (the fixed rows: parted contacts hold 0)
                 if flag[s] == 0.0 and trial[s] != 0.0:

@@ -65,6 +65,7 @@ from math import sqrt
 
 from .._jit import jit
 from .active_set import active_set_start
+from .pgs import columns, full_spans
 from ..linalg.dense import affine, factor_envelope, solve_envelope
 
 KAPPA = 1e8  # assumed condition number of G: the spectral window [L / KAPPA, L]
@@ -128,8 +129,9 @@ def _envelope(span, m, work):
     set writes over them: made again before each factorization)."""
     first = work[m * m + 6 * m:m * m + 7 * m]
     reach = work[m * m + 7 * m:m * m + 8 * m]
+    full = full_spans(span)
     for r in range(m):
-        first[r] = 0.0 if span is None else span[r]
+        first[r] = float(columns(span, m, r, full)[0])
     return first, reach
 
 
@@ -164,7 +166,7 @@ def _largest_eigenvalue(G, m, v, w, span):
         ev = 0.0
         for r in range(m):
             acc = 0.0
-            k0, k1 = (0, m) if span is None else (int(span[r]), int(span[m + r]) + 1)
+            k0, k1 = columns(span, m, r, full_spans(span))
             for k in range(k0, k1):
                 acc += G[r, k] * v[k]
             w[r] = acc

@@ -56,13 +56,31 @@ def invert_spd(A, a, n, tmp, t):
 def affine(A, b, x, n, y, span=None):
     """y[:n] = A[:n, :n] x[:n] + b[:n] (row by row, b first: the contact solvers' velocities
     u = G lam + c, the computed-torque law's tau = M x + h); with ``span`` (2n,), row r over
-    the columns span[r]..span[n + r] only (A is zero outside them: the same sums)."""
+    the columns span[r]..span[n + r] only (A is zero outside them: the same sums; span[0] =
+    -1: every column, delassus.py's mark)."""
+    full = _every_column(span)
     for r in range(n):
         acc = b[r]
-        k0, k1 = (0, n) if span is None else (int(span[r]), int(span[n + r]) + 1)
+        k0, k1 = _row_columns(span, n, r, full)
         for k in range(k0, k1):
             acc += A[r, k] * x[k]
         y[r] = acc
+
+
+@jit(inline="always")
+def _every_column(span):
+    if span is None:
+        return True
+    return span[0] < 0.0
+
+
+@jit(inline="always")
+def _row_columns(span, n, r, full):
+    if span is None:
+        return 0, n
+    if full:
+        return 0, n
+    return int(span[r]), int(span[n + r]) + 1
 
 
 @jit
