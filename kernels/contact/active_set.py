@@ -33,7 +33,7 @@ keeps it only when that sweep changes nothing beyond the solver's tolerance).
 from math import sqrt
 
 from .._jit import jit
-from ..linalg.dense import factor_envelope, solve_envelope
+from ..linalg.dense import factor_envelope, factor_shifted, solve_envelope, solve_factored
 from .pgs import columns, full_spans, row_velocity  # (u_r = c_r + G_r . x)
 
 
@@ -139,20 +139,23 @@ def _solve_set(G, c, m, flag, trial, work, span):
                     acc += G[r, s] * trial[s]
         b[a] = -acc
         e = a  # the first flagged row in r's span (rows ascend)
-        while e > 0 and rows[e - 1] >= s0:
+        while e > 0 and not full and rows[e - 1] >= s0:
             e -= 1
-        first[a] = e
+        first[a] = 0 if full else e
     if k == m:
-        ok = factor_envelope(G, k, first, reach, A)
+        ok = factor_shifted(G, k, 0.0, A) if full else factor_envelope(G, k, first, reach, A)
     else:
         for a in range(k):  # (the factor reads the lower triangle's envelope only)
             r = int(rows[a])
             for e in range(int(first[a]), a + 1):
                 A[a, e] = G[r, int(rows[e])]
-        ok = factor_envelope(A, k, first, reach, A)
+        ok = factor_shifted(A, k, 0.0, A) if full else factor_envelope(A, k, first, reach, A)
     if not ok:
         return False
-    solve_envelope(A, k, first, reach, b)
+    if full:  # (rows of one robot: the dense factor, without the envelope's bookkeeping)
+        solve_factored(A, k, b)
+    else:
+        solve_envelope(A, k, first, reach, b)
     for a in range(k):
         trial[int(rows[a])] = b[a]
     return True

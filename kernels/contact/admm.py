@@ -66,7 +66,8 @@ from math import sqrt
 from .._jit import jit
 from .active_set import active_set_start
 from .pgs import columns, full_spans
-from ..linalg.dense import affine, factor_envelope, solve_envelope
+from ..linalg.dense import (affine, factor_envelope, factor_shifted, solve_envelope,
+                            solve_factored)
 
 KAPPA = 1e8  # assumed condition number of G: the spectral window [L / KAPPA, L]
 RHO_POWER = 0.2  # rho = sqrt(l L) (L / l)^RHO_POWER at the start (Pinocchio's default)
@@ -141,7 +142,8 @@ def _refactor(G, m, rho, step, limit, F, span, work):
     positive (rounding, on a singular G); returns rho, or NaN once it passes ``limit`` (G is
     not finite)."""
     first, reach = _envelope(span, m, work)
-    while not factor_envelope(G, m, first, reach, F, rho):
+    while not (factor_shifted(G, m, rho, F) if full_spans(span)
+               else factor_envelope(G, m, first, reach, F, rho)):
         rho *= step
         if not rho <= limit:
             return NAN
@@ -249,6 +251,7 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work, span=None):
         z[n], z[n + 1], z[n + 2] = _dual_cone(mu[i], u[n] + s[n], u[n + 1], u[n + 2])
     for r in range(3 * nc, m):
         z[r] = u[r]
+    full = full_spans(span)
     big = _largest_eigenvalue(G, m, b, x, span)
     if not big > 0.0:
         big = 1.0  # G = 0: any positive rho works
@@ -263,7 +266,10 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work, span=None):
         _shift(mu, nc, m, z, s)
         for r in range(m):
             b[r] = rho * y[r] + z[r] - c[r] - s[r]
-        solve_envelope(F, m, work[m * m + 6 * m:m * m + 7 * m], work[m * m + 7 * m:], b)
+        if full:  # (one robot's rows: the dense factor, without the envelope's bookkeeping)
+            solve_factored(F, m, b)
+        else:
+            solve_envelope(F, m, work[m * m + 6 * m:m * m + 7 * m], work[m * m + 7 * m:], b)
         for r in range(m):
             x[r] = b[r]
         dual = 0.0
