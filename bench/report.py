@@ -484,6 +484,50 @@ def step_split_rows(res: Results) -> list[str]:
         ["scene", "dynamics", "rows", "Delassus", "solve (sweeps)", "rest", "step"], rows)
 
 
+GEOM_PHASES = ("loop", "dynamics", "detect", "rows", "delassus", "solve", "step")
+
+
+def geom_section(res: Results, tally: Tally) -> list[str]:
+    """bench/test_scene_geoms.py (scenes with collision geoms beside mujoco.rollout) and
+    bench/test_geom_step_split.py (where the 10-box stack's step goes)."""
+    info = [b["extra_info"] for b in res.doc["benchmarks"]
+            if b.get("extra_info", {}).get("measure") == "rollout"
+            and "mujoco_step_s" in b.get("extra_info", {})]
+    rows = []
+    for x in sorted(info, key=lambda x: x["algo"]):
+        f = res.get("rollout", x["algo"], x["model"], x["role"], x.get("variant", ""))
+        mj = x["mujoco_step_s"]
+        r = f[0] / mj if f else None
+        closed = x["algo"] == "equality"  # bench/test_scene_equalities.py: closed mechanisms
+        verdict = tally.judge("closed-loop scenes >= 2x mujoco.rollout" if closed else
+                              "geom scenes >= 2x mujoco.rollout",
+                              x["model"] if closed else x["algo"], r, SIM_TARGET)
+        rows.append([f"{x['algo']} ({x['model']})" if closed else x["algo"],
+                     x.get("variant", ""), fmt_t(f[0]) if f else "n/a", fmt_t(mj),
+                     f"{1 / r:.2f}x" if r else "n/a", ">= 2x", verdict])
+    t = [res.get("step-split", "box-stack", "boxes10", p, "1t") for p in GEOM_PHASES]
+    split = []
+    if all(t):
+        d = [t[i][0] - t[i - 1][0] for i in range(1, len(t))]
+        split = ["", "Where the 10-box stack's step goes (bench/test_geom_step_split.py, one "
+                 "thread, each phase the difference of cumulative prefixes):", ""] + table(
+            ["dynamics", "detect", "rows", "Delassus", "solve", "rest", "step"],
+            [[*(fmt_t(x) for x in d), fmt_t(t[-1][0] - t[0][0])]])
+    if not rows and not split:
+        return []
+    return ["## Scenes with collision geoms or closed loops: fastdyn.Scene.rollout vs "
+            "mujoco.rollout", "",
+            "bench/test_scene_geoms.py: 8 rollouts of the same MJCF on both sides, 2 threads, "
+            "dt = 1 ms, time per rollout step (fastdyn: pytest-benchmark's min; MuJoCo: best of "
+            "five); the stacks' and the gripper's solvers and contact models are in the "
+            "suite's docstring. bench/test_scene_equalities.py (\"equality\" rows): a four-bar "
+            "(a connect) and two welded arms (a weld), the MJCF's `<equality>` on both sides "
+            "(Scene.add_mjcf_equalities), contacts off. Throughput ratio = MuJoCo time / "
+            "fastdyn time; target >= 2x (issues 38 and 39).", ""] + table(
+        ["scene", "solver", "fastdyn / step", "MuJoCo / step", "throughput vs MuJoCo",
+         "target", ""], rows) + split
+
+
 CLOSED_LOOP_TARGET = 1.1  # time under a user's njit policy vs the open-loop replay
 
 
@@ -1062,7 +1106,7 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
     tally = Tally()
     body = (kernel_section(res, tally) + single_section(res, tally) + batch_section(res, tally)
             + startup_section(res, tally) + simulator_section(res, tally)
-            + closed_loop_section(res, tally)
+            + geom_section(res, tally) + closed_loop_section(res, tally)
             + montecarlo_section(res, tally) + derivatives_section(res, tally)
             + api_section(res, tally) + tick_section(res, tally) + mpc_section(res, tally)
             + collision_section(res, tally)

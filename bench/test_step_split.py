@@ -27,15 +27,16 @@ from bench.ladder import tag
 from bench.test_simulator import CONTACT_T, SCENES, contact_scene, contact_states
 from fastdyn.kernels import layout as L
 from fastdyn.kernels.configuration.frozen import frozen_velocity
-from fastdyn.kernels.contact import geom_rows as gr, time_step as ts
+from fastdyn.kernels.contact import geom_detect as gd, geom_rows as gr, time_step as ts
 from fastdyn.kernels.contact.delassus import delassus
 
 NROLL = 4
 PHASES = ("loop", "dynamics", "rows", "delassus", "solve", "step")  # cumulative prefixes
+DETECT = 6  # prefix's phase "dynamics, then the geom contacts' detection" (geom scenes)
 
 
 @numba.njit  # (no cache: numba would not see the kernels it calls change)
-def replay(jnt, prm, dof, sph, hsp, opt, Q, V, TAU, ws, fbuf, ibuf, WARM, QN):
+def replay(jnt, prm, dof, sph, hsp, geo, opt, Q, V, TAU, ws, fbuf, ibuf, WARM, QN):
     """time_step from (Q[0], V[0]) under the torques TAU[k]: the warm start before step k in
     WARM[k] (and after the last in WARM[-1]), the states it reaches in QN; returns the first
     code that is not OK, or 0."""
@@ -46,7 +47,7 @@ def replay(jnt, prm, dof, sph, hsp, opt, Q, V, TAU, ws, fbuf, ibuf, WARM, QN):
     for k in range(TAU.shape[0]):
         WARM[k] = warm
         tau[:] = TAU[k]
-        code = ts.time_step(jnt, prm, dof, sph, hsp, gr.NO_GEO, None, opt, q, v, tau,
+        code = ts.time_step(jnt, prm, dof, sph, hsp, geo, None, opt, q, v, tau,
                             np.zeros((0, 6)), ws, fbuf, ibuf, warm, qn, vn, cf, stats)
         if code != ts.OK:
             return code
@@ -58,14 +59,16 @@ def replay(jnt, prm, dof, sph, hsp, opt, Q, V, TAU, ws, fbuf, ibuf, WARM, QN):
 
 
 @numba.njit  # (no cache: numba would not see the kernels it calls change)
-def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, LAM):
+def prefix(upto, jnt, prm, dof, sph, hsp, geo, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, LAM):
     """time_step's phases 1..upto (PHASES) on every state k: (Q[k], V[k]) under TAU[k] from the
     warm start WARM[k]. Returns the PGS sweeps summed over the states; with upto = 4 (solve),
-    LAM[k] receives the percussions by warm-start slot, as time_step stores them."""
+    LAM[k] receives the percussions by warm-start slot, as time_step stores them. upto = 6
+    (DETECT, geoms only): the dynamics, then the geom contacts' broad and narrow phases."""
     nv = V.shape[1]
-    npair = sph.shape[0] * hsp.shape[0]
+    npair = ts.contact_capacity(sph, hsp, geo)
     tau, warm, fext = np.empty(nv), np.empty(WARM.shape[1]), np.zeros((0, 6))
-    qn, vn, cf, stats = np.empty(Q.shape[1]), np.empty(nv), np.empty((npair, 6)), np.empty(3)
+    qn, vn, stats = np.empty(Q.shape[1]), np.empty(nv), np.empty(3)
+    cf = np.empty((sph.shape[0] * hsp.shape[0], 6))
     dt = opt[L.O_DT]
     sweeps = 0.0
     for k in range(Q.shape[0]):
@@ -77,7 +80,7 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
         if upto == 0:
             continue
         if upto == 5:
-            ts.time_step(jnt, prm, dof, sph, hsp, gr.NO_GEO, None, opt, q, v, tau, fext, ws, fbuf,
+            ts.time_step(jnt, prm, dof, sph, hsp, geo, None, opt, q, v, tau, fext, ws, fbuf,
                          ibuf, warm, qn, vn, cf, stats)
             sweeps += stats[1]
             continue
@@ -88,14 +91,19 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
         frozen_velocity(jnt, v, dt, vf)  # a free-flyer's v_free in the start axes, as time_step
         if upto == 1:
             continue
+        if upto == DETECT:
+            if geo is not None:
+                sweeps += _detect(geo, ws, fbuf, pair[J.shape[0]:], nv, npair)
+            continue
         o = ts.compliance_offset(nv, npair)
         soft = fbuf[o:o + c.shape[0]]
-        nc, m = ts.step_rows(jnt, prm, sph, hsp, gr.NO_GEO, None, opt, q, v, ws, vf, J, c, lo,
+        nc, m = ts.step_rows(jnt, prm, sph, hsp, geo, None, opt, q, v, ws, vf, J, c, lo,
                              hi, mu, slot, pair, point, soft, fbuf, warm)
         if upto == 2 or m == 0:
             continue
         o = ts.delassus_offset(nv, npair)
-        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G, fbuf[o:o + c.shape[0]])
+        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G,
+                 fbuf[o:o + 3 * c.shape[0]])
         if upto == 3:
             continue
         sw, _ = ts.step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)
@@ -106,22 +114,38 @@ def prefix(upto, jnt, prm, dof, sph, hsp, opt, Q, V, TAU, WARM, ws, fbuf, ibuf, 
     return sweeps
 
 
-class Split:
-    """One scene's recorded states and the arguments of ``prefix``."""
+@numba.njit
+def _detect(geo, ws, fbuf, gi, nv, npair):
+    """geom_detect.detect on the step's own scratch (as geom_rows calls it); returns the
+    contacts found."""
+    geom, gprm, verts, gaux, binv = geo
+    ng, K, P = geom.shape[0], gaux[0], gaux[1]
+    xpos, xmat, box, con, wf, hrow, frame, force = gd.float_views(
+        fbuf[ts.geom_offset(nv, npair):], ng, K)
+    order, pairs, cg, wi, key, cslot, crow, taken, info = gd.int_views(gi, ng, K, P)
+    return gd.detect(geo, ws, xpos, xmat, box, con, wf, order, pairs, cg, wi, key, info)
 
-    def __init__(self, which: str):
-        scene, (kp, kd) = contact_scene()
+
+class Split:
+    """One scene's recorded states and the arguments of ``prefix``: ``n`` rollouts of ``steps``
+    steps from (Q0, V0) under the controller ``ctrl`` (Scene.rollout's keywords)."""
+
+    def __init__(self, which: str, scene=None, Q0=None, V0=None, steps: int = CONTACT_T,
+                 n: int = NROLL, **ctrl):
+        if scene is None:  # the quadruped scenes of bench/test_simulator.py
+            scene, (kp, kd) = contact_scene()
+            Q0, V0 = contact_states(which)
+            ctrl = dict(kp=kp, kd=kd)
         model = scene.model
-        Q0, V0 = contact_states(which)
-        out = scene.rollout(Q0[:NROLL], V0[:NROLL], CONTACT_T, kp=kp, kd=kd,
-                            record=("q", "v", "tau"))
+        out = scene.rollout(Q0[:n], V0[:n], steps, record=("q", "v", "tau"), **ctrl)
         rows, nwarm, nf, ni = scene._sizes()
         opt = scene.opt.copy()  # (contact pairs: never the contact-free step)
         ws, fbuf, ibuf = L.workspace(model.jnt), np.zeros(nf), np.zeros(ni, np.int64)
         Q, V, TAU, WARM, LAM = [], [], [], [], []
-        base = (model.jnt, model.prm, model.dof, scene.spheres, scene.halfspaces, opt)
-        for r in range(NROLL):
-            W, QN = np.zeros((CONTACT_T + 1, nwarm)), np.zeros((CONTACT_T, model.nq))
+        geo = scene._geo_tables()
+        base = (model.jnt, model.prm, model.dof, scene.spheres, scene.halfspaces, geo, opt)
+        for r in range(n):
+            W, QN = np.zeros((steps + 1, nwarm)), np.zeros((steps, model.nq))
             code = replay(*base, out.q[r, :-1].copy(), out.v[r, :-1].copy(), out.tau[r], ws,
                           fbuf, ibuf, W, QN)
             if code != 0 or not np.array_equal(QN, out.q[r, 1:]):
@@ -131,12 +155,13 @@ class Split:
             TAU.append(out.tau[r])
             WARM.append(W[:-1])
             LAM.append(W[1:])
-        self.nstates = NROLL * CONTACT_T
+        self.nstates = n * steps
         self.args = (*base, np.concatenate(Q), np.concatenate(V), np.concatenate(TAU),
                      np.concatenate(WARM), ws, fbuf, ibuf, np.zeros((0, nwarm)))
         lam = np.zeros((self.nstates, nwarm))
         prefix(4, *self.args[:-1], lam)
-        if not np.array_equal(lam, np.concatenate(LAM)):
+        keys = int(gr.capacity(geo))  # (warm's last K entries: the geom contacts' keys)
+        if not np.array_equal(lam[:, :nwarm - keys], np.concatenate(LAM)[:, :nwarm - keys]):
             raise RuntimeError(f"{which}: the split's solve does not give time_step's "
                                f"percussions")
 

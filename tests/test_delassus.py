@@ -54,7 +54,7 @@ def assemble(m, M, J, soft):
     U, D = np.zeros((nv, nv)), np.zeros(nv)
     assert cholesky(m.dof, M.copy(), U, D) < 0
     Z, G = np.zeros((rows, nv)), np.zeros((rows, rows))
-    delassus(m.dof, U, D, J, rows, REG, soft, Z, G, np.empty(rows))
+    delassus(m.dof, U, D, J, rows, REG, soft, Z, G, np.empty(3 * rows))
     return G
 
 
@@ -90,5 +90,52 @@ def test_a_row_across_two_roots_ending_at_dof_1():
     J = np.array([[1.0, 2.0], [0.0, 3.0], [4.0, 0.0]])
     rows = J.shape[0]
     Z, G = np.zeros((rows, 2)), np.zeros((rows, rows))
-    delassus(dof, np.eye(2), np.ones(2), J, rows, 0.0, np.zeros(rows), Z, G, np.empty(rows))
+    delassus(dof, np.eye(2), np.ones(2), J, rows, 0.0, np.zeros(rows), Z, G,
+             np.empty(3 * rows))
     assert np.array_equal(G, J @ J.T)
+
+
+def test_rows_between_free_bodies_share_only_their_bodies_dofs():
+    """Five free bodies (five trees) and the rows a stack makes: contacts between two bodies
+    (both bodies' 6 dofs), on one body (a chain), a row of zeros, and a row over three bodies.
+    G is J M^-1 J^T from Pinocchio's mass matrix, the entries of rows on bodies that share none
+    are exact zeros, and each row's span (tip[m:3m]) covers every non-zero of its row of G
+    (PGS and the active set read nothing else)."""
+    nb = 5
+    b = fd.ModelBuilder("five", gravity=(0.0, 0.0, -9.81))
+    rng = np.random.default_rng(3)
+    for i in range(nb):
+        b.add_joint(f"b{i}", "freeflyer")
+        b.add_body(f"b{i}", 1.0 + i, inertia=np.diag(rng.uniform(0.5, 1.0, 3)))
+    m = b.build()
+    pm = to_pinocchio(m)
+    q = fd.random_configuration(m, rng)
+    Mp = pin.crba(pm, pm.createData(), q)
+    Mp = np.triu(Mp) + np.triu(Mp, 1).T
+    bodies = [(0, 1), (0, 1), (1,), (1, 2), (), (2, 3), (3, 4), (0, 2, 4), (4,)]
+    J = []
+    for on in bodies:
+        for _ in range(3):
+            r = np.zeros(m.nv)
+            for k in on:
+                r[6 * k:6 * k + 6] = rng.normal(size=6)
+            J.append(r)
+    J = np.array(J)
+    rows = J.shape[0]
+    M = np.zeros((m.nv, m.nv))
+    fd.kernels.crba(m.jnt, m.prm, q, L.workspace(m.jnt), M, q[:0])
+    U, D = np.zeros((m.nv, m.nv)), np.zeros(m.nv)
+    assert cholesky(m.dof, M, U, D) < 0
+    Z, G, tip = np.zeros((rows, m.nv)), np.full((rows, rows), np.nan), np.empty(3 * rows)
+    delassus(m.dof, U, D, J, rows, 0.0, np.full(rows, -1.0), Z, G, tip)
+    close(G, J @ np.linalg.solve(Mp, J.T))
+    assert np.array_equal(G, G.T)
+    sets = [set(on) for on in bodies for _ in range(3)]
+    apart = np.array([[not (a & c) for c in sets] for a in sets])
+    assert np.all(G[apart] == 0.0)
+    first, last = tip[rows:2 * rows], tip[2 * rows:]
+    cols = np.arange(rows)
+    outside = (cols[None, :] < first[:, None]) | (cols[None, :] > last[:, None])
+    assert np.all(G[outside] == 0.0)
+    # rows on bodies 2, 3 (15..17) and 3, 4 (18..20) do not meet the rows on bodies 0 and 1
+    assert first[15] == 9 and first[18] == 15 and last[0] == 23

@@ -14,8 +14,8 @@ keeps its active set from one step to the next, where Gauss-Seidel, slowed by th
 the feet through the base, takes tens of sweeps to reach the tolerance.
 
 ``active_set_start`` reads the active set from lam (the warm start after a few sweeps),
-solves that system (dense Cholesky of G_AA, G being positive definite with its
-compliance), and refines the set by block pivoting on what the solution shows (Judice &
+solves that system (Cholesky of G_AA within its envelope, G being positive definite with
+its compliance), and refines the set by block pivoting on what the solution shows (Judice &
 Pires, "A block principal pivoting algorithm for large-scale strictly monotone linear
 complementarity problems", Computers & OR 21(5), 1994): a sticking contact whose lam_n <= 0
 parts, a parted contact that approaches (u_n < 0) closes, an interior row past a bound goes
@@ -33,8 +33,8 @@ keeps it only when that sweep changes nothing beyond the solver's tolerance).
 from math import sqrt
 
 from .._jit import jit
-from ..linalg.dense import factor_shifted, solve_factored
-from .pgs import row_velocity  # (u_r = c_r + G_r . x)
+from ..linalg.dense import factor_envelope, factor_shifted, solve_envelope, solve_factored
+from .pgs import columns, full_spans, row_velocity  # (u_r = c_r + G_r . x)
 
 
 PIVOTS = 8  # sets tried from one guess (block pivoting: 1-4 sufficed on a standing humanoid)
@@ -43,7 +43,7 @@ FLIP = 1e-12  # [m/s or rad/s] a velocity this far past zero flips a row: far be
 
 
 @jit
-def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
+def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False, span=None):
     """lam[:m] <- the solution on lam's active set (module docstring), refined by block
     pivoting, when one agrees with it; returns True then, False with lam unchanged
     otherwise. ``boundary``: a loaded contact on or outside its cone is guessed sticking
@@ -51,7 +51,9 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
     they stick; the pivots and the caller's check then decide). work: work_size(m) floats
     (admm.py; the solver's workspace), of which [m*m + 3m, m*m + 4m) and [m*m + 5m, m*m + 6m)
     are left alone (time_step._pgs keeps its saved iterate in the first, admm._polished its
-    saved iterates in both)."""
+    saved iterates in both). ``span`` (optional, 2m): the columns of each row of G that can
+    be non-zero (delassus.py): the system is then factored within its envelope (a stack of
+    objects, whose contacts couple only with their neighbours', costs its band, not m^3)."""
     flag = work[:m]  # 1: the row is solved for (a sticking contact's, an interior row)
     trial = work[m * m + 4 * m:m * m + 5 * m]  # the set's percussions, every row
     for i in range(nc):
@@ -68,7 +70,7 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
         flag[r] = 1.0 if lo[r] < lam[r] < hi[r] else 0.0
         trial[r] = lam[r] if flag[r] == 0.0 else 0.0  # (a row off its set sits at a bound)
     for _ in range(PIVOTS):
-        if not _solve_set(G, c, m, flag, trial, work):
+        if not _solve_set(G, c, m, flag, trial, work, span):
             return False
         changed, slides = False, False
         for i in range(nc):  # (a NaN parts its contact or refuses the set; _pgs's sweep checks)
@@ -81,7 +83,7 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
                     changed = True
                 elif not sqrt(t1 * t1 + t2 * t2) <= mu[i] * ln:
                     slides = True  # out of its cone: wrong unless another pivot mends it
-            elif row_velocity(G, c, trial, m, n) < -FLIP:  # parted, yet it approaches: closes
+            elif row_velocity(G, c, trial, m, n, span) < -FLIP:  # parted, yet it approaches: closes
                 flag[n] = flag[n + 1] = flag[n + 2] = 1.0
                 changed = True
         for r in range(3 * nc, m):
@@ -94,7 +96,7 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
                     trial[r] = lo[r] if x < lo[r] else hi[r]
                     changed = True
             else:
-                u = row_velocity(G, c, trial, m, r)
+                u = row_velocity(G, c, trial, m, r, span)
                 if (x == lo[r] and u < -FLIP) or (x == hi[r] and u > FLIP):
                     flag[r] = 1.0  # the bound pushes the wrong way: release it
                     changed = True
@@ -108,11 +110,16 @@ def active_set_start(G, c, mu, nc, lo, hi, m, lam, work, boundary=False):
 
 
 @jit
-def _solve_set(G, c, m, flag, trial, work):
+def _solve_set(G, c, m, flag, trial, work, span):
     """trial's flagged rows <- the solution of G_AA x_A = -(c_A + G_AB x_B), the others
     (trial's) fixed; False if no row is flagged or G_AA is not positive definite. G_AA is
-    G itself when every row is flagged (a robot standing on all its contacts)."""
+    G itself when every row is flagged (a robot standing on all its contacts). With
+    ``span``, row a of G_AA is zero left of the first flagged row in its row's span: the
+    factor is made within that envelope (work[m m + 6m:], first and reach)."""
     rows = work[m:2 * m]  # the flagged rows, in order (as floats)
+    full = full_spans(span)
+    first = work[m * m + 6 * m:m * m + 7 * m]
+    reach = work[m * m + 7 * m:m * m + 8 * m]
     k = 0
     for r in range(m):
         if flag[r] != 0.0:
@@ -125,22 +132,30 @@ def _solve_set(G, c, m, flag, trial, work):
     for a in range(k):
         r = int(rows[a])
         acc = c[r]
+        s0, s1 = columns(span, m, r, full)
         if k < m:
-            for s in range(m):  # (the fixed rows: parted contacts hold 0)
+            for s in range(s0, s1):  # (the fixed rows: parted contacts hold 0)
                 if flag[s] == 0.0 and trial[s] != 0.0:
                     acc += G[r, s] * trial[s]
         b[a] = -acc
+        e = a  # the first flagged row in r's span (rows ascend)
+        while e > 0 and not full and rows[e - 1] >= s0:
+            e -= 1
+        first[a] = 0 if full else e
     if k == m:
-        ok = factor_shifted(G, k, 0.0, A)
+        ok = factor_shifted(G, k, 0.0, A) if full else factor_envelope(G, k, first, reach, A)
     else:
-        for a in range(k):  # (factor_shifted reads the lower triangle only)
+        for a in range(k):  # (the factor reads the lower triangle's envelope only)
             r = int(rows[a])
-            for e in range(a + 1):
+            for e in range(int(first[a]), a + 1):
                 A[a, e] = G[r, int(rows[e])]
-        ok = factor_shifted(A, k, 0.0, A)
+        ok = factor_shifted(A, k, 0.0, A) if full else factor_envelope(A, k, first, reach, A)
     if not ok:
         return False
-    solve_factored(A, k, b)
+    if full:  # (rows of one robot: the dense factor, without the envelope's bookkeeping)
+        solve_factored(A, k, b)
+    else:
+        solve_envelope(A, k, first, reach, b)
     for a in range(k):
         trial[int(rows[a])] = b[a]
     return True

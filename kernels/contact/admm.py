@@ -42,8 +42,9 @@ not estimated: with redundant contacts it is the compliance's, or 0), rho starts
 sqrt(l L) (L / l)^RHO_POWER, and after each iteration whose primal residual
 L ||x - y||_inf (made a velocity by L) exceeds RATIO times its dual residual
 rho ||y - y_prev||_inf (or the reverse) rho is multiplied (divided) by (L / l)^RHO_STEP,
-within [l, KAPPA L]. G + rho I is factorized (dense Cholesky, G is m x m) at the start and
-again only when rho changes.
+within [l, KAPPA L]. G + rho I is factorized (Cholesky within G's envelope, the rows' spans
+of delassus.py: a band for a stack of objects, all of G for one robot's contacts) at the
+start and again only when rho changes.
 Polishing (Stellato et al., "OSQP: an operator splitting solver for quadratic programs",
 Math. Prog. Comp. 12, 2020, sec. 4): after POLISH iterations, then 2 POLISH, 4 POLISH, ...
 and after the last, the exact solution on the active set the iterate y shows
@@ -64,7 +65,9 @@ from math import sqrt
 
 from .._jit import jit
 from .active_set import active_set_start
-from ..linalg.dense import affine, factor_shifted as _factor, solve_factored as _solve
+from .pgs import columns, full_spans
+from ..linalg.dense import (affine, factor_envelope, factor_shifted, solve_envelope,
+                            solve_factored)
 
 KAPPA = 1e8  # assumed condition number of G: the spectral window [L / KAPPA, L]
 RHO_POWER = 0.2  # rho = sqrt(l L) (L / l)^RHO_POWER at the start (Pinocchio's default)
@@ -77,8 +80,9 @@ NAN = float("nan")
 
 @jit
 def work_size(m):
-    """Floats of the workspace ``admm`` needs for m rows: a factor and six vectors."""
-    return m * m + 6 * m
+    """Floats of the workspace ``admm`` needs for m rows: a factor and six vectors (and two
+    for active_set.py's envelope)."""
+    return m * m + 8 * m
 
 
 @jit
@@ -119,11 +123,27 @@ def _shift(mu, nc, m, z, s):
         s[r] = 0.0
 
 
+@jit(inline="always")  # returns views: compiled into its caller (_jit.py)
+def _envelope(span, m, work):
+    """(first, reach): views of work[m m + 6m:], first the first column of each row of G
+    that can be non-zero (span's, or 0: dense), for ``factor_envelope`` (the polish's active
+    set writes over them: made again before each factorization)."""
+    first = work[m * m + 6 * m:m * m + 7 * m]
+    reach = work[m * m + 7 * m:m * m + 8 * m]
+    full = full_spans(span)
+    for r in range(m):
+        first[r] = float(columns(span, m, r, full)[0])
+    return first, reach
+
+
 @jit
-def _refactor(G, m, rho, step, limit, F):
-    """Factor G + rho I, raising rho by ``step`` while a pivot is not positive (rounding, on a
-    singular G); returns rho, or NaN once it passes ``limit`` (G is not finite)."""
-    while not _factor(G, m, rho, F):
+def _refactor(G, m, rho, step, limit, F, span, work):
+    """Factor G + rho I (within G's envelope), raising rho by ``step`` while a pivot is not
+    positive (rounding, on a singular G); returns rho, or NaN once it passes ``limit`` (G is
+    not finite)."""
+    first, reach = _envelope(span, m, work)
+    while not (factor_shifted(G, m, rho, F) if full_spans(span)
+               else factor_envelope(G, m, first, reach, F, rho)):
         rho *= step
         if not rho <= limit:
             return NAN
@@ -131,7 +151,7 @@ def _refactor(G, m, rho, step, limit, F):
 
 
 @jit
-def _largest_eigenvalue(G, m, v, w):
+def _largest_eigenvalue(G, m, v, w, span):
     """A power-iteration estimate of G's largest eigenvalue (G symmetric, >= 0)."""
     for r in range(m):
         v[r] = 1.0 + r / m  # not orthogonal to the leading eigenvector in practice
@@ -148,7 +168,8 @@ def _largest_eigenvalue(G, m, v, w):
         ev = 0.0
         for r in range(m):
             acc = 0.0
-            for k in range(m):
+            k0, k1 = columns(span, m, r, full_spans(span))
+            for k in range(k0, k1):
                 acc += G[r, k] * v[k]
             w[r] = acc
             ev += acc * v[r]
@@ -201,10 +222,11 @@ def _residual(mu, nc, lo, hi, m, y, u):
 
 
 @jit
-def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
+def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work, span=None):
     """Solve for lam[:m] in place from its content (warm start), as pgs.py's ``pgs`` (same
     arguments, rows 0..3nc-1 the nc contacts, 3nc..m-1 bounded by lo, hi; G includes the
-    compliance), with ``work`` (>= work_size(m) floats) for the factor and vectors. Returns
+    compliance), with ``work`` (>= work_size(m) floats) for the factor and vectors and
+    ``span`` (optional: G's non-zero columns by row, delassus.py) for the polish. Returns
     (iterations made, residual [m/s]): (0, residual <= tol) for a warm start at the
     solution."""
     F = work[:m * m].reshape((m, m))
@@ -217,7 +239,7 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
         y[n], y[n + 1], y[n + 2] = _cone(mu[i], lam[n], lam[n + 1], lam[n + 2])
     for r in range(3 * nc, m):
         y[r] = min(max(lam[r], lo[r]), hi[r])
-    affine(G, c, y, m, u)
+    affine(G, c, y, m, u, span)
     residual = _residual(mu, nc, lo, hi, m, y, u)
     if residual <= tol:
         for r in range(m):
@@ -229,12 +251,14 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
         z[n], z[n + 1], z[n + 2] = _dual_cone(mu[i], u[n] + s[n], u[n + 1], u[n + 2])
     for r in range(3 * nc, m):
         z[r] = u[r]
-    big = _largest_eigenvalue(G, m, b, x)
+    full = full_spans(span)
+    big = _largest_eigenvalue(G, m, b, x, span)
     if not big > 0.0:
         big = 1.0  # G = 0: any positive rho works
     small = big / KAPPA
     step = KAPPA ** RHO_STEP
-    rho = _refactor(G, m, sqrt(small * big) * KAPPA ** RHO_POWER, step, big * KAPPA, F)
+    rho = _refactor(G, m, sqrt(small * big) * KAPPA ** RHO_POWER, step, big * KAPPA, F, span,
+                    work)
     if rho != rho:
         return 0, NAN
     polish = POLISH
@@ -242,7 +266,10 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
         _shift(mu, nc, m, z, s)
         for r in range(m):
             b[r] = rho * y[r] + z[r] - c[r] - s[r]
-        _solve(F, m, b)
+        if full:  # (one robot's rows: the dense factor, without the envelope's bookkeeping)
+            solve_factored(F, m, b)
+        else:
+            solve_envelope(F, m, work[m * m + 6 * m:m * m + 7 * m], work[m * m + 7 * m:], b)
         for r in range(m):
             x[r] = b[r]
         dual = 0.0
@@ -260,7 +287,7 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
         for r in range(m):
             primal = max(primal, abs(x[r] - y[r]))
             z[r] -= rho * (x[r] - y[r])
-        affine(G, c, y, m, u)
+        affine(G, c, y, m, u, span)
         residual = _residual(mu, nc, lo, hi, m, y, u)
         if residual <= tol:
             for r in range(m):
@@ -268,10 +295,11 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
             return it + 1, residual
         if it + 1 == polish and it + 1 < iterations:  # (the last one's polish is below)
             polish *= 2
-            polished = _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual)
+            polished = _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual, span)
             if polished >= 0.0:
                 return it + 1, polished
-            rho = _refactor(G, m, rho, step, big * KAPPA, F)  # the polish wrote over F
+            rho = _refactor(G, m, rho, step, big * KAPPA, F, span, work)  # (the polish wrote
+            # over F, first and reach)
             if rho != rho:
                 return it + 1, NAN
         primal *= big
@@ -282,19 +310,19 @@ def admm(G, c, mu, nc, lo, hi, m, lam, tol, iterations, work):
             rho /= step
         else:
             continue
-        rho = _refactor(G, m, rho, step, big * KAPPA, F)
+        rho = _refactor(G, m, rho, step, big * KAPPA, F, span, work)
         if rho != rho:
             return it + 1, NAN
     for r in range(m):
         lam[r] = y[r]
-    polished = _polished(G, c, mu, nc, lo, hi, m, lam, residual, work, residual)
+    polished = _polished(G, c, mu, nc, lo, hi, m, lam, residual, work, residual, span)
     if polished >= 0.0:
         return int(iterations), polished
     return int(iterations), residual
 
 
 @jit
-def _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual):
+def _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual, span):
     """Solution polishing (Stellato et al., "OSQP: an operator splitting solver for quadratic
     programs", Math. Prog. Comp. 12, 2020, sec. 4): the exact solution on the active set the
     iterate y shows, refined by block pivoting (active_set.py), put in lam when its residual
@@ -308,8 +336,8 @@ def _polished(G, c, mu, nc, lo, hi, m, lam, tol, work, residual):
         lam[r] = y[r]
         saved_y[r] = y[r]
         saved_z[r] = z[r]
-    if active_set_start(G, c, mu, nc, lo, hi, m, lam, work, True):
-        affine(G, c, lam, m, x)
+    if active_set_start(G, c, mu, nc, lo, hi, m, lam, work, True, span):
+        affine(G, c, lam, m, x, span)
         polished = _residual(mu, nc, lo, hi, m, lam, x)
         if polished <= tol and polished < residual:
             return polished

@@ -39,13 +39,14 @@ OK, SINGULAR_MASS, DEPENDENT = 0, 1, 2
 @jit
 def work_size(nv, m):
     """Floats of scratch for nv dofs and m constraint rows."""
-    return 2 * nv * nv + 4 * nv + 2 * m * nv + 2 * m * m + 5 * m + TMP_SIZE
+    return 2 * nv * nv + 4 * nv + 2 * m * nv + 2 * m * m + 7 * m + TMP_SIZE
 
 
 @jit(inline="always")
 def views(work, nv, m):
-    """M, U (nv, nv), D, h, x, zero (nv,), J, Z (m, nv), G, F (m, m), rhs, b, prev, tip,
-    soft (m,) and tmp (TMP_SIZE,): views of work, one after the other."""
+    """M, U (nv, nv), D, h, x, zero (nv,), J, Z (m, nv), G, F (m, m), rhs, b, prev (m,),
+    tip (3m,: delassus.py's), soft (m,) and tmp (TMP_SIZE,): views of work, one after the
+    other."""
     o = 0
     M = work[o:o + nv * nv].reshape((nv, nv))
     o += nv * nv
@@ -67,9 +68,9 @@ def views(work, nv, m):
     rhs = work[o:o + m]
     b = work[o + m:o + 2 * m]
     prev = work[o + 2 * m:o + 3 * m]
-    tip = work[o + 3 * m:o + 4 * m]
-    soft = work[o + 4 * m:o + 5 * m]
-    o += 5 * m
+    tip = work[o + 3 * m:o + 6 * m]
+    soft = work[o + 6 * m:o + 7 * m]
+    o += 7 * m
     tmp = work[o:o + TMP_SIZE]
     return M, U, D, h, x, zero, J, Z, G, F, rhs, b, prev, tip, soft, tmp
 

@@ -86,7 +86,7 @@ def solver_offset(nv, npair):
     """Where the contact solver's own workspace (admm.py's) starts in fbuf, after
     ``buffers``' views."""
     rows = 3 * npair + 3 * nv
-    return 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 6 * rows + 4 * npair
+    return 2 * nv * nv + 5 * nv + 2 * rows * nv + rows * rows + 8 * rows + 4 * npair
 
 
 @jit
@@ -115,13 +115,14 @@ def rhs_offset(nv):
 def compliance_offset(nv, npair):
     """Where fbuf holds soft (rows,), after ``buffers``' views: each row's compliance factor
     (constraint_rows.contact_rows, delassus.py)."""
-    return solver_offset(nv, npair) - 2 * (3 * npair + 3 * nv)
+    return solver_offset(nv, npair) - 4 * (3 * npair + 3 * nv)
 
 
 @jit
 def delassus_offset(nv, npair):
-    """Where fbuf holds delassus.py's tip (rows,), after the compliance."""
-    return solver_offset(nv, npair) - 3 * npair - 3 * nv
+    """Where fbuf holds delassus.py's tip (3 rows,: codes, then the spans of the step's m
+    rows at [m, 3m)), after the compliance."""
+    return solver_offset(nv, npair) - 3 * (3 * npair + 3 * nv)
 
 
 @jit(inline="always")  # returns views: compiled into its caller (_jit.py)
@@ -219,7 +220,7 @@ def constrained_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, ws, fbuf, war
     o = compliance_offset(nv, mu.shape[0])
     soft = fbuf[o:o + c.shape[0]]
     o = delassus_offset(nv, mu.shape[0])
-    tip = fbuf[o:o + c.shape[0]]
+    tip = fbuf[o:o + 3 * c.shape[0]]
     nc, m = step_rows(jnt, prm, sph, hsp, geo, eqc, opt, q, v, ws, vf, J, c, lo, hi, mu, slot,
                       pair, point, soft, fbuf, warm)
     if m < 0:  # more geom contacts than the scene takes: none is dropped silently
@@ -298,31 +299,35 @@ def step_rows(jnt, prm, sph, hsp, geo, eqc, opt, q, v, ws, vf, J, c, lo, hi, mu,
 @jit
 def step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv):
     """lam[:m]: the percussions of the step's m rows, from the warm start by slot, by the
-    scene's solver (ADMM, or PGS as ``_pgs``). Returns (sweeps or iterations, residual)."""
+    scene's solver (ADMM, or PGS as ``_pgs``), on G's spans by row (delassus.py's, in
+    fbuf). Returns (sweeps or iterations, residual)."""
     for r in range(m):
         lam[r] = warm[slot[r]]
+    o = delassus_offset(nv, mu.shape[0])
+    span = fbuf[o + m:o + 3 * m]
     o = solver_offset(nv, mu.shape[0])
     if opt[O_SOLVER] == ADMM:
         return admm(G, c, mu, nc, lo, hi, m, lam, opt[O_TOL], opt[O_ITERATIONS],
-                    fbuf[o:o + work_size(m)])
-    return _pgs(G, c, mu, nc, lo, hi, m, lam, opt, fbuf[o:o + work_size(m)])
+                    fbuf[o:o + work_size(m)], span)
+    return _pgs(G, c, mu, nc, lo, hi, m, lam, opt, fbuf[o:o + work_size(m)], span)
 
 
 @jit
-def _pgs(G, c, mu, nc, lo, hi, m, lam, opt, work):
+def _pgs(G, c, mu, nc, lo, hi, m, lam, opt, work, span=None):
     """PGS from the warm start lam, in runs of 1, 1, 2, 4, ... sweeps; after each run that does
     not end it, the solution on the active set the sweeps show (active_set.py) is tried: kept
     when one more sweep finds it converged (that sweep changes nothing to the tolerance), else
     the sweeps go on from where they were, so that a problem whose active set is not found
     gets PGS's own iterates. Returns (sweeps, residual), sweeps as pgs counts them (the
-    checking sweep of a kept solution is the converged sweep it does not count)."""
+    checking sweep of a kept solution is the converged sweep it does not count). ``span``:
+    G's non-zero columns by row (delassus.py; None: every column)."""
     tol, iterations = opt[O_TOL], int(opt[O_ITERATIONS])
     saved = work[m * m + 3 * m:m * m + 4 * m]  # (after active_set_start's share)
     done, until = 0, 1
     residual = 0.0
     while done < iterations:
         n = min(until, iterations) - done
-        sweeps, residual = pgs(G, c, mu, nc, lo, hi, m, lam, tol, n)
+        sweeps, residual = pgs(G, c, mu, nc, lo, hi, m, lam, tol, n, span)
         if sweeps < n or not residual == residual:
             return done + sweeps, residual
         done += n
@@ -330,8 +335,8 @@ def _pgs(G, c, mu, nc, lo, hi, m, lam, opt, work):
             break
         for r in range(m):
             saved[r] = lam[r]
-        if active_set_start(G, c, mu, nc, lo, hi, m, lam, work):
-            sweeps, checked = pgs(G, c, mu, nc, lo, hi, m, lam, tol, 1)
+        if active_set_start(G, c, mu, nc, lo, hi, m, lam, work, False, span):
+            sweeps, checked = pgs(G, c, mu, nc, lo, hi, m, lam, tol, 1, span)
             if sweeps == 0:  # (a NaN counts one sweep)
                 return done, checked
             for r in range(m):
