@@ -81,7 +81,8 @@ def test_box_stack_rollouts(benchmark, kind):
         variant=scene.solver, mujoco_step_s=mj)
     out = benchmark(scene.rollout, Q, V, T, record=())
     assert (out.status == "ok").all()
-    benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * T))
+    if benchmark.stats is not None:  # None under --benchmark-disable
+        benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * T))
 
 
 # --- a two-finger gripper lifting a box (tests/test_scene_grasp.py's scene, from MJCF) --------
@@ -144,4 +145,5 @@ def test_gripper_lift_rollouts(benchmark):
     tag(benchmark, "rollout", "gripper_lift", "gripper", "fastdyn", evals=N * GRASP_T,
         variant="pgs", mujoco_step_s=mj)
     out = benchmark(scene.rollout, Q, V, GRASP_T, torques=tau, record=())
-    benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * GRASP_T))
+    if benchmark.stats is not None:  # None under --benchmark-disable
+        benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * GRASP_T))

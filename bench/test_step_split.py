@@ -65,7 +65,7 @@ def prefix(upto, jnt, prm, dof, sph, hsp, geo, opt, Q, V, TAU, WARM, ws, fbuf, i
     LAM[k] receives the percussions by warm-start slot, as time_step stores them. upto = 6
     (DETECT, geoms only): the dynamics, then the geom contacts' broad and narrow phases."""
     nv = V.shape[1]
-    npair = ts.contact_capacity(sph, hsp, geo)
+    npair = ts.contact_capacity(sph, hsp, geo, None)
     tau, warm, fext = np.empty(nv), np.empty(WARM.shape[1]), np.zeros((0, 6))
     qn, vn, stats = np.empty(Q.shape[1]), np.empty(nv), np.empty(3)
     cf = np.empty((sph.shape[0] * hsp.shape[0], 6))
