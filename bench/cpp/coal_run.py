@@ -15,7 +15,6 @@ the headers are missing.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
 import os
 import shutil
@@ -33,7 +32,7 @@ COAL_ARGS = {"sphere": lambda s: [s[0]], "capsule": lambda s: [s[0], 2 * s[1]],
 
 def build() -> tuple[Path | None, str]:
     sys.path.insert(0, str(ROOT))
-    from bench.cpp.run import BUILD, eigen_dir, prefix
+    from bench.cpp.run import compiled, eigen_dir, prefix
     cxx = os.environ.get("CXX", "g++")
     if shutil.which(cxx) is None:
         return None, f"no C++ compiler ({cxx!r} not on PATH)"
@@ -43,18 +42,7 @@ def build() -> tuple[Path | None, str]:
     eigen = eigen_dir(pre)
     if eigen is None:
         return None, "Eigen's headers not found: pip install cmeel-eigen"
-    cmd = [cxx, "-std=c++17", "-O3", "-DNDEBUG", f"-I{pre / 'include'}", f"-I{eigen}",
-           str(SOURCE), "-o", "{out}", f"-L{pre / 'lib'}", f"-Wl,-rpath,{pre / 'lib'}", "-lcoal"]
-    stamp = hashlib.sha256((SOURCE.read_text() + " ".join(cmd)).encode()).hexdigest()[:16]
-    out = BUILD / f"coal-{stamp}"
-    if out.exists():
-        return out, ""
-    BUILD.mkdir(exist_ok=True)
-    cmd[cmd.index("{out}")] = str(out)
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        return None, "the build failed:\n" + p.stderr[-3000:]
-    return out, ""
+    return compiled(cxx, SOURCE, "coal", pre, eigen, [], ["-lcoal"])
 
 
 def _shape(desc) -> list:

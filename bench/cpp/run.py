@@ -79,12 +79,19 @@ def build() -> tuple[Path | None, str]:
     if eigen is None:
         return None, ("Eigen's headers not found: pip install cmeel-eigen, or apt-get install "
                       "libeigen3-dev")
-    cmd = [cxx, "-std=c++17", "-O3", "-DNDEBUG", *(f"-D{d}" for d in DEFINES),
-           f"-I{pre / 'include'}", f"-I{eigen}", str(SOURCE), "-o", "{out}",
-           f"-L{pre / 'lib'}", f"-Wl,-rpath,{pre / 'lib'}", "-lpinocchio_default",
-           "-lboost_serialization"]
-    stamp = hashlib.sha256((SOURCE.read_text() + " ".join(cmd)).encode()).hexdigest()[:16]
-    out = BUILD / f"timing-{stamp}"
+    return compiled(cxx, SOURCE, "timing", pre, eigen, [f"-D{d}" for d in DEFINES],
+                    ["-lpinocchio_default", "-lboost_serialization"])
+
+
+def compiled(cxx: str, source: Path, stem: str, pre: Path, eigen: Path, flags: list[str],
+             libs: list[str]) -> tuple[Path | None, str]:
+    """(binary, '') or (None, why not): ``source`` built against the wheel's cmeel.prefix
+    and Eigen, kept in BUILD as ``stem``-<hash of the source and the command> (rebuilt only
+    when either changes)."""
+    cmd = [cxx, "-std=c++17", "-O3", "-DNDEBUG", *flags, f"-I{pre / 'include'}", f"-I{eigen}",
+           str(source), "-o", "{out}", f"-L{pre / 'lib'}", f"-Wl,-rpath,{pre / 'lib'}", *libs]
+    stamp = hashlib.sha256((source.read_text() + " ".join(cmd)).encode()).hexdigest()[:16]
+    out = BUILD / f"{stem}-{stamp}"
     if out.exists():
         return out, ""
     BUILD.mkdir(exist_ok=True)

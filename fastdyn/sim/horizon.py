@@ -99,10 +99,7 @@ def horizon(scene, q0, v0, U, *, gains=None, q_ref=None, v_ref=None, fext=None,
     else:
         for name, x, shape in zip(Horizon._fields, out, empty_shapes(nq, nv, H)):
             _checks.output(x, shape, f"out.{name}")
-    c = scene.__dict__.get("_step_derivatives")
-    if c is None or c[0] is not model or c[1] is not scene.spheres or \
-            c[2] is not scene.halfspaces:
-        c = _step_derivatives.prepared(scene)
+    c = _step_derivatives.current(scene)
     dx = np.empty(2 * nv)
     address = None if generated is None else _step_derivatives.generated_address(scene,
                                                                                  generated)

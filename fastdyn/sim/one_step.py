@@ -56,6 +56,7 @@ class Prepared:
         self.ibuf = np.zeros(ni, dtype=np.int64)
         self.scratch = np.zeros(_ss.scratch_size(model.nq, model.nv, nf, self.npair, nwarm))
         self.scratch[:L.NO] = opt
+        self.fbuf, self.tau, self.qn, self.vn, self.cf, self.stats = self._views()
         self.zero = np.zeros(model.nv)  # tau when none is given
         self.geo, self.eqc = scene._geo_tables(), scene._eqc_tables()
         self.kernel = _KERNELS[self.geo is not None, self.eqc is not None]
@@ -69,8 +70,9 @@ class Prepared:
                 and self.nconstraints == len(scene._constraints)
                 and self.max_contacts == scene.max_contacts)
 
-    def views(self) -> tuple[np.ndarray, ...]:
-        """(fbuf, tau, qn, vn, cf, stats): the kernel's views of ``scratch``, for reading."""
+    def _views(self) -> tuple[np.ndarray, ...]:
+        """(fbuf, tau, qn, vn, cf, stats): the kernel's views of ``scratch``
+        (kernels/entry/scene_step.py's scratch_views), made once: scratch is never replaced."""
         nq, nv, nf = self.nq, self.nv, self.nf
         o = L.NO
         fbuf = self.scratch[o:o + nf]
@@ -105,7 +107,8 @@ class Last:
         self.p = p
 
     def get(self, name: str, scene):
-        fbuf, tau, _, _, cf, stats = self.p.views()
+        p = self.p
+        fbuf, tau, cf, stats = p.fbuf, p.tau, p.cf, p.stats
         if name == "contact_forces":
             return cf[:, :3].copy()
         if name == "contact_points":
@@ -115,12 +118,12 @@ class Last:
         if name == "stats":
             return stats.copy()
         if name == "constraint_tau":
-            o = _ts.rhs_offset(self.p.nv)
-            return fbuf[o:o + self.p.nv].copy()
+            o = _ts.rhs_offset(p.nv)
+            return fbuf[o:o + p.nv].copy()
         if name == "geom_contacts":
-            return _geoms.results(self.p.geo, fbuf, self.p.ibuf, self.p.nv, self.p.nslots)
+            return _geoms.results(p.geo, fbuf, p.ibuf, p.nv, p.nslots)
         if name == "constraint_forces":
-            return scene._constraint_forces(self.p.warm)
+            return scene._constraint_forces(p.warm)
         raise KeyError(name)
 
 
@@ -170,7 +173,6 @@ def step(scene, q, v, tau=None, fext=None) -> tuple[np.ndarray, np.ndarray]:
     scene._last = Last(p)
     if code == _ss.UNCONVERGED:
         warnings.warn(f"the step did not converge: {scene._capped()} (residual "
-                      f"{p.views()[5][2]:.3g} m/s): {scene._remedy()}",
+                      f"{p.stats[2]:.3g} m/s): {scene._remedy()}",
                       ConvergenceWarning, stacklevel=2)
-    o = L.NO + p.nf + p.nq + 2 * p.nv
-    return p.scratch[o:o + p.nq].copy(), p.scratch[o + p.nq:o + p.nq + p.nv].copy()
+    return p.qn.copy(), p.vn.copy()

@@ -105,6 +105,16 @@ def prepared(scene) -> tuple:
     return cache
 
 
+def current(scene) -> tuple:
+    """``prepared``'s tuple kept on the scene, prepared again when the scene's model or
+    geometry arrays are not the ones it was made for."""
+    c = scene.__dict__.get("_step_derivatives")
+    if c is None or c[0] is not scene.model or c[1] is not scene.spheres or \
+            c[2] is not scene.halfspaces:
+        c = prepared(scene)
+    return c
+
+
 def step_buffers(scene, threads: int | None = None) -> tuple[np.ndarray, ...]:
     """(ws, fbuf, ibuf, dbuf): the workspaces the step_derivatives kernel needs, one set, or
     one per thread (a leading axis) when ``threads`` is given."""
@@ -177,10 +187,7 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
             and q.ndim == v.ndim == tau.ndim == 1 and len(q) == nq and len(v) == len(tau) == nv):
         q, v, tau = _checks.fast_state(q, v, tau, nq, nv, "tau")
     fext = NO_FORCES if fext is None else _checks.forces(model, fext)
-    c = scene.__dict__.get("_step_derivatives")
-    if c is None or c[0] is not model or c[1] is not scene.spheres or \
-            c[2] is not scene.halfspaces:
-        c = prepared(scene)
+    c = current(scene)
     A, B = np.empty(c[6]), np.empty(c[7])
     if generated is None:
         code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v, tau,
@@ -232,5 +239,5 @@ def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
         _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
 
 
-__all__ = ["step_derivatives", "step_buffers", "step_options", "prepared", "explain",
-           "generated_address"]
+__all__ = ["step_derivatives", "step_buffers", "step_options", "prepared", "current",
+           "explain", "generated_address"]
