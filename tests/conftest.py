@@ -1,5 +1,6 @@
 """Shared fixtures: models are built once per session and paired with their Pinocchio twin."""
 
+import os
 import signal
 import zlib
 
@@ -18,6 +19,24 @@ except ImportError:
 def needs_pinocchio() -> None:
     if pin is None:
         pytest.skip("needs Pinocchio (the test extra: pip install '.[test]')")
+
+
+if os.environ.get("FASTDYN_COMPILE_LOG"):  # where the suite's compile time goes
+    import importlib.util
+    _spec = importlib.util.spec_from_file_location("compile_profile", os.path.join(
+        os.path.dirname(__file__), "..", "bench", "compile_profile.py"))
+    _spec.loader.exec_module(importlib.util.module_from_spec(_spec))
+
+
+@pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist's: absent without it)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` with the files that compile the same kernels joined and the slowest
+    first (tests/scheduling.py)."""
+    if config.getoption("dist") == "loadfile":
+        from scheduling import FileGroups
+        return FileGroups(config, log)
+    return None
+
 
 TOL = 1e-10  # agreement with Pinocchio, relative to the quantity's scale
 
