@@ -8,9 +8,11 @@ The generic kernels loop over joint rows and branch on joint types; a generated 
 loop unrolled for one model with its placements, axes and inertias written into the source as
 literals, so the zeros and ones of axis-aligned joints and identity placements cost nothing
 (fastdyn/codegen/tracer.py says how). It is for long runs on one robot: generating and compiling
-takes seconds to a minute (more for big trees), once; the module is written to a cache directory
-named after a hash of its own source and numba caches its machine code beside it, so a second
-process neither regenerates nor recompiles. Each kernel compiles on its first use.
+takes seconds to a minute (more for big trees), once. Each algorithm is a module of its own,
+written to a cache directory and named after a hash of its source, and numba caches its machine
+code beside it, so a second process neither regenerates nor recompiles, and ``generate`` calls
+asking for different sets of algorithms share the modules they have in common (``("aba",)``
+then the default set compile ``aba`` once). Each kernel compiles on its first use.
 
 Raw kernels, ``gen.kernels.<name>`` (no input checks: shapes, dtypes and finiteness are the
 caller's job):
@@ -198,8 +200,8 @@ def {name}_pi_batch(gravity, PI, Q, V, X, OUT):
 '''
 
 
-def source(model: Model, algorithms=ALGORITHMS) -> str:
-    """The generated module's text (also what names its file)."""
+def _supported(model: Model, algorithms):
+    """The model's joint records, after refusing joints and algorithm names codegen lacks."""
     jnt = joint_records(model)  # topology, parameters and the derived inertia, by name
     for i in range(1, model.njoints):
         try:
@@ -214,6 +216,13 @@ def source(model: Model, algorithms=ALGORITHMS) -> str:
     if unknown:
         raise ValueError(f"unknown algorithms {sorted(unknown)}; choose from "
                          f"{ALGORITHMS + DERIVATIVES}")
+    return jnt
+
+
+def source(model: Model, algorithms=ALGORITHMS) -> str:
+    """The text of a generated module with ``algorithms`` (also what names its file);
+    ``generate`` writes one such module per algorithm."""
+    jnt = _supported(model, algorithms)
     nq, nv = model.nq, model.nv
     makers = {
         "forward_kinematics": lambda: kinematics.forward_kinematics(jnt, nq),
@@ -359,12 +368,35 @@ def generate(model: Model, algorithms=ALGORITHMS, directory: str | None = None) 
     if not isinstance(model, Model):
         _checks.refuse_mimic(model)  # a MimicModel: say so
         raise TypeError(f"model must be a fastdyn.Model, not {type(model).__name__}")
-    text = source(model, algorithms)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:20]
-    filename = f"{_PREFIX}{digest}.py"
-    path = _place(directory, filename, text)
-    modname = f"{_PREFIX}{digest}"
-    module = sys.modules.get(modname) or _import(modname, path)
-    return Generated(model, module, path,
-                     tuple(a for a in ALGORITHMS + DERIVATIVES if a in algorithms),
-                     directory, recipe=generate)
+    _supported(model, algorithms)  # the whole request's refusals first
+    chosen = tuple(a for a in ALGORITHMS + DERIVATIVES if a in algorithms)
+    # One module per algorithm (each is self-contained: source() of one algorithm), so two
+    # requests sharing an algorithm share its module, its file and its machine code.
+    modules, paths = [], []
+    for part in [(a,) for a in chosen] or [()]:
+        text = source(model, part)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:20]
+        modname = f"{_PREFIX}{digest}"
+        path = _place(directory, f"{modname}.py", text)
+        modules.append(sys.modules.get(modname) or _import(modname, path))
+        paths.append(path)
+    return Generated(model, _union(modules), tuple(paths), chosen, directory, recipe=generate)
+
+
+_UNIONS: dict[tuple[str, ...], ModuleType] = {}
+
+
+def _union(modules: list[ModuleType]) -> ModuleType:
+    """One namespace for ``gen.kernels``: the module itself for one algorithm, else a module
+    object holding every module's names (the first one's where two define the same helper),
+    made once per set of modules, so ``gen.kernels`` is the same object for the same request
+    (numba resolves its attributes at compile time as it does a module's)."""
+    if len(modules) == 1:
+        return modules[0]
+    key = tuple(m.__name__ for m in modules)
+    if key not in _UNIONS:
+        union = ModuleType("+".join(key), "generated kernels of " + ", ".join(key))
+        for m in reversed(modules):
+            union.__dict__.update({k: v for k, v in vars(m).items() if not k.startswith("__")})
+        _UNIONS[key] = union
+    return _UNIONS[key]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from types import ModuleType
 
 import numpy as np
@@ -20,7 +21,8 @@ class Generated:
     """The generated kernels of one model.
 
     ``gen.kernels.<name>``: the raw njit kernels (``ALGORITHMS``, plus ``rnea_batch`` and
-    ``aba_batch``), for your own compiled loops; nothing is checked.
+    ``aba_batch``), for your own compiled loops; nothing is checked. ``gen.paths``: the
+    generated modules' files, one per algorithm (``gen.path``: the first).
 
     Checked single calls from Python, with the object API's input checks (types, shapes,
     finiteness, unit quaternions; a bad input raises the same error as ``fastdyn.rnea`` would):
@@ -34,13 +36,14 @@ class Generated:
     queries after them ask for forward kinematics first.
     """
 
-    def __init__(self, model: Model, module: ModuleType, path: str,
+    def __init__(self, model: Model, module: ModuleType, paths: tuple[str, ...],
                  algorithms: tuple[str, ...] = ALGORITHMS, directory: str | None = None,
                  recipe=None):
         self.model_token = model.token
         self._recipe = recipe  # fastdyn.codegen.generate, which made this (for pickling)
         self.kernels = module
-        self.path = path
+        self.paths = paths  # the modules' files, one per algorithm
+        self.path = paths[0]  # the first one's (the only one for a single algorithm)
         self.algorithms = algorithms
         self._directory = directory
         self._model = model
@@ -60,7 +63,8 @@ class Generated:
     def __repr__(self) -> str:
         have = [a for a in ALGORITHMS + DERIVATIVES
                 if hasattr(self.kernels, a) or hasattr(self.kernels, a + "_own")]
-        return f"<fastdyn generated kernels {have} at {self.path}>"
+        where = self.path if len(self.paths) == 1 else os.path.dirname(self.path)
+        return f"<fastdyn generated kernels {have} at {where}>"
 
     # -- checked calls: the type tests are written out in each method because a helper call
     # costs ~50 ns of the ~250 ns a call spends in Python (measured on UR5 CRBA) -------------
