@@ -262,3 +262,42 @@ def test_sphere_cylinder_is_the_closest_point_of_the_solid_cylinder(where, centr
               _T(p=p + R @ np.array(centre)))
     np.testing.assert_allclose(r.normal, -c.normal, atol=0)
     np.testing.assert_allclose(r.dist, c.dist, atol=0)
+
+
+def _ellipsoid_cases():
+    rng = np.random.default_rng(21)
+    a = np.array([0.12, 0.05, 0.2])
+    R = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+    R *= np.linalg.det(R)  # a rotation
+    p = rng.normal(size=3)
+    out = []
+    for x in (np.array([0.3, -0.1, 0.25]), np.array([0.02, 0.03, -0.21]),  # outside
+              np.array([0.05, 0.01, 0.1]), np.array([-0.03, 0.0, 0.04]),  # inside
+              np.array([0.06, 0.0, -0.05]), np.zeros(3)):  # inside, in the smallest axis's plane
+        out.append((a, R, p, x))
+    return out
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_sphere_on_an_ellipsoid_is_the_nearest_surface_point(case):
+    """The witness point y is on the surface, x - y is along the surface normal there, and no
+    point of a dense sampling of the surface is nearer to the centre x (global, not only a
+    stationary point); the signed distance and the normal follow from y."""
+    a, R, p, x = _ellipsoid_cases()[case]
+    r = 0.01
+    c = _pair(dict(type="sphere", size=(r,), margin=1.0), dict(type="ellipsoid", size=a),
+              _T(p=p + R @ x), _T(R, p))
+    assert len(c.dist) == 1
+    n = R.T @ c.normal[0]
+    inside = np.sum((x / a) ** 2) < 1
+    # the ellipsoid's witness point, in its frame: from the contact's midpoint
+    y = R.T @ (c.pos[0] - p) + 0.5 * c.dist[0] * n
+    assert abs(np.sum((y / a) ** 2) - 1) < 1e-13  # 2e-16 achieved
+    g = y / a ** 2
+    g /= np.linalg.norm(g)
+    np.testing.assert_allclose(n, -g, atol=1e-12)  # into the ellipsoid; 1e-16 achieved
+    dist = np.linalg.norm(x - y)
+    np.testing.assert_allclose(c.dist[0], (-dist if inside else dist) - r, atol=1e-14)
+    u = np.random.default_rng(5).normal(size=(200_000, 3))
+    s = u / np.linalg.norm(u, axis=1)[:, None] * a  # points on the surface
+    assert np.linalg.norm(s - x, axis=1).min() >= dist - 1e-9

@@ -1,17 +1,19 @@
 """The narrow phase: one routine per pair of geom types, chosen by their codes.
 
 Analytic routines (plane.py, sphere.py, capsule.py, box.py) for: plane with sphere, capsule,
-box, cylinder, ellipsoid and convex; sphere with sphere, capsule, box and cylinder; capsule with
-capsule and box; box with box (MuJoCo's analytic pairs, MuJoCo documentation "Computation /
-Collision detection"). Every other pair goes through GJK/EPA (convex.py). Two planes never
-collide. Routines are written for t1 <= t2; a pair given the other way round is swapped and
-its normals negated, so normals always point from geom g1 to geom g2.
+box, cylinder, ellipsoid and convex; sphere with sphere, capsule, ellipsoid (ellipsoid.py), box
+and cylinder; capsule with capsule and box; box with box (MuJoCo's analytic pairs, MuJoCo
+documentation "Computation / Collision detection", and the ellipsoid's closed form). Every other
+pair goes through GJK/EPA (convex.py). Two planes never collide. Routines are written for t1 <=
+t2; a pair given the other way round is swapped and its normals negated, so normals always point
+from geom g1 to geom g2.
 """
 
 from .._jit import jit
 from .box import box_box
 from .capsule import capsule_box, capsule_capsule
 from .convex import convex_convex
+from .ellipsoid import sphere_ellipsoid
 from .geoms import (BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID, G_MARGIN, G_SIZE, MAX_PAIR,
                     PLANE, SPHERE)
 from .plane import (plane_box, plane_capsule, plane_convex, plane_cylinder, plane_ellipsoid,
@@ -41,6 +43,8 @@ def _ordered(t1, s1, v1, p1, R1, t2, s2, v2, p2, R2, margin, con, k, wf, wi):
             return sphere_sphere(p1, s1[0], p2, s2[0], margin, con, k)
         if t2 == CAPSULE:
             return sphere_capsule(p1, s1[0], p2, R2, s2[0], s2[1], margin, con, k)
+        if t2 == ELLIPSOID:
+            return sphere_ellipsoid(p1, s1[0], p2, R2, s2, margin, con, k)
         if t2 == BOX:
             return sphere_box(p1, s1[0], p2, R2, s2, margin, con, k)
         if t2 == CYLINDER:
