@@ -39,7 +39,7 @@ MASK = (1 << TIP) - 1  # (models have fewer than a million dofs)
 
 
 @jit
-def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip):
+def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip, known=0):
     """G[:m, :m] = J M^-1 J^T + R, with R_rr = soft[r] on soft contact rows (soft[r] > 0),
     none on rigid rows (soft[r] < 0: joint limits, constraint_rows.RIGID) and
     regularization G_rr on the others. Z (C-contiguous, >= m nv floats) and tip (>= 3m) are
@@ -48,11 +48,14 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip):
     of one dof at once (contiguous, independent), instead of one row's entries in a
     dependent chain. On return tip[m + r] and tip[2m + r] hold row r's span: the first and
     the last column s of G[r] whose rows share a dof with r (G[r, s] = 0 outside), or
-    tip[m] = -1 when every row spans every column (rows of one tree: pgs._full)."""
+    tip[m] = -1 when every row spans every column (rows of one tree: pgs._full). ``known``:
+    rows 0..known-1 come with their codes in tip (``chain_code``: a sphere's contact rows,
+    whose chain its maker knows), the others' are read off J."""
     nv = J.shape[1]
     Zt = Z.reshape((Z.shape[0] * Z.shape[1],))[:nv * m].reshape((nv, m))
-    for r in range(m):
+    for r in range(known, m):
         tip[r] = _code(dof, J, r)
+    for r in range(m):
         tip[m + r] = r
         tip[2 * m + r] = r
     for k in range(nv):
@@ -200,6 +203,20 @@ def _products(Zt, r, re, s, se, k0, k1, G, tip, m):
         tip[2 * m + i] = max(tip[2 * m + i], se - 1)
     for j in range(s, se):
         tip[m + j] = min(tip[m + j], r)
+
+
+@jit
+def chain_code(dof, t):
+    """The ``_code`` of a row that can be non-zero on dof t and its ancestors only (a chain:
+    t = -1, none), known without reading the row. Where the row is zero at t and below it,
+    the code is a bound beyond its last non-zero: the products then add exact zeros (the
+    same sums) and the spans can only be wider (G is zero there: the same sweeps)."""
+    if t < 0:
+        return 0.0
+    lo = t
+    while dof[lo].parent >= 0:
+        lo = dof[lo].parent
+    return float((t + 1) << TIP | lo)
 
 
 @jit
