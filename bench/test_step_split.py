@@ -3,7 +3,7 @@ bench/test_simulator.py (standing and dropped, dt = 1 ms, PD, rigid contacts, PG
 split into the phases of kernels/contact/time_step.py:
   dynamics   tau clamped, CRBA + RNEA + tree-sparse factorization -> v_free (free_velocity)
   rows       the constraint rows: contact_rows + joint_rows (step_rows)
-  delassus   G = J M^-1 J^T + R (delassus.py)
+  delassus   G = J M^-1 J^T + R (delassus.py; the spheres' rows coded as time_step codes them)
   solve      the warm start gathered by slot, PGS (step_solve: pgs.py and active_set.py; its
              sweeps per step beside it)
   rest       the whole time_step minus the above: percussions scattered to the warm start,
@@ -102,8 +102,9 @@ def prefix(upto, jnt, prm, dof, sph, hsp, geo, opt, Q, V, TAU, WARM, ws, fbuf, i
         if upto == 2 or m == 0:
             continue
         o = ts.delassus_offset(nv, npair)
-        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G,
-                 fbuf[o:o + 3 * c.shape[0]])
+        tip = fbuf[o:o + 3 * c.shape[0]]
+        known = ts.sphere_codes(jnt, dof, sph, hsp, pair, nc, tip)  # (as time_step)
+        delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G, tip, known)
         if upto == 3:
             continue
         sw, _ = ts.step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)

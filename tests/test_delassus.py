@@ -12,7 +12,7 @@ import fastdyn as fd
 import fastdyn.models as fm
 from conftest import close, pin
 from fastdyn.kernels import layout as L
-from fastdyn.kernels.contact.delassus import delassus
+from fastdyn.kernels.contact.delassus import chain_code, delassus
 from fastdyn.kernels.linalg.cholesky import cholesky
 from oracle import to_pinocchio
 
@@ -139,3 +139,44 @@ def test_rows_between_free_bodies_share_only_their_bodies_dofs():
     assert np.all(G[outside] == 0.0)
     # rows on bodies 2, 3 (15..17) and 3, 4 (18..20) do not meet the rows on bodies 0 and 1
     assert first[15] == 9 and first[18] == 15 and last[0] == 23
+
+
+
+@pytest.mark.parametrize("across", [False, True], ids=["chains", "a row across legs"])
+def test_known_chain_codes_give_the_same_bits(quadruped, across):
+    """Rows whose chain their maker knows (time_step.sphere_codes: a sphere's joint) come with
+    delassus.chain_code instead of a code read off J, here the feet's rows, two of them zero
+    at their foot's last dof (the code then bounds the row beyond its last non-zero): G is the
+    same to the bit (the products only add exact zeros), and each span covers the span read
+    off J (the same on one tree's chains: every column)."""
+    m, _ = quadruped
+    rng = np.random.default_rng(5)
+    q = fd.random_configuration(m, rng)
+    M = np.zeros((m.nv, m.nv))
+    fd.kernels.crba(m.jnt, m.prm, q, L.workspace(m.jnt), M, q[:0])
+    U, D = np.zeros((m.nv, m.nv)), np.zeros(m.nv)
+    assert cholesky(m.dof, M, U, D) < 0
+    J = rows_on_chains(m, rng, joints=2, across=across)
+    leaves = [6 + 3 * leg + 2 for leg in range(4)]
+    feet = [(r, leaves[r // 3]) for r in range(12)]
+    if across:  # (a row of zeros at 4: the feet's rows after it move down one)
+        feet = [(r if r < 4 else r + 1, t) for r, t in feet]
+    J[feet[1][0], feet[1][1]] = 0.0
+    J[feet[5][0], feet[5][1]] = 0.0
+    rows = J.shape[0]
+    out = []
+    for coded in (False, True):
+        Z, G, tip = np.zeros((rows, m.nv)), np.full((rows, rows), np.nan), np.empty(3 * rows)
+        known = 0
+        if coded:  # (a prefix of rows: the feet's up to the first one off them)
+            known = 4 if across else 12
+            for r, t in feet[:known]:
+                tip[r] = chain_code(m.dof, t)
+        delassus(m.dof, U, D, J, rows, REG, np.zeros(rows), Z, G, tip, known)
+        out.append((G, tip[rows:2 * rows].copy(), tip[2 * rows:].copy()))
+    (G0, first0, last0), (G1, first1, last1) = out
+    assert np.array_equal(G0, G1)
+    assert np.all(first1 <= first0) and np.all(last1 >= last0)
+    if not across:
+        assert np.array_equal(first0, first1) and np.array_equal(last0, last1)
+    assert chain_code(m.dof, -1) == 0.0
