@@ -34,7 +34,15 @@ couplings) are bilateral rows, always active: differentiated exactly (their Jaco
 q-dependence, the world-fixed forces on the moving points and frames, hard targets' erp slope,
 soft ones' impedance, compliance and velocity product as functions of the state:
 kernels/contact/equality_derivatives.py), but for hard rows' compliance r diag(G), held at its
-value as for contacts; soft welds are refused (NotImplementedError) for now.
+value as for contacts; soft welds are refused (NotImplementedError) for now. Geom contacts
+(``Scene.add_geom``) are differentiated with their contact frame (n, t1, t2) held at its value
+and their point moving as the narrow phase moves it (a sphere's or capsule's below its centre,
+a corner against the world with its body, else as a material point of each body); the gap's
+first-order derivative is exact (the envelope theorem: d depth = J_n dq). Exact where the
+normal is a face of the world (a box on the ground or on a world box, a sphere on a world box);
+where a moving body's face gives the normal, its turning is dropped
+(kernels/contact/geom_derivatives.py states what is held and tests/test_step_derivatives_geoms.py
+measures it).
 
 Two consequences worth knowing. A contact at rest settles at a gap of about -1e-13 m, where
 the gap's target switches slope (erp / dt inside, 1 / dt outside): its Jacobians take the
@@ -75,13 +83,7 @@ _STALE = _sd.STALE * _sd.CODE
 def step_options(scene, PRM: np.ndarray) -> np.ndarray:
     """The scene's options as its step kernel reads them for these robots (O_FREE set as
     Scene's launches set it); refuses a scene that integrates with RK4 (ValueError) or has
-    collision geoms or soft welds (NotImplementedError: no derivatives for them yet)."""
-    if scene._geoms:
-        raise NotImplementedError(
-            f"step_derivatives: this scene has {len(scene._geoms)} collision geoms "
-            f"(Scene.add_geom); body-body and geom contacts have no step derivatives yet. "
-            f"Differentiate a scene whose contact geometry is spheres (add_sphere, add_box's "
-            f"corners) on half-spaces, or take finite differences of Scene.step")
+    soft welds (NotImplementedError: no derivatives for them yet)."""
     for k, (c, soft) in enumerate(scene._constraints):
         if c.contact_type == 6 and soft[3] > 0.0:  # (soft: solimp's dmax > 0)
             raise NotImplementedError(
@@ -181,8 +183,6 @@ def explain(scene, code: int, where: str = "the step") -> None:
         raise TooManyContactsError(
             f"{where}: the geoms have {detail} contacts, more than the scene's max_contacts "
             f"({scene.max_contacts}): raise Scene.max_contacts")
-    if kind == _sd.GEOMS:
-        raise NotImplementedError("step_derivatives: geom contacts are not differentiated")
     raise RuntimeError(f"unknown step_derivatives code {code}")
 
 

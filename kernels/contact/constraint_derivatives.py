@@ -183,9 +183,10 @@ def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, ns
     for r in range(m):
         kb[r] = 0.0
         er[r] = 0.0
+    nsph = sph.shape[0] * nh
     for i in range(nc):
         n = 3 * i
-        if kind[n] != EQUAL:
+        if pair[i] >= nsph or kind[n] != EQUAL:  # (geom contacts: geom_derivatives.py)
             continue
         s, e = pair[i] // nh, pair[i] % nh
         h = hsp[e]
@@ -226,6 +227,8 @@ def contact_wrenches(sph, hsp, fext, ws, nc, lam, pair, point, dt, F):
     nh = hsp.shape[0]
     for i in range(nc):
         n = 3 * i
+        if pair[i] >= sph.shape[0] * nh:  # (geom contacts: geom_derivatives.py)
+            continue
         h = hsp[pair[i] % nh]
         b = sph[pair[i] // nh].joint
         f0 = (lam[n] * h[H_N] + lam[n + 1] * h[H_T1] + lam[n + 2] * h[H_T2]) / dt
@@ -265,6 +268,8 @@ def contact_terms(jnt, prm, sph, hsp, q, w, ws, nc, lam, pair, kind, er, restitu
     none = DQ[:, :0]
     for i in range(nc):
         n = 3 * i
+        if pair[i] >= sph.shape[0] * nh:  # (geom contacts: geom_derivatives.py)
+            continue
         if restitution and er[n] == 0.0 and er[n + 1] == 0.0:
             continue
         moved = lam[n] != 0.0 or lam[n + 1] != 0.0 or lam[n + 2] != 0.0
@@ -325,6 +330,8 @@ def compliance_terms(sph, hsp, opt, ws, nc, lam, pair, kind, J, Phi):
     nv = J.shape[1]
     for i in range(nc):
         n = 3 * i
+        if pair[i] >= sph.shape[0] * nh:  # (geom contacts: geom_derivatives.py)
+            continue
         s, e = pair[i] // nh, pair[i] % nh
         h = hsp[e]
         if kind[n] == FIXED or not is_soft(h):

@@ -50,12 +50,13 @@ from .constraint_derivatives import (classify, compliance_terms, constrained_row
                                      constraint_buffers, constraint_size, contact_terms,
                                      contact_wrenches, count_contacts, limit_terms, targets)
 from .equality_derivatives import equality_terms, slot_range, wrenches
+from .geom_derivatives import geom_compliance, geom_targets, geom_terms, geom_wrenches
 from ..checks import all_nv, check_state, first_nonfinite, nq_nv
 from .geom_detect import float_size, int_size
 from .geom_rows import capacity
 from ..algorithms.rnea_derivatives import rnea_derivatives
 from .time_step import (DIVERGED as TS_DIVERGED, TOO_MANY as TS_TOO_MANY, clamp_torque, buffers,
-                        contact_capacity, sizes, time_step)
+                        contact_capacity, geom_offset, sizes, time_step)
 
 CODE = 1_000_000
 OK = 0
@@ -64,7 +65,6 @@ DIVERGED = 2  # the next state or a Jacobian is not finite (detail: 0 state, 1 J
 NOT_EULER = 4  # the scene integrates with RK4: not differentiated
 DEGENERATE = 5  # the linearized constraint problem is singular (detail: its row)
 TOO_MANY = 6  # more geom contacts than the scene takes (detail: how many), as time_step
-GEOMS = 7  # the scene has collision geoms: their contacts are not differentiated here
 STALE = 9  # step_derivatives_checked: the scene's options are not those of the prepared copy
 CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
 
@@ -120,7 +120,7 @@ def step_derivatives(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws
     set of the constraint rows held fixed (module docstring). geo, eqc: time_step's (None:
     none; numba then compiles none of their code). fbuf, ibuf as time_step's (step_sizes),
     dbuf (derivative_size(nv, npair, njoints, nkeys),). Returns OK, or code * 1_000_000 +
-    detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER, TOO_MANY, GEOMS."""
+    detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER, TOO_MANY."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_INTEGRATOR] == RK4:
@@ -197,8 +197,6 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, tau, fex
     """The step (time_step, cold) and the velocity rows of A and B where constraint rows may
     arise: the rows' terms on their active set (module docstring)."""
     nv = v.shape[0]
-    if geo is not None:  # (the object API refuses such scenes first)
-        return GEOMS * CODE
     nsp = sph.shape[0] * hsp.shape[0]
     npair = contact_capacity(sph, hsp, geo, eqc)
     nj = jnt.shape[0]
@@ -226,8 +224,14 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, tau, fex
         classify(opt, nc, m, Gd, c, lam, lo, hi, mu, kind, slide)
         targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, 3 * npair,
                 kind, kb, er)
+        if geo is not None:
+            geom_targets(geo, opt, fbuf[geom_offset(nv, npair):], nc, pair, nsp,
+                         npair - capacity(geo), J.shape[0], kind, kb, er)
         if nc > 0 or eq1 > eq0:
             contact_wrenches(sph, hsp, fext, ws, nc, lam, pair, point, dt, F)
+            if geo is not None:
+                geom_wrenches(geo, fbuf[geom_offset(nv, npair):], ws, nc, lam, pair, nsp,
+                              npair - capacity(geo), J.shape[0], dt, F)
             if eqc is not None:
                 wrenches(jnt, eqc, ws, nc, m, slot, eq0, lam, dt, F)
             forces = F
@@ -256,6 +260,18 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, tau, fex
                               za, pl, DQ, DV, Aq, Phi)
             contact_terms(jnt, prm, sph, hsp, q, u, ws, nc, lam, pair, kind, er, False, dt,
                           za, pl, DQ, DV, Aq, Phi)
+        if geo is not None and nc > 0:
+            gf = fbuf[geom_offset(nv, npair):]
+            g0 = npair - capacity(geo)  # the geom contacts' first entry
+            geom_compliance(geo, opt, gf, nc, lam, pair, nsp, g0, kind, J, Phi)
+            soft = False
+            for r in range(3 * nc):
+                soft = soft or er[r] != 0.0
+            if soft:
+                geom_terms(jnt, prm, geo, q, v, ws, gf, nc, lam, pair, nsp, g0, kind, er, True,
+                           dt, za, pl, E, Aq, Phi)
+            geom_terms(jnt, prm, geo, q, u, ws, gf, nc, lam, pair, nsp, g0, kind, er, False, dt,
+                       za, pl, E, Aq, Phi)
         if eqc is not None:
             for r in range(m):
                 for k in range(nv):
