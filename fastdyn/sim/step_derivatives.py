@@ -114,7 +114,8 @@ def _entries(scene, geo) -> tuple[int, int]:
 
 def prepared(scene) -> tuple:
     """(model, spheres, halfspaces, ws, ibuf, scratch, A's shape, B's shape, geo, eqc, the
-    number of constraints) for single calls on the scene's model,
+    number of constraints, the entry point's Kernel for geo and eqc) for single calls on the
+    scene's model,
     kept on the scene (one Scene per thread, as for ``step``); scratch holds the prepared
     options, fbuf, dbuf, qn and vn end to end (kernels/contact/step_derivatives.py's
     step_derivatives_checked). Valid while the model and the geometry arrays are the same
@@ -129,7 +130,8 @@ def prepared(scene) -> tuple:
     scratch = np.zeros(_sd.scratch_size(m.nq, m.nv, nf, npair, K, m.njoints))
     scratch[:L.NO] = opt
     cache = (m, scene.spheres, scene.halfspaces, L.workspace(m.jnt), np.zeros(ni, np.int64),
-             scratch, (2 * m.nv, 2 * m.nv), (2 * m.nv, m.nv), geo, eqc, len(scene._constraints))
+             scratch, (2 * m.nv, 2 * m.nv), (2 * m.nv, m.nv), geo, eqc, len(scene._constraints),
+             _KERNELS[geo is not None, eqc is not None])
     scene.__dict__["_step_derivatives"] = cache
     return cache
 
@@ -225,11 +227,10 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     c = current(scene)
     A, B = np.empty(c[6]), np.empty(c[7])
     if generated is None:
-        call = _KERNELS[c[8] is not None, c[9] is not None].call
-        code = call(model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9], scene.opt, q, v,
-                    tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+        code = c[11].call(model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9], scene.opt, q,
+                          v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
         if code:
-            _finish(scene, code, call, (), q, v, tau, fext, A, B)
+            _finish(scene, code, c[11].call, (), q, v, tau, fext, A, B)
         return A, B
     # the generated route: its callback's address kept on the scene with the kernels it came
     # from (checked against the scene's model once)
