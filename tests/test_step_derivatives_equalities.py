@@ -210,3 +210,16 @@ def test_soft_welds_are_refused_by_name():
     z = np.zeros(scene.model.nv)
     with pytest.raises(NotImplementedError, match="constraint 0 .'w'. is a soft weld"):
         scene.step_derivatives(fd.neutral(scene.model), z, z)
+
+
+def test_the_generated_route_takes_the_generic_kernel_with_constraints():
+    """``generated=``: a step with constraint rows is not the contact-free step the generated
+    ABA derivatives serve, so it goes to the generic kernel (the same bits)."""
+    model, scene = scene_of(FOURBAR)
+    q, v, tau = moving_state(scene, 10, 7)
+    gen = fd.codegen.generate(model, algorithms=("aba_derivatives",))
+    A, B = scene.step_derivatives(q, v, tau)
+    Ag, Bg = scene.step_derivatives(q, v, tau, generated=gen)
+    assert np.array_equal(A, Ag) and np.array_equal(B, Bg)
+    h = scene.horizon(q, v, tau[None], generated=gen)
+    assert np.array_equal(h.A[0], A) and np.array_equal(h.B[0], B)
