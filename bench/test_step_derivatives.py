@@ -139,8 +139,8 @@ def _step_states(jnt, prm, dof, sph, hsp, opt, Q, V, TAU, fext, ws, fbuf, ibuf, 
                  B):
     code = 0
     for r in range(Q.shape[0]):
-        code = max(code, step_kernel(jnt, prm, dof, sph, hsp, opt, Q[r], V[r], TAU[r], fext, ws,
-                                     fbuf, ibuf, dbuf, qn, vn, A, B))
+        code = max(code, step_kernel(jnt, prm, dof, sph, hsp, None, None, opt, Q[r], V[r], TAU[r],
+                                     fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B))
     return code
 
 

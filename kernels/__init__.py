@@ -31,8 +31,9 @@ them with the object API (``fastdyn.rnea`` etc.) or validate them yourself. ``fe
 ``aba_derivatives(jnt, prm, dof, q, v, tau, fext, ws, ddq, ddq_dq, ddq_dv, M, U, D, Minv)``
 (returns -1, or a joint whose inertia is singular) and
 ``static_torque_derivatives(jnt, prm, q, fext, ws, tau, dtau_dq)``; one simulator step's
-Jacobians, ``step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
-dbuf, qn, vn, A, B)`` (buffers: fastdyn.sim.step_derivatives.step_buffers). Kinematics derivatives:
+Jacobians, ``step_derivatives(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf,
+ibuf, dbuf, qn, vn, A, B)`` (geo, eqc: None, or a scene's tables, fastdyn.sim.step_derivatives.
+step_tables; buffers: its step_buffers). Kinematics derivatives:
 ``kinematics_derivatives(jnt, prm, q, v, a, ws)``, then
 ``joint_motion_derivatives(jnt, ws, joint, reference, dv_dq, dv_dv, da_dq, da_dv, da_da)`` or
 ``frame_motion_derivatives(jnt, frm, ws, f, reference, oMf, dv_dq, ...)`` ((6, nv) outputs; the

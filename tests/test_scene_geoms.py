@@ -198,12 +198,14 @@ def test_more_contacts_than_the_cap_are_never_dropped_silently():
     assert out.status == "too_many_contacts"
 
 
-def test_step_derivatives_refuse_a_scene_with_geoms():
-    scene = box_scene()
-    with pytest.raises(NotImplementedError, match="no step derivatives yet"):
-        scene.step_derivatives(pose(), np.zeros(6))
-    with pytest.raises(NotImplementedError, match="no step derivatives yet"):
-        fd.batch.step_derivatives(scene, pose()[None], np.zeros((1, 6)))
+def test_step_derivatives_with_more_contacts_than_the_cap_say_so():
+    """(Their values: tests/test_step_derivatives_geoms.py.)"""
+    scene = box_scene(2, max_contacts=4)
+    q0 = np.r_[pose(z=H), pose(z=3 * H)]
+    with pytest.raises(TooManyContactsError, match=r"8 contacts.*max_contacts \(4\)"):
+        scene.step_derivatives(q0, np.zeros(12))
+    with pytest.raises(TooManyContactsError, match=r"row 0.*8 contacts"):
+        fd.batch.step_derivatives(scene, q0[None], np.zeros((1, 12)))
 
 
 @pytest.mark.parametrize("shape", ["sphere", "capsule"])

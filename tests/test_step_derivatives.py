@@ -207,8 +207,8 @@ def test_next_state_and_jacobians_from_user_njit_code():
 def _forward_pass(jnt, prm, dof, sph, hsp, opt, tau, fext, ws, fbuf, ibuf, dbuf, QS, VS, AS,
                   BS):
     for k in range(AS.shape[0]):
-        code = step_kernel(jnt, prm, dof, sph, hsp, opt, QS[k], VS[k], tau, fext, ws, fbuf,
-                           ibuf, dbuf, QS[k + 1], VS[k + 1], AS[k], BS[k])
+        code = step_kernel(jnt, prm, dof, sph, hsp, None, None, opt, QS[k], VS[k], tau, fext, ws,
+                           fbuf, ibuf, dbuf, QS[k + 1], VS[k + 1], AS[k], BS[k])
         if code != 0:
             return code
     return 0

@@ -317,8 +317,8 @@ def test_next_state_is_the_cold_step_and_the_batch_rows_the_single_calls():
 
 @numba.njit(cache=False)
 def _call(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B):
-    return step_kernel(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn,
-                       vn, A, B)
+    return step_kernel(jnt, prm, dof, sph, hsp, None, None, opt, q, v, tau, fext, ws, fbuf, ibuf,
+                       dbuf, qn, vn, A, B)
 
 
 def test_redundant_rows_without_compliance_are_refused():

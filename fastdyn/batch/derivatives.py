@@ -176,8 +176,9 @@ def step_derivatives(scene, Q, V, TAU=None, fext=None, prm=None,
     AA, BB = batching.outputs(out, ((n, 2 * nv, 2 * nv), (n, 2 * nv, nv)))
     ws3, FBUF, IBUF, DBUF = _sd.step_buffers(scene, numba.get_num_threads())
     bad = np.empty(n, dtype=np.int64)
+    geo, eqc = _sd.step_tables(scene)
     launch(_bd.step_derivatives_batch, _bd.step_derivatives_chunk, model.jnt, PRM, model.dof,
-           scene.spheres, scene.halfspaces, opt, Q, V, TAU, F, ws3, FBUF, IBUF, DBUF,
+           scene.spheres, scene.halfspaces, geo, eqc, opt, Q, V, TAU, F, ws3, FBUF, IBUF, DBUF,
            np.empty((n, model.nq)), np.empty((n, nv)), AA, BB, bad)
     rows = np.flatnonzero(bad >= 0)
     if rows.size:

@@ -30,12 +30,12 @@ from ..kernels.contact import step_derivatives as _sd
 from ..kernels.entry import horizon as _hz
 from . import step_derivatives as _step_derivatives
 
-# Q, V and TAU (positions 17, 18, 19) as any-layout matrices: their rows are then the types
+# Q, V and TAU (positions 19, 20, 21) as any-layout matrices: their rows are then the types
 # of step_derivatives' single call, whose compiled code the horizon's loop calls (compiled
 # once for both, not twice). One entry point for the generic kernels (address None), one
-# for generated ones (an integer address).
-_KERNELS = tuple(Kernel(_hz.horizon_checked, vectors=(7, 8), matrices=(17, 18, 19))
-                 for _ in range(2))
+# for generated ones (an integer address), each per type of geo and eqc (None or tables).
+_KERNELS = {(a, g, e): Kernel(_hz.horizon_checked, vectors=(9, 10), matrices=(19, 20, 21))
+            for a in (False, True) for g in (False, True) for e in (False, True)}
 _OPEN = (np.zeros((0, 0, 0)), np.zeros((0, 0)), np.zeros((0, 0)))  # K, q_ref, v_ref: none
 _NO_FEXT = np.zeros((1, 0, 6))
 
@@ -67,8 +67,8 @@ def horizon(scene, q0, v0, U, *, gains=None, q_ref=None, v_ref=None, fext=None,
     all three or none. ``fext``: (njoints, 6) at every step, or (H, njoints, 6) one per step
     (LOCAL, as ``fastdyn.rnea``). ``out``: a Horizon (``fastdyn.sim.horizon.empty``) to
     fill. Each step is ``step_derivatives``' (the constraint solve started cold), so the
-    scene's kinds of step and errors are its: scenes with geoms or integrator="rk4" are
-    refused.
+    scene's kinds of step and errors are its: scenes with soft welds or integrator="rk4"
+    are refused.
     ``generated``: the model's generated module with "aba_derivatives"
     (``fastdyn.codegen.generate``), as ``step_derivatives(generated=)``."""
     model = scene.model
@@ -103,10 +103,11 @@ def horizon(scene, q0, v0, U, *, gains=None, q_ref=None, v_ref=None, fext=None,
     dx = np.empty(2 * nv)
     address = None if generated is None else _step_derivatives.generated_address(scene,
                                                                                  generated)
-    kernel = _KERNELS[address is not None]
     for attempt in range(2):
-        code, k = kernel.call(address, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
-                              q0, v0, U, K, QR, VR, F, c[3], c[4], c[5], *out, dx, QUAT_TOL)
+        kernel = _KERNELS[address is not None, c[8] is not None, c[9] is not None]
+        code, k = kernel.call(address, model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9],
+                              scene.opt, q0, v0, U, K, QR, VR, F, c[3], c[4], c[5], *out, dx,
+                              QUAT_TOL)
         if code != _sd.STALE * _sd.CODE or attempt:
             break
         c = _step_derivatives.prepared(scene)  # the scene's options changed since: again

@@ -29,6 +29,20 @@ differences of ``Scene.step`` agree once it is tight). A state whose linearized 
 problem is singular raises numpy.linalg.LinAlgError. Scenes with integrator="rk4" are
 refused. Soft contacts (``Scene(solref=, solimp=)``) are differentiated with their
 compliance and targets as functions of the state (the impedance d(phi(q)), J(q) v).
+Constraints (``Scene.add_constraint(s)``, ``add_mjcf_equalities``: loop closures, welds, joint
+couplings) are bilateral rows, always active: differentiated exactly (their Jacobians' own
+q-dependence, the world-fixed forces on the moving points and frames, hard targets' erp slope,
+soft ones' impedance, compliance and velocity product as functions of the state:
+kernels/contact/equality_derivatives.py), but for hard rows' compliance r diag(G), held at its
+value as for contacts; soft welds are refused (NotImplementedError) for now. Geom contacts
+(``Scene.add_geom``) are differentiated with their contact frame (n, t1, t2) held at its value
+and their point moving as the narrow phase moves it (a sphere's or capsule's below its centre,
+a corner against the world with its body, else as a material point of each body); the gap's
+first-order derivative is exact (the envelope theorem: d depth = J_n dq). Exact where the
+normal is a face of the world (a box on the ground or on a world box, a sphere on a world box);
+where a moving body's face gives the normal, its turning is dropped
+(kernels/contact/geom_derivatives.py states what is held and tests/test_step_derivatives_geoms.py
+measures it).
 
 Two consequences worth knowing. A contact at rest settles at a gap of about -1e-13 m, where
 the gap's target switches slope (erp / dt inside, 1 / dt outside): its Jacobians take the
@@ -50,13 +64,17 @@ from .._internal import checks as _checks
 from .._internal.checks import QUAT_TOL
 from .._internal.fastcall import Kernel
 from ..dynamics import NO_FORCES
-from ..errors import DivergenceError, SingularMassMatrixError
+from ..errors import DivergenceError, SingularMassMatrixError, TooManyContactsError
 from ..kernels import layout as L
 from ..kernels.contact import generated_step_derivatives as _gsd
 from ..kernels.contact import step_derivatives as _sd
 
-_kernel = Kernel(_sd.step_derivatives_checked, vectors=(6, 7, 8))
-_generated_kernel = Kernel(_gsd.generated_step_derivatives_checked, vectors=(7, 8, 9))
+# one entry point per type of ``geo`` and ``eqc`` (None, or the scene's tables), generic and
+# generated: a Kernel binds to the signature of its first call
+_KERNELS = {(g, e): Kernel(_sd.step_derivatives_checked, vectors=(8, 9, 10))
+            for g in (False, True) for e in (False, True)}
+_GENERATED = {(g, e): Kernel(_gsd.generated_step_derivatives_checked, vectors=(9, 10, 11))
+              for g in (False, True) for e in (False, True)}
 _free_kernel = Kernel(_gsd.free_step_derivatives_checked, vectors=(4, 5, 6))
 _F64 = _checks.F64
 _STALE = _sd.STALE * _sd.CODE
@@ -64,20 +82,15 @@ _STALE = _sd.STALE * _sd.CODE
 
 def step_options(scene, PRM: np.ndarray) -> np.ndarray:
     """The scene's options as its step kernel reads them for these robots (O_FREE set as
-    Scene's launches set it); refuses a scene that integrates with RK4 or has collision
-    geoms (NotImplementedError: their contacts have no derivatives yet)."""
-    if scene._geoms:
-        raise NotImplementedError(
-            f"step_derivatives: this scene has {len(scene._geoms)} collision geoms "
-            f"(Scene.add_geom); body-body and geom contacts have no step derivatives yet. "
-            f"Differentiate a scene whose contact geometry is spheres (add_sphere, add_box's "
-            f"corners) on half-spaces, or take finite differences of Scene.step")
-    if scene._constraints:
-        raise NotImplementedError(
-            f"step_derivatives: this scene has {len(scene._constraints)} constraints "
-            f"(Scene.add_constraint: loop closures, welds, couplings); their rows have no step "
-            f"derivatives yet. Take finite differences of Scene.step, or differentiate "
-            f"fd.constraint_dynamics (fd.compute_constraint_dynamics_derivatives)")
+    Scene's launches set it); refuses a scene that integrates with RK4 (ValueError) or has
+    soft welds (NotImplementedError: no derivatives for them yet)."""
+    for k, (c, soft) in enumerate(scene._constraints):
+        if c.contact_type == 6 and soft[3] > 0.0:  # (soft: solimp's dmax > 0)
+            raise NotImplementedError(
+                f"step_derivatives: constraint {k} ({c.name!r}) is a soft weld (solref / "
+                f"solimp); the velocity product of its rotation rows has no derivatives yet. "
+                f"Make it hard (Scene.add_constraint without solref / solimp), or take finite "
+                f"differences of Scene.step")
     if scene.opt[L.O_INTEGRATOR] == L.RK4:
         raise ValueError("step_derivatives: this scene integrates with integrator='rk4'; only "
                          "the semi-implicit Euler step ('euler') is differentiated")
@@ -86,42 +99,62 @@ def step_options(scene, PRM: np.ndarray) -> np.ndarray:
     return opt
 
 
+def step_tables(scene) -> tuple:
+    """(geo, eqc): the scene's geom and constraint tables as its step reads them (None for
+    none: the kernels then compile none of their code)."""
+    return scene._geo_tables(), scene._eqc_tables()
+
+
+def _entries(scene, geo) -> tuple[int, int]:
+    """(contact entries, warm-start keys) of the scene's step (time_step.contact_capacity,
+    geom_rows.capacity)."""
+    K = 0 if geo is None else int(geo[3][0])
+    return scene._npair() + K, K
+
+
 def prepared(scene) -> tuple:
-    """(model, spheres, halfspaces, ws, ibuf, scratch, A's shape, B's shape) for single calls
-    on the scene's model,
+    """(model, spheres, halfspaces, ws, ibuf, scratch, A's shape, B's shape, geo, eqc, the
+    number of constraints, the entry point's Kernel for geo and eqc) for single calls on the
+    scene's model,
     kept on the scene (one Scene per thread, as for ``step``); scratch holds the prepared
     options, fbuf, dbuf, qn and vn end to end (kernels/contact/step_derivatives.py's
     step_derivatives_checked). Valid while the model and the geometry arrays are the same
-    objects (adding a sphere or a half-space replaces its array) and the scene's options
-    equal the prepared ones but for O_FREE, which the kernel checks (STALE)."""
+    objects (adding a sphere or a half-space replaces its array), the constraints and geoms
+    the same, and the scene's options equal the prepared ones but for O_FREE, which the
+    kernel checks (STALE)."""
     m = scene.model
-    nsph, nhsp = len(scene.spheres), len(scene.halfspaces)
-    scratch = np.zeros(_sd.scratch_size(m.nq, m.nv, nsph, nhsp, m.njoints))
-    scratch[:L.NO] = step_options(scene, m.prm[None])
-    _, _, _, ni = scene._sizes()
+    opt = step_options(scene, m.prm[None])
+    geo, eqc = step_tables(scene)
+    _, _, nf, ni = scene._sizes()
+    npair, K = _entries(scene, geo)
+    scratch = np.zeros(_sd.scratch_size(m.nq, m.nv, nf, npair, K, m.njoints))
+    scratch[:L.NO] = opt
     cache = (m, scene.spheres, scene.halfspaces, L.workspace(m.jnt), np.zeros(ni, np.int64),
-             scratch, (2 * m.nv, 2 * m.nv), (2 * m.nv, m.nv))
+             scratch, (2 * m.nv, 2 * m.nv), (2 * m.nv, m.nv), geo, eqc, len(scene._constraints),
+             _KERNELS[geo is not None, eqc is not None])
     scene.__dict__["_step_derivatives"] = cache
     return cache
 
 
 def current(scene) -> tuple:
-    """``prepared``'s tuple kept on the scene, prepared again when the scene's model or
-    geometry arrays are not the ones it was made for."""
+    """``prepared``'s tuple kept on the scene, prepared again when the scene's model,
+    geometry arrays, constraints or geom tables are not the ones it was made for."""
     c = scene.__dict__.get("_step_derivatives")
     if c is None or c[0] is not scene.model or c[1] is not scene.spheres or \
-            c[2] is not scene.halfspaces:
+            c[2] is not scene.halfspaces or c[10] != len(scene._constraints) or \
+            (scene._geoms and c[8] is not scene._geo_tables()):
         c = prepared(scene)
     return c
 
 
 def step_buffers(scene, threads: int | None = None) -> tuple[np.ndarray, ...]:
     """(ws, fbuf, ibuf, dbuf): the workspaces the step_derivatives kernel needs, one set, or
-    one per thread (a leading axis) when ``threads`` is given."""
+    one per thread (a leading axis) when ``threads`` is given (its geo and eqc:
+    ``step_tables``)."""
     model = scene.model
     _, _, nf, ni = scene._sizes()
-    nd = _sd.derivative_size(model.nv, len(scene.spheres) * len(scene.halfspaces),
-                             model.njoints)
+    npair, K = _entries(scene, scene._geo_tables())
+    nd = _sd.derivative_size(model.nv, npair, model.njoints, K)
     if threads is None:
         return L.workspace(model.jnt), np.zeros(nf), np.zeros(ni, np.int64), np.zeros(nd)
     return (L.workspace(model.jnt, threads), L.per_thread(threads, (nf,)),
@@ -148,6 +181,10 @@ def explain(scene, code: int, where: str = "the step") -> None:
                               f"overflow: inputs too large for float64)")
     if kind == _sd.NOT_EULER:
         raise ValueError("step_derivatives: integrator='rk4' steps are not differentiated")
+    if kind == _sd.TOO_MANY:
+        raise TooManyContactsError(
+            f"{where}: the geoms have {detail} contacts, more than the scene's max_contacts "
+            f"({scene.max_contacts}): raise Scene.max_contacts")
     raise RuntimeError(f"unknown step_derivatives code {code}")
 
 
@@ -190,18 +227,19 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     c = current(scene)
     A, B = np.empty(c[6]), np.empty(c[7])
     if generated is None:
-        code = _kernel.call(model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v, tau,
-                            fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+        code = c[11].call(model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9], scene.opt, q,
+                          v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
         if code:
-            _finish(scene, code, _kernel.call, (), q, v, tau, fext, A, B)
+            _finish(scene, code, c[11].call, (), q, v, tau, fext, A, B)
         return A, B
     # the generated route: its callback's address kept on the scene with the kernels it came
     # from (checked against the scene's model once)
     address = generated_address(scene, generated)
-    code = _generated_kernel.call(address, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt,
-                                  q, v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+    call = _GENERATED[c[8] is not None, c[9] is not None].call
+    code = call(address, model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9], scene.opt, q,
+                v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
     if code:
-        _finish(scene, code, _generated_kernel.call, (address,), q, v, tau, fext, A, B)
+        _finish(scene, code, call, (address,), q, v, tau, fext, A, B)
     c = scene.__dict__["_step_derivatives"]  # as _finish left it
     if prepare and fext is NO_FORCES and c[5][L.O_FREE] > 0.0:  # the next calls: above
         free = np.zeros(_gsd.free_size(nq, nv))
@@ -228,8 +266,8 @@ def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
     model = scene.model
     if code == _STALE:  # the scene's options were edited since the last call
         c = prepared(scene)
-        code = call(*head, model.jnt, model.prm, model.dof, c[1], c[2], scene.opt, q, v,
-                    tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+        code = call(*head, model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9], scene.opt, q,
+                    v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
         if code == _STALE:
             raise ValueError(f"step_derivatives: the scene's options are not finite: "
                              f"{scene.opt.tolist()}")
@@ -239,5 +277,5 @@ def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
         _checks.explain(model, code, ("q", "v", "tau"), q, v, tau)
 
 
-__all__ = ["step_derivatives", "step_buffers", "step_options", "prepared", "current",
-           "explain", "generated_address"]
+__all__ = ["step_derivatives", "step_buffers", "step_options", "step_tables", "prepared",
+           "current", "explain", "generated_address"]

@@ -57,6 +57,7 @@ from ..layout import (H_N, H_OFFSET, H_RESTITUTION, H_T1, H_T2, LOCAL_WORLD_ALIG
                       O_DT, O_ERP, O_IMPRATIO, O_TOL, OM, P_Q_LOWER, P_Q_UPPER)
 from ..linalg.cholesky import solve_rows
 from .constraint_rows import REST_GAP, along, sphere_rows
+from .equality_derivatives import EQ_SCRATCH
 from ..linalg.gauss import gauss_solve
 from ..algorithms.kinematics_derivatives import kinematics_derivatives, motion_derivatives
 from .pgs import row_velocity
@@ -70,26 +71,29 @@ RCOND = 1e-13  # a pivot this small relative to H is singular (redundant rows wi
 
 
 @jit
-def constraint_size(nv, npair, njoints):
-    """Floats of the buffer ``constraint_buffers`` cuts."""
+def constraint_size(nv, npair, njoints, nkeys):
+    """Floats of the buffer ``constraint_buffers`` cuts for npair contact entries (sphere
+    pairs, the constraints' room, geom contacts) and nkeys warm-start keys (geom_rows.py)."""
     rows = 3 * npair + 3 * nv
-    return (6 * njoints + 3 * npair + 3 * nv + 6 * npair + 3 + 3 * rows + 3 * npair
-            + rows * rows + 4 * rows * nv + 12 * nv + 12 + nv + 3 * nv * nv)
+    return (6 * njoints + 3 * npair + 3 * nv + nkeys + 6 * npair + 3 + 3 * rows + 3 * npair
+            + rows * rows + 5 * rows * nv + 12 * nv + 12 + nv + 3 * nv * nv
+            + EQ_SCRATCH * 6 * nv)
 
 
 @jit(inline="always")  # returns views: compiled into its caller (_jit.py)
-def constraint_buffers(cbuf, nv, npair, njoints):
-    """Views of cbuf: F (njoints, 6) external forces with the contacts', the step's warm start,
-    cf (npair, 6) and stats (3,), per row kind, kb (the target's slope) and er (restitution),
-    per contact (s1, s2, kappa) of a sliding one, H (rows, rows), X (rows, 3 nv),
-    Phi (rows, nv), the point derivatives DQ, DV (6, nv), a placement (12), a zero (nv) and
-    T (nv, 3 nv)."""
+def constraint_buffers(cbuf, nv, npair, njoints, nkeys):
+    """Views of cbuf: F (njoints, 6) external forces with the contacts', the step's warm start
+    (with nkeys keys), cf (npair, 6) and stats (3,), per row kind, kb (the target's slope) and
+    er (restitution), per contact (s1, s2, kappa) of a sliding one, H (rows, rows),
+    X (rows, 3 nv), Phi (rows, nv), the point derivatives DQ, DV (6, nv), a placement (12), a
+    zero (nv), T (nv, 3 nv), Psi (rows, nv) and E (EQ_SCRATCH, 6, nv) (the equality rows',
+    equality_derivatives.py)."""
     rows = 3 * npair + 3 * nv
     o = 0
     F = cbuf[o:o + 6 * njoints].reshape((njoints, 6))
     o += 6 * njoints
-    warm = cbuf[o:o + 3 * npair + 3 * nv]
-    o += 3 * npair + 3 * nv
+    warm = cbuf[o:o + 3 * npair + 3 * nv + nkeys]
+    o += 3 * npair + 3 * nv + nkeys
     cf = cbuf[o:o + 6 * npair].reshape((npair, 6))
     o += 6 * npair
     stats = cbuf[o:o + 3]
@@ -113,15 +117,19 @@ def constraint_buffers(cbuf, nv, npair, njoints):
     za = cbuf[o + 12:o + 12 + nv]
     o += 12 + nv
     T = cbuf[o:o + 3 * nv * nv].reshape((nv, 3 * nv))
-    return F, warm, cf, stats, kind, kb, er, slide, H, X, Phi, DQ, DV, pl, za, T
+    o += 3 * nv * nv
+    Psi = cbuf[o:o + rows * nv].reshape((rows, nv))
+    o += rows * nv
+    E = cbuf[o:o + EQ_SCRATCH * 6 * nv].reshape((EQ_SCRATCH, 6, nv))
+    return F, warm, cf, stats, kind, kb, er, slide, H, X, Phi, DQ, DV, pl, za, T, Psi, E
 
 
 @jit
-def count_contacts(slot, m, npair):
+def count_contacts(slot, m, nslot, eq0, eq1):
     """The number of contacts among the step's m rows (contact rows come first; their
-    warm-start slots are below 3 npair)."""
+    warm-start slots are below nslot and outside the constraints' [eq0, eq1))."""
     r = 0
-    while r < m and slot[r] < 3 * npair:
+    while r < m and slot[r] < nslot and not eq0 <= slot[r] < eq1:
         r += 1
     return r // 3
 
@@ -162,20 +170,23 @@ def _centre(sph, s, ws):
 
 
 @jit
-def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, kind, kb, er):
+def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, nslot, kind, kb,
+            er):
     """kb[r] = -db_r/dphi (1 / dt or erp / dt) of each EQUAL normal or limit row, er[r] the
     restitution coefficient of a normal row whose target is Newton's (then kb[r] = 0), as
     constraint_rows.py chose them; on a soft contact kb[n] = dt K (d + d' phi) and
-    er = -(1 - dt B) on its three rows. Needs time_step's placements in ws."""
+    er = -(1 - dt B) on its three rows (limit slots from nslot on; the constraints' rows,
+    below it: equality_derivatives.py's). Needs time_step's placements in ws."""
     dt, erp, bounce = opt[O_DT], opt[O_ERP], opt[O_BOUNCE]
     nh = hsp.shape[0]
     nv = vf.shape[0]
     for r in range(m):
         kb[r] = 0.0
         er[r] = 0.0
+    nsph = sph.shape[0] * nh
     for i in range(nc):
         n = 3 * i
-        if kind[n] != EQUAL:
+        if pair[i] >= nsph or kind[n] != EQUAL:  # (geom contacts: geom_derivatives.py)
             continue
         s, e = pair[i] // nh, pair[i] % nh
         h = hsp[e]
@@ -194,10 +205,9 @@ def targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, ki
             er[n] = rest
         else:
             kb[n] = 1.0 / dt if phi > 0.0 else erp / dt
-    nslot = 3 * sph.shape[0] * nh
     for r in range(3 * nc, m):
         o = slot[r] - nslot
-        if kind[r] != EQUAL or o >= 2 * nv:  # friction rows have no target
+        if kind[r] != EQUAL or o < 0 or o >= 2 * nv:  # friction rows have no target
             continue
         side, k = o // nv, o % nv
         j = dof[k].joint
@@ -217,6 +227,8 @@ def contact_wrenches(sph, hsp, fext, ws, nc, lam, pair, point, dt, F):
     nh = hsp.shape[0]
     for i in range(nc):
         n = 3 * i
+        if pair[i] >= sph.shape[0] * nh:  # (geom contacts: geom_derivatives.py)
+            continue
         h = hsp[pair[i] % nh]
         b = sph[pair[i] // nh].joint
         f0 = (lam[n] * h[H_N] + lam[n + 1] * h[H_T1] + lam[n + 2] * h[H_T2]) / dt
@@ -256,6 +268,8 @@ def contact_terms(jnt, prm, sph, hsp, q, w, ws, nc, lam, pair, kind, er, restitu
     none = DQ[:, :0]
     for i in range(nc):
         n = 3 * i
+        if pair[i] >= sph.shape[0] * nh:  # (geom contacts: geom_derivatives.py)
+            continue
         if restitution and er[n] == 0.0 and er[n + 1] == 0.0:
             continue
         moved = lam[n] != 0.0 or lam[n + 1] != 0.0 or lam[n + 2] != 0.0
@@ -316,6 +330,8 @@ def compliance_terms(sph, hsp, opt, ws, nc, lam, pair, kind, J, Phi):
     nv = J.shape[1]
     for i in range(nc):
         n = 3 * i
+        if pair[i] >= sph.shape[0] * nh:  # (geom contacts: geom_derivatives.py)
+            continue
         s, e = pair[i] // nh, pair[i] % nh
         h = hsp[e]
         if kind[n] == FIXED or not is_soft(h):
@@ -343,10 +359,11 @@ def limit_terms(nc, m, J, kind, kb, Phi):
 
 
 @jit
-def constrained_rows(dof, Uf, D, nc, m, J, G, kind, er, slide, mu, Phi, H, X, T, A, B):
+def constrained_rows(dof, Uf, D, nc, m, J, G, kind, er, slide, mu, Phi, Psi, H, X, T, A, B):
     """Adds M_d^-1 J^T dlam to the velocity rows of A (nv.., 2 nv) and B (nv.., nv), which hold
-    Y on entry (the derivatives at fixed lam). Returns -1, or the column where the linearized
-    problem H is singular."""
+    Y on entry (the derivatives at fixed lam). Psi: -db/dv beyond er J (rows, nv; None: none,
+    a step without soft constraints). Returns -1, or the column where the linearized problem
+    H is singular."""
     nv = J.shape[1]
     nx = 3 * nv
     for r in range(m):  # c' = J Y + Phi
@@ -362,6 +379,9 @@ def constrained_rows(dof, Uf, D, nc, m, J, G, kind, er, slide, mu, Phi, H, X, T,
         for k in range(nv):
             X[r, k] += Phi[r, k]
             X[r, nv + k] += er[r] * J[r, k]
+        if Psi is not None:
+            for k in range(nv):
+                X[r, nv + k] += Psi[r, k]
     for r in range(m):
         for s in range(m):
             H[r, s] = 0.0

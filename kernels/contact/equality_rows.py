@@ -76,7 +76,7 @@ def eq_capacity(eqc):
 
 
 @jit
-def _placed(ws, j, R, p):
+def placed(ws, j, R, p):
     """oMc (R row-major, then p) of a frame at (R, p) in joint j's frame (the world: j = 0)."""
     w = ws[j]
     a = (w[OM], w[OM + 1], w[OM + 2], w[OM + 3], w[OM + 4], w[OM + 5], w[OM + 6], w[OM + 7],
@@ -97,7 +97,7 @@ def _placed(ws, j, R, p):
 
 
 @jit
-def _quat(m00, m01, m02, m10, m11, m12, m20, m21, m22):
+def error_quat(m00, m01, m02, m10, m11, m12, m20, m21, m22):
     """(w, x, y, z) of the rotation matrix M, w >= 0 (Shepperd's branches on the largest of
     tr M and the diagonal, as rotations.matrix_to_quat)."""
     tr = m00 + m11 + m22
@@ -229,8 +229,8 @@ def _residual(jnt, cs, q, v, ws, J, c, m, drift):
             e -= cs.ratio * q[i2.idx_q]
         c[m] = e
         return (nil, nil, nil, nil, nil, nil)  # (J constant)
-    a = _placed(ws, cs.joint1, cs.R1, cs.p1)
-    b = _placed(ws, cs.joint2, cs.R2, cs.p2)
+    a = placed(ws, cs.joint1, cs.R1, cs.p1)
+    b = placed(ws, cs.joint2, cs.R2, cs.p2)
     _columns(jnt, ws, cs.joint1, 1.0, a[9], a[10], a[11], a, J, m, False)
     _columns(jnt, ws, cs.joint2, -1.0, b[9], b[10], b[11], a, J, m, False)
     for k in range(3):
@@ -255,7 +255,7 @@ def _residual(jnt, cs, q, v, ws, J, c, m, drift):
     e20 = b[2] * a[0] + b[5] * a[3] + b[8] * a[6]
     e21 = b[2] * a[1] + b[5] * a[4] + b[8] * a[7]
     e22 = b[2] * a[2] + b[5] * a[5] + b[8] * a[8]
-    w, x, y, z = _quat(e00, e01, e02, e10, e11, e12, e20, e21, e22)
+    w, x, y, z = error_quat(e00, e01, e02, e10, e11, e12, e20, e21, e22)
     # S = 1/2 (w I - [e_v]x), A = S R2^T (R2^T's row k: column k of R2)
     s00, s01, s02 = 0.5 * w, 0.5 * z, -0.5 * y
     s10, s11, s12 = -0.5 * z, 0.5 * w, 0.5 * x

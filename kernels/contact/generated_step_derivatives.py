@@ -59,8 +59,8 @@ def no_aba_derivatives(gravity, q, v, tau, ddq, ddq_dq, ddq_dv, Minv):
 
 
 @jit
-def generated_step_derivatives(generated, abad, jnt, prm, dof, sph, hsp, opt, q, v, tau, fext,
-                               ws, fbuf, ibuf, dbuf, qn, vn, A, B):
+def generated_step_derivatives(generated, abad, jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v,
+                               tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B):
     """step_derivatives' arguments and codes, with ``abad`` the generated ABA derivatives in a
     contact-free Euler step when ``generated`` (module docstring). q and v are copied into qn
     and vn before the call (the callback takes contiguous vectors), the gravity into fbuf
@@ -69,8 +69,8 @@ def generated_step_derivatives(generated, abad, jnt, prm, dof, sph, hsp, opt, q,
         # fbuf is scratch in a step without constraint rows: the gravity at its head
         if _free_step(abad, jnt, prm, opt[O_DT], q, v, tau, fbuf[:3], dbuf, qn, vn, A, B):
             return OK
-    return step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf,
-                            qn, vn, A, B)
+    return step_derivatives(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf,
+                            ibuf, dbuf, qn, vn, A, B)
 
 
 @jit
@@ -143,15 +143,16 @@ def _free_step(abad, jnt, prm, dt, q, v, tau, g, dbuf, qn, vn, A, B):
 
 
 @jit
-def generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext,
-                                       ws, ibuf, scratch, A, B, tol):
+def generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v,
+                                       tau, fext, ws, ibuf, scratch, A, B, tol):
     """step_derivatives_checked with generated_step_derivatives as the kernel, the generated
     ABA derivatives the C callback at ``address`` (fastdyn/sim/generated_step_derivatives.py)."""
-    code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau,
-                                                  fext, ws, ibuf, scratch, A, B, tol)
+    code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v,
+                                                  tau, fext, ws, ibuf, scratch, A, B, tol)
     if code == 0:
-        code = generated_step_derivatives(True, as_function(address), jnt, prm, dof, sph, hsp, opt, q, v,
-                                          tau, fext, ws, fbuf, ibuf, dbuf, qn, vn, A, B)
+        code = generated_step_derivatives(True, as_function(address), jnt, prm, dof, sph, hsp,
+                                          geo, eqc, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf,
+                                          qn, vn, A, B)
         if code != 0:
             code += CHECKED * CODE
     return code

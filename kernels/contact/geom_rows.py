@@ -121,7 +121,7 @@ def _chain(jnt, ws, b, sign, p0, p1, p2, fr, v, vf, J, m):
 
 
 @jit
-def _mix(gprm, g1, g2, h):
+def mix(gprm, g1, g2, h):
     """h[H_SOLREF:H_SOLIMP + 5] = the pair's softness (module docstring); True if soft."""
     s1, s2 = gprm[g1, G_SOLIMP + 1] > 0.0, gprm[g2, G_SOLIMP + 1] > 0.0
     w1 = 0.5 if s1 and s2 else (1.0 if s1 else 0.0)
@@ -183,7 +183,7 @@ def geom_rows(jnt, geo, opt, ws, v, vf, J, c, mu, slot, pair, point, soft, nc, g
         ft2 = fr[6] * f0 + fr[7] * f1 + fr[8] * f2
         margin = max(gprm[g1, G_MARGIN], gprm[g2, G_MARGIN])
         factor, ratio = 0.0, 1.0
-        if _mix(gprm, g1, g2, hrow):
+        if mix(gprm, g1, g2, hrow):
             if not d < margin:
                 continue
             factor, b, keep = soft_targets(hrow, d - margin, un0, dt)

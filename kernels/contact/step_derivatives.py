@@ -28,7 +28,8 @@ rows (separated, sticking, sliding; at a bound or between): held to these classe
 smooth function of (q, v, tau), and a above becomes the step's acceleration (v+ - v) / dt with
 the percussions as external forces at fixed lam, then the percussions' own derivatives are
 added by the implicit function theorem on the solver's optimality conditions
-(constraint_derivatives.py states the system, what it holds fixed and the sides it takes).
+(constraint_derivatives.py states the system, what it holds fixed and the sides it takes;
+equality_derivatives.py adds the constraints' always-active bilateral rows, eqc).
 The derivative is one-sided where a perturbation would change the active set: it is the
 derivative of the branch the step is on.
 Perturbations are tangent vectors at q and at q+, q (+) dq = integrate(q, dq), Pinocchio's
@@ -48,9 +49,14 @@ from ..linalg.cholesky import inverse_sparse, solve_pair
 from .constraint_derivatives import (classify, compliance_terms, constrained_rows,
                                      constraint_buffers, constraint_size, contact_terms,
                                      contact_wrenches, count_contacts, limit_terms, targets)
+from .equality_derivatives import equality_terms, slot_range, wrenches
+from .geom_derivatives import geom_compliance, geom_targets, geom_terms, geom_wrenches
 from ..checks import all_nv, check_state, first_nonfinite, nq_nv
+from .geom_detect import float_size, int_size
+from .geom_rows import capacity
 from ..algorithms.rnea_derivatives import rnea_derivatives
-from .time_step import DIVERGED as TS_DIVERGED, clamp_torque, buffers, sizes, time_step
+from .time_step import (DIVERGED as TS_DIVERGED, TOO_MANY as TS_TOO_MANY, clamp_torque, buffers,
+                        contact_capacity, geom_offset, sizes, time_step)
 
 CODE = 1_000_000
 OK = 0
@@ -58,15 +64,31 @@ SINGULAR = 1  # M + dt D not positive definite (detail: the dof), as time_step
 DIVERGED = 2  # the next state or a Jacobian is not finite (detail: 0 state, 1 Jacobians)
 NOT_EULER = 4  # the scene integrates with RK4: not differentiated
 DEGENERATE = 5  # the linearized constraint problem is singular (detail: its row)
+TOO_MANY = 6  # more geom contacts than the scene takes (detail: how many), as time_step
 STALE = 9  # step_derivatives_checked: the scene's options are not those of the prepared copy
 CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
 
 
 @jit
-def derivative_size(nv, npair, njoints):
+def derivative_size(nv, npair, njoints, nkeys):
     """Floats of the ``dbuf`` that ``step_derivatives`` works in for nv dofs, npair contact
-    pairs and njoints joints: 5 (nv, nv) + 3 (nv,), then constraint_derivatives.py's."""
-    return head_size(nv) + constraint_size(nv, npair, njoints)
+    entries (time_step.contact_capacity), njoints joints and nkeys warm-start keys (the geoms'
+    K, geom_rows.capacity): 5 (nv, nv) + 3 (nv,), then constraint_derivatives.py's."""
+    return head_size(nv) + constraint_size(nv, npair, njoints, nkeys)
+
+
+@jit
+def step_sizes(nv, sph, hsp, geo, eqc):
+    """(floats of fbuf, ints of ibuf, contact entries, warm-start keys) of a step of these
+    tables, as Scene._sizes makes them (time_step.sizes plus the geoms' scratch)."""
+    npair = contact_capacity(sph, hsp, geo, eqc)
+    K = capacity(geo)
+    nf, ni = sizes(nv, 1, npair)[2:]
+    if geo is not None:
+        ng = geo[0].shape[0]
+        nf += float_size(ng, K)
+        ni += int_size(ng, K, geo[3][1])
+    return nf, ni, npair, K
 
 
 @jit
@@ -90,14 +112,15 @@ def derivative_buffers(dbuf, nv):
 
 
 @jit
-def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf, qn, vn,
-                     A, B):
+def step_derivatives(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf, ibuf,
+                     dbuf, qn, vn, A, B):
     """One step from (q, v) under the commanded torque tau (not modified) and fext, as
     time_step with a cold start (zero warm start: Scene.step after Scene.reset): qn, vn the
     next state (time_step's bits), A (2nv, 2nv) and B (2nv, nv) its Jacobians, with the active
-    set of the constraint rows held fixed (module docstring). fbuf, ibuf as time_step's
-    (time_step.sizes), dbuf (derivative_size(nv, npair, njoints),). Returns OK, or
-    code * 1_000_000 + detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER."""
+    set of the constraint rows held fixed (module docstring). geo, eqc: time_step's (None:
+    none; numba then compiles none of their code). fbuf, ibuf as time_step's (step_sizes),
+    dbuf (derivative_size(nv, npair, njoints, nkeys),). Returns OK, or code * 1_000_000 +
+    detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER, TOO_MANY."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_INTEGRATOR] == RK4:
@@ -110,8 +133,8 @@ def step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ib
         code = _free_rows(jnt, prm, dof, q, v, tc, tau, fext, ws, fbuf, dt, Aq, Av, Minv, a, qn,
                           vn, A, B)
     else:
-        code = _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbuf,
-                                 ibuf, dbuf, dt, Aq, Av, Minv, M2, a, qn, vn, A, B)
+        code = _constrained_rows(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, tau, fext,
+                                 ws, fbuf, ibuf, dbuf, dt, Aq, Av, Minv, M2, a, qn, vn, A, B)
     if code != OK:
         return code
     return finish(jnt, q, vn, dt, u, G, A, B)
@@ -169,37 +192,48 @@ def advance(jnt, q, v, a, dt, qn, vn):
 
 
 @jit
-def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbuf, ibuf, dbuf,
-                      dt, Aq, Av, Minv, M2, a, qn, vn, A, B):
+def _constrained_rows(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, tau, fext, ws, fbuf,
+                      ibuf, dbuf, dt, Aq, Av, Minv, M2, a, qn, vn, A, B):
     """The step (time_step, cold) and the velocity rows of A and B where constraint rows may
     arise: the rows' terms on their active set (module docstring)."""
     nv = v.shape[0]
-    npair = sph.shape[0] * hsp.shape[0]
+    nsp = sph.shape[0] * hsp.shape[0]
+    npair = contact_capacity(sph, hsp, geo, eqc)
     nj = jnt.shape[0]
-    F, warm, cf, stats, kind, kb, er, slide, H, X, Phi, DQ, DV, pl, za, T = \
-        constraint_buffers(dbuf[head_size(nv):], nv, npair, nj)
+    F, warm, cf, stats, kind, kb, er, slide, H, X, Phi, DQ, DV, pl, za, T, Psi, E = \
+        constraint_buffers(dbuf[head_size(nv):], nv, npair, nj, capacity(geo))
     M, Uf, D, h, vf, zero, rhs, J, Z, Gd, c, lam, lo, hi, mu, point, slot, pair = \
         buffers(fbuf, ibuf, nv, npair)
     for s in range(warm.shape[0]):
         warm[s] = 0.0
-    # the step itself: its next state to the bit (scenes with geoms or constraints have no
-    # step derivatives yet: the object API refuses them, and this step has none: geo and eqc
-    # None, geom_rows.NO_GEO, equality_rows.NO_EQC)
-    code = time_step(jnt, prm, dof, sph, hsp, None, None, opt, q, v, tc, fext, ws, fbuf, ibuf,
-                     warm, qn, vn, cf, stats)
+    # the step itself: its next state to the bit (cf: the sphere pairs' rows only)
+    code = time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, fext, ws, fbuf, ibuf,
+                     warm, qn, vn, cf[:nsp], stats)
     if code == TS_DIVERGED:
         return DIVERGED * CODE
+    if code // CODE == TS_TOO_MANY:
+        return TOO_MANY * CODE + code % CODE
     if code != 0:
         return code  # SINGULAR * CODE + dof, time_step's own encoding
     m = int(stats[0])
     nc = 0
     forces = fext
+    eq0, eq1 = slot_range(eqc, 3 * nsp)  # the constraints' warm-start slots
     if m > 0:
-        nc = count_contacts(slot, m, npair)
+        nc = count_contacts(slot, m, 3 * npair, eq0, eq1)
         classify(opt, nc, m, Gd, c, lam, lo, hi, mu, kind, slide)
-        targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, kind, kb, er)
-        if nc > 0:
+        targets(jnt, prm, dof, sph, hsp, opt, q, v, ws, nc, m, J, vf, pair, slot, 3 * npair,
+                kind, kb, er)
+        if geo is not None:
+            geom_targets(geo, opt, fbuf[geom_offset(nv, npair):], nc, pair, nsp,
+                         npair - capacity(geo), J.shape[0], kind, kb, er)
+        if nc > 0 or eq1 > eq0:
             contact_wrenches(sph, hsp, fext, ws, nc, lam, pair, point, dt, F)
+            if geo is not None:
+                geom_wrenches(geo, fbuf[geom_offset(nv, npair):], ws, nc, lam, pair, nsp,
+                              npair - capacity(geo), J.shape[0], dt, F)
+            if eqc is not None:
+                wrenches(jnt, eqc, ws, nc, m, slot, eq0, lam, dt, F)
             forces = F
     u = derivative_buffers(dbuf, nv)[6]
     frozen_of(jnt, vn, dt, u)  # v+ in the start axes, which the rows hold
@@ -226,6 +260,24 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbu
                               za, pl, DQ, DV, Aq, Phi)
             contact_terms(jnt, prm, sph, hsp, q, u, ws, nc, lam, pair, kind, er, False, dt,
                           za, pl, DQ, DV, Aq, Phi)
+        if geo is not None and nc > 0:
+            gf = fbuf[geom_offset(nv, npair):]
+            g0 = npair - capacity(geo)  # the geom contacts' first entry
+            geom_compliance(geo, opt, gf, nc, lam, pair, nsp, g0, kind, J, Phi)
+            soft = False
+            for r in range(3 * nc):
+                soft = soft or er[r] != 0.0
+            if soft:
+                geom_terms(jnt, prm, geo, q, v, ws, gf, nc, lam, pair, nsp, g0, kind, er, True,
+                           dt, za, pl, E, Aq, Phi)
+            geom_terms(jnt, prm, geo, q, u, ws, gf, nc, lam, pair, nsp, g0, kind, er, False, dt,
+                       za, pl, E, Aq, Phi)
+        if eqc is not None:
+            for r in range(m):
+                for k in range(nv):
+                    Psi[r, k] = 0.0
+            equality_terms(jnt, prm, eqc, opt, q, v, u, ws, nc, m, slot, eq0, lam, J, za, pl, E,
+                           er, Aq, Phi, Psi)
     solve_pair(dof, Uf, D, Aq, Av)
     for r in range(nv):
         for k in range(nv):
@@ -235,8 +287,12 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, opt, q, v, tc, tau, fext, ws, fbu
     inverse_sparse(dof, Uf, D, Minv)
     velocity_rows(dt, tau, tc, Aq, Av, Minv, A, B)
     if m > 0:
-        bad = constrained_rows(dof, Uf, D, nc, m, J, Gd, kind, er, slide, mu, Phi, H, X, T, A,
-                               B)
+        if eqc is None:
+            bad = constrained_rows(dof, Uf, D, nc, m, J, Gd, kind, er, slide, mu, Phi, None, H,
+                                   X, T, A, B)
+        else:
+            bad = constrained_rows(dof, Uf, D, nc, m, J, Gd, kind, er, slide, mu, Phi, Psi, H,
+                                   X, T, A, B)
         if bad >= 0:
             return DEGENERATE * CODE + bad
     return OK
@@ -354,28 +410,35 @@ def _turn(G, iv, nvi, X, nv):
 
 
 @jit
-def scratch_size(nq, nv, nsph, nhsp, njoints):
-    """Floats of step_derivatives_checked's ``scratch``: the prepared options, fbuf, dbuf, qn
-    and vn end to end."""
-    nf = sizes(nv, nsph, nhsp)[2]
-    return NO + nf + derivative_size(nv, nsph * nhsp, njoints) + nq + nv
+def scratch_size(nq, nv, nf, npair, nkeys, njoints):
+    """Floats of step_derivatives_checked's ``scratch``: the prepared options, fbuf (nf), dbuf
+    (derivative_size), qn and vn end to end."""
+    return NO + nf + derivative_size(nv, npair, njoints, nkeys) + nq + nv
+
+
+@jit
+def qn_offset(jnt, sph, hsp, geo, eqc):
+    """Where qn starts in step_derivatives_checked's ``scratch`` (vn follows it)."""
+    nv = nq_nv(jnt)[1]
+    nf, ni, npair, K = step_sizes(nv, sph, hsp, geo, eqc)
+    return NO + nf + derivative_size(nv, npair, jnt.shape[0], K)
 
 
 @jit(inline="always")
-def checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scratch, A, B, tol):
+def checked_views(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau, fext, ws, ibuf, scratch, A,
+                  B, tol):
     """step_derivatives_checked's checks and its views of ``scratch``: (code, opt, fbuf, dbuf,
     qn, vn), code 0 when the kernel may run (inlined: it returns views)."""
     nq, nv = nq_nv(jnt)
-    nsph, nhsp = sph.shape[0], hsp.shape[0]
-    nf = sizes(nv, nsph, nhsp)[2]
-    nd = derivative_size(nv, nsph * nhsp, jnt.shape[0])
+    nf, ni, npair, K = step_sizes(nv, sph, hsp, geo, eqc)
+    nd = derivative_size(nv, npair, jnt.shape[0], K)
     opt = scratch[:NO]
     fbuf = scratch[NO:NO + nf]
     dbuf = scratch[NO + nf:NO + nf + nd]
     qn = scratch[NO + nf + nd:NO + nf + nd + nq]
     vn = scratch[NO + nf + nd + nq:]
     code = 0
-    if sopt.shape[0] != NO or scratch.shape[0] != scratch_size(nq, nv, nsph, nhsp,
+    if sopt.shape[0] != NO or scratch.shape[0] != scratch_size(nq, nv, nf, npair, K,
                                                                jnt.shape[0]):
         code = STALE * CODE
     for k in range(NO):
@@ -383,7 +446,7 @@ def checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scra
             code = STALE * CODE
     if code == 0:
         code = check_state(jnt, prm, q, v, tau, fext, ws, tol)
-    if code == 0 and not (all_nv(jnt, v, tau, tau) and ibuf.shape[0] == sizes(nv, nsph, nhsp)[3]
+    if code == 0 and not (all_nv(jnt, v, tau, tau) and ibuf.shape[0] == ni
                           and A.shape[0] == 2 * nv and A.shape[1] == 2 * nv
                           and B.shape[0] == 2 * nv and B.shape[1] == nv and dof.shape[0] == nv):
         code = 8 * CODE
@@ -391,8 +454,8 @@ def checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scra
 
 
 @jit
-def step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws, ibuf, scratch,
-                             A, B, tol):
+def step_derivatives_checked(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau, fext, ws, ibuf,
+                             scratch, A, B, tol):
     """The object API's entry point: guard.py's input checks and codes (finiteness, unit
     quaternions, sizes), then the kernel, whose own codes come back shifted by CHECKED.
     ``scratch`` holds the caller's prepared copy of the scene's options ``sopt`` (O_FREE set),
@@ -400,11 +463,11 @@ def step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws,
     argument costs ~40 ns at the entry point. STALE * CODE if the options differ from the
     scene's elsewhere than O_FREE (the scene was edited since: the caller prepares again), a
     comparison that costs nanoseconds here and a fraction of the call in Python."""
-    code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, sopt, q, v, tau,
-                                                  fext, ws, ibuf, scratch, A, B, tol)
+    code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v,
+                                                  tau, fext, ws, ibuf, scratch, A, B, tol)
     if code == 0:
-        code = step_derivatives(jnt, prm, dof, sph, hsp, opt, q, v, tau, fext, ws, fbuf, ibuf,
-                                dbuf, qn, vn, A, B)
+        code = step_derivatives(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf,
+                                ibuf, dbuf, qn, vn, A, B)
         if code != 0:
             code += CHECKED * CODE
     return code

@@ -85,23 +85,23 @@ def aba_derivatives_batch(jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV, MINV
 
 
 @jit
-def step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, FBUF,
-                           IBUF, DBUF, QN, VN, AA, BB, bad):
+def step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, geo, eqc, opt, Q, V, TAU, FEXT, ws3,
+                           FBUF, IBUF, DBUF, QN, VN, AA, BB, bad):
     lo, hi = chunk(Q.shape[0], nt, t)
     for r in range(lo, hi):
-        code = step_derivatives(jnt, PRM[robot(PRM, r)], dof, sph, hsp, opt, Q[r, ::1],
+        code = step_derivatives(jnt, PRM[robot(PRM, r)], dof, sph, hsp, geo, eqc, opt, Q[r, ::1],
                                 V[r, ::1], TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], FBUF[t, 0],
                                 IBUF[t, 0], DBUF[t, 0], QN[r], VN[r], AA[r], BB[r])
         bad[r] = -1 if code == 0 else code
 
 
 @jit(parallel=True)
-def step_derivatives_batch(jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3, FBUF, IBUF, DBUF,
-                           QN, VN, AA, BB, bad):
+def step_derivatives_batch(jnt, PRM, dof, sph, hsp, geo, eqc, opt, Q, V, TAU, FEXT, ws3, FBUF,
+                           IBUF, DBUF, QN, VN, AA, BB, bad):
     """QN[r], VN[r], AA[r], BB[r] = step_derivatives(Q[r], V[r], TAU[r]) with thread t's
     buffers FBUF[t, 0], IBUF[t, 0], DBUF[t, 0] (layout.per_thread); bad[r] = -1, or the
     kernel's code (CODE multiples)."""
     nt = ws3.shape[0]
     for t in prange(nt):
-        step_derivatives_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, opt, Q, V, TAU, FEXT, ws3,
-                               FBUF, IBUF, DBUF, QN, VN, AA, BB, bad)
+        step_derivatives_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, geo, eqc, opt, Q, V, TAU,
+                               FEXT, ws3, FBUF, IBUF, DBUF, QN, VN, AA, BB, bad)

@@ -20,31 +20,28 @@ from .._jit import jit
 from ..checks import CODE, nq_nv
 from ..configuration.dispatch import difference
 from ..contact.generated_step_derivatives import generated_step_derivatives_checked
-from ..contact.step_derivatives import (STALE, derivative_size, scratch_size,
-                                        step_derivatives_checked)
-from ..contact.time_step import sizes
-from ..layout import NO
+from ..contact.step_derivatives import STALE, qn_offset, step_derivatives_checked
 
 BAD_SIZES = 8  # guard.py's code for arrays that do not fit the model
 
 
 @jit
-def horizon_checked(address, jnt, prm, dof, sph, hsp, sopt, q0, v0, U, K, QREF, VREF, FEXT, ws,
-                    ibuf, scratch, Q, V, TAU, A, B, dx, tol):
+def horizon_checked(address, jnt, prm, dof, sph, hsp, geo, eqc, sopt, q0, v0, U, K, QREF, VREF,
+                    FEXT, ws, ibuf, scratch, Q, V, TAU, A, B, dx, tol):
     """The module docstring's horizon. ``address``: None (the generic kernels), or the C
     callback of the model's generated ABA derivatives, each step then
     generated_step_derivatives_checked (None is typed as such: the other branch is pruned
     before compiling). ``K`` (H, nv, 2nv) with QREF (H, nq), VREF (H, nv), or
     all three with no rows (open loop); FEXT (H, njoints, 6) or (1, 0, 6) (none); outputs Q
     (H+1, nq), V (H+1, nv), TAU (H, nv), A (H, 2nv, 2nv), B (H, 2nv, nv); dx (2nv,) scratch.
-    ``scratch`` is step_derivatives_checked's (its prepared options, buffers, qn and vn)."""
+    ``scratch`` is step_derivatives_checked's (its prepared options, buffers, qn and vn);
+    ``geo``, ``eqc`` the scene's geom and constraint tables (None: none), as time_step's."""
     nq, nv = nq_nv(jnt)
     H = U.shape[0]
-    nsph, nhsp = sph.shape[0], hsp.shape[0]
-    if scratch.shape[0] != scratch_size(nq, nv, nsph, nhsp, jnt.shape[0]):
-        return STALE * CODE, 0
     # where step_derivatives_checked leaves qn, then vn (checked_views' layout)
-    o = NO + sizes(nv, nsph, nhsp)[2] + derivative_size(nv, nsph * nhsp, jnt.shape[0])
+    o = qn_offset(jnt, sph, hsp, geo, eqc)
+    if scratch.shape[0] != o + nq + nv:
+        return STALE * CODE, 0
     closed = K.shape[0] > 0
     if not (q0.shape[0] == nq and v0.shape[0] == nv and U.shape[1] == nv
             and Q.shape[0] == H + 1 and Q.shape[1] == nq and V.shape[0] == H + 1
@@ -74,12 +71,12 @@ def horizon_checked(address, jnt, prm, dof, sph, hsp, sopt, q0, v0, U, K, QREF, 
                 tau[i] += s
         fext = FEXT[k] if FEXT.shape[0] == H else FEXT[0]
         if address is None:
-            code = step_derivatives_checked(jnt, prm, dof, sph, hsp, sopt, q, v, tau, fext, ws,
-                                            ibuf, scratch, A[k], B[k], tol)
+            code = step_derivatives_checked(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau,
+                                            fext, ws, ibuf, scratch, A[k], B[k], tol)
         else:
-            code = generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, sopt, q,
-                                                      v, tau, fext, ws, ibuf, scratch, A[k],
-                                                      B[k], tol)
+            code = generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, geo, eqc,
+                                                      sopt, q, v, tau, fext, ws, ibuf, scratch,
+                                                      A[k], B[k], tol)
         if code != 0:
             return code, k
         for i in range(nq):
