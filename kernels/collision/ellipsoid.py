@@ -19,7 +19,7 @@ outside, (x - y) / |x - y| inside.
 import numpy as np
 
 from .._jit import jit
-from .geoms import write
+from .sphere import local_normal
 
 
 @jit
@@ -106,8 +106,4 @@ def sphere_ellipsoid(p1, r1, p2, R2, s2, margin, con, k):
     d = (-L if inside else L) - r1
     if d >= margin:
         return 0
-    n0 = R2[0, 0] * e0 + R2[0, 1] * e1 + R2[0, 2] * e2
-    n1 = R2[1, 0] * e0 + R2[1, 1] * e1 + R2[1, 2] * e2
-    n2 = R2[2, 0] * e0 + R2[2, 1] * e1 + R2[2, 2] * e2
-    s_ = r1 + 0.5 * d
-    return write(con, k, p1[0] + s_ * n0, p1[1] + s_ * n1, p1[2] + s_ * n2, n0, n1, n2, d)
+    return local_normal(p1, r1, R2, e0, e1, e2, d, con, k)

@@ -95,6 +95,17 @@ def sphere_box(p1, r1, p2, R2, s2, margin, con, k):
 
 
 @jit
+def local_normal(p1, r1, R2, e0, e1, e2, d, con, k):
+    """The contact of the sphere (p1, r1) at signed distance d along the normal e given in the
+    frame R2 of the other geom: n = R2 e, the point halfway, p1 + (r1 + d / 2) n."""
+    n0 = R2[0, 0] * e0 + R2[0, 1] * e1 + R2[0, 2] * e2
+    n1 = R2[1, 0] * e0 + R2[1, 1] * e1 + R2[1, 2] * e2
+    n2 = R2[2, 0] * e0 + R2[2, 1] * e1 + R2[2, 2] * e2
+    s_ = r1 + 0.5 * d
+    return write(con, k, p1[0] + s_ * n0, p1[1] + s_ * n1, p1[2] + s_ * n2, n0, n1, n2, d)
+
+
+@jit
 def sphere_cylinder(p1, r1, p2, R2, rc, h, margin, con, k):
     """Sphere (p1, r1) and cylinder (p2, R2, radius rc, half-length h along R2[:, 2]): 1
     contact. Outside, the solid cylinder's closest point to the centre: the centre's local
@@ -120,8 +131,4 @@ def sphere_cylinder(p1, r1, p2, R2, rc, h, margin, con, k):
         e0, e1, e2 = 0.0, 0.0, (-1.0 if l2 >= 0.0 else 1.0)
     if d >= margin:
         return 0
-    n0 = R2[0, 0] * e0 + R2[0, 1] * e1 + R2[0, 2] * e2
-    n1 = R2[1, 0] * e0 + R2[1, 1] * e1 + R2[1, 2] * e2
-    n2 = R2[2, 0] * e0 + R2[2, 1] * e1 + R2[2, 2] * e2
-    s_ = r1 + 0.5 * d
-    return write(con, k, p1[0] + s_ * n0, p1[1] + s_ * n1, p1[2] + s_ * n2, n0, n1, n2, d)
+    return local_normal(p1, r1, R2, e0, e1, e2, d, con, k)

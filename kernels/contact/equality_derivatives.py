@@ -290,11 +290,9 @@ def _point_terms(jnt, cs, rr, lam, dt, E, Aq, Phi):
 
 
 @jit
-def moved_force(jnt, b, sign, f, DV, dt, Aq):
-    """Aq[k, j] += sign u_k . (w_j x f) / dt for dofs j, k on body b's support (u_k, w_k: DV's
-    point-velocity and angular columns)."""
-    if b <= 0 or (f[0] == 0.0 and f[1] == 0.0 and f[2] == 0.0):
-        return
+def _moved(jnt, b, sign, f, DV, row, dt, Aq):
+    """Aq[k, j] += sign c_k . (w_j x f) / dt for dofs j, k on body b's support, c_k DV's rows
+    row..row+2 of column k (0: the point-velocity column, 3: the angular one)."""
     jj = b
     while jj > 0:
         for dj in range(jnt[jj].nv):
@@ -307,9 +305,19 @@ def moved_force(jnt, b, sign, f, DV, dt, Aq):
             while kk > 0:
                 for dk in range(jnt[kk].nv):
                     k = jnt[kk].idx_v + dk
-                    Aq[k, j] += (DV[0, k] * a0 + DV[1, k] * a1 + DV[2, k] * a2) / dt
+                    Aq[k, j] += (DV[row, k] * a0 + DV[row + 1, k] * a1
+                                 + DV[row + 2, k] * a2) / dt
                 kk = jnt[kk].parent
         jj = jnt[jj].parent
+
+
+@jit
+def moved_force(jnt, b, sign, f, DV, dt, Aq):
+    """Aq[k, j] += sign u_k . (w_j x f) / dt for dofs j, k on body b's support (u_k, w_k: DV's
+    point-velocity and angular columns)."""
+    if b <= 0 or (f[0] == 0.0 and f[1] == 0.0 and f[2] == 0.0):
+        return
+    _moved(jnt, b, sign, f, DV, 0, dt, Aq)
 
 
 @jit
@@ -317,21 +325,7 @@ def _moved_torque(jnt, b, sign, tq, DV, dt, Aq):
     """Aq[k, j] += sign w_k . (w_j x tq) / dt for dofs j, k on body b's support."""
     if b <= 0:
         return
-    jj = b
-    while jj > 0:
-        for dj in range(jnt[jj].nv):
-            j = jnt[jj].idx_v + dj
-            w0, w1, w2 = DV[3, j], DV[4, j], DV[5, j]
-            a0 = sign * (w1 * tq[2] - w2 * tq[1])
-            a1 = sign * (w2 * tq[0] - w0 * tq[2])
-            a2 = sign * (w0 * tq[1] - w1 * tq[0])
-            kk = b
-            while kk > 0:
-                for dk in range(jnt[kk].nv):
-                    k = jnt[kk].idx_v + dk
-                    Aq[k, j] += (DV[3, k] * a0 + DV[4, k] * a1 + DV[5, k] * a2) / dt
-                kk = jnt[kk].parent
-        jj = jnt[jj].parent
+    _moved(jnt, b, sign, tq, DV, 3, dt, Aq)
 
 
 @jit
