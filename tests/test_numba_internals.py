@@ -19,6 +19,8 @@ somewhere deep in a kernel call. What relies on what:
 - fastdyn/_internal/compile_notice.py: ``numba.core.event``'s ``Listener`` and ``register``, and the
   ``"numba:compile"`` event around each compilation (not a cache load), its ``data["dispatcher"]``
   with ``py_func``;
+- kernels/_typing_memo.py: ``types.functions.Function.get_call_type(context, args, kws)``, which
+  it wraps (its answers are checked against numba's own below);
 - kernels/stack.py: ``numba.np.arrayobj.make_array`` / ``populate_array`` and
   ``cgutils.alloca_once`` (a scratch matrix in a kernel's stack frame).
 """
@@ -200,3 +202,50 @@ def test_compile_events_carry_the_dispatcher():
     finally:
         event.unregister("numba:compile", recorder)
     assert seen == [("start", "fresh"), ("end", "fresh")]
+
+
+def test_remembered_scalar_typing_is_numbas_own():
+    """kernels/_typing_memo.py: installed at import; for every operator and math function on
+    every pair of scalar types, the remembered signature is the one numba's own resolution
+    gives (asked again: both from the same function type), a failure is raised again and not
+    remembered, and literal arguments are never remembered (numba may type them otherwise)."""
+    import math
+    import operator
+
+    from numba.core import errors, registry, types
+    from numba.core.types import functions
+
+    from fastdyn.kernels import _typing_memo as memo
+
+    assert functions.Function.get_call_type is memo.get_call_type
+    ctx = registry.cpu_target.typing_context
+    ctx.refresh()
+    scalars = (types.boolean, types.int8, types.uint8, types.int32, types.int64, types.uint64,
+               types.float32, types.float64)
+    binary = (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+              operator.mod, operator.pow, operator.lt, operator.eq, operator.and_,
+              operator.lshift, math.atan2, math.copysign, max, min)
+    unary = (operator.neg, math.sqrt, math.sin, math.floor, abs)
+    calls = [(f, (a, b)) for f in binary for a in scalars for b in scalars]
+    calls += [(f, (a,)) for f in unary for a in scalars]
+    typed = failed = 0
+    for f, args in calls:
+        fnty = ctx.resolve_value_type(f)
+        for _ in range(2):  # the second time from memory
+            try:
+                sig = fnty.get_call_type(ctx, args, {})
+            except errors.TypingError:
+                sig = None
+            try:
+                own = memo._resolve(fnty, ctx, args, {})
+            except errors.TypingError:
+                own = None
+            assert sig == own, (f, args)
+        typed += sig is not None
+        failed += sig is None
+        assert ((fnty, ctx, args) in memo._known) == (sig is not None)
+    assert typed > 500 and failed > 20  # both kinds were exercised
+    fnty = ctx.resolve_value_type(operator.add)
+    lit = (types.IntegerLiteral(3), types.int64)
+    assert fnty.get_call_type(ctx, lit, {}) == memo._resolve(fnty, ctx, lit, {})
+    assert (fnty, ctx, lit) not in memo._known
