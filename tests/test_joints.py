@@ -55,6 +55,15 @@ def test_every_type_is_covered():
     assert seen == set(TYPES)
 
 
+def test_no_joint_has_more_than_two_coordinates_per_dof():
+    """The step derivatives keep C-contiguous copies of q in 2 nv floats
+    (kernels/contact/step_derivatives.py, state_copies): a joint type with nq > 2 nv would
+    overrun them."""
+    assert all(codes.NQ[t] <= 2 * codes.NV[t] for t in range(1, len(codes.NQ)))
+    assert codes.NQ.max() == 7 and max(codes.NQ[t] / codes.NV[t]  # continuous: (cos, sin)
+                                       for t in range(1, len(codes.NQ))) == 2
+
+
 @pytest.mark.parametrize("name", TYPES)
 def test_the_joint_contract_matches_the_joint_calcs(name):
     """codes' tables (the joint contract) against what the joint kernels do: S depends on q

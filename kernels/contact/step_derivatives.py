@@ -93,8 +93,27 @@ def step_sizes(nv, sph, hsp, geo, eqc):
 
 @jit
 def head_size(nv):
-    """Floats of derivative_buffers' views at the head of dbuf: 5 (nv, nv) + 3 (nv,)."""
-    return 5 * nv * nv + 3 * nv
+    """Floats at the head of dbuf: derivative_buffers' views, 5 (nv, nv) + 3 (nv,), then
+    3 nv for ``state_copies``."""
+    return 5 * nv * nv + 6 * nv
+
+
+@jit(inline="always")  # returns views: compiled into its caller (_jit.py)
+def state_copies(dbuf, q, v):
+    """C-contiguous copies of q and v after derivative_buffers' views (2 nv floats hold q:
+    no joint has more than two coordinates per dof, tests/test_joints.py). time_step
+    takes them: q and v of any layout would compile time_step's whole tree a second time
+    for the derivatives (~60 s cold), beside the C-contiguous one of Scene.step and the
+    rollouts."""
+    nv = v.shape[0]
+    o = 5 * nv * nv + 3 * nv
+    qs = dbuf[o:o + q.shape[0]]
+    vs = dbuf[o + 2 * nv:o + 3 * nv]
+    for k in range(q.shape[0]):
+        qs[k] = q[k]
+    for k in range(nv):
+        vs[k] = v[k]
+    return qs, vs
 
 
 @jit(inline="always")  # returns views: compiled into its caller (_jit.py)
@@ -207,7 +226,8 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, tau, fex
     for s in range(warm.shape[0]):
         warm[s] = 0.0
     # the step itself: its next state to the bit (cf: the sphere pairs' rows only)
-    code = time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, fext, ws, fbuf, ibuf,
+    qs, vs = state_copies(dbuf, q, v)
+    code = time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, qs, vs, tc, fext, ws, fbuf, ibuf,
                      warm, qn, vn, cf[:nsp], stats)
     if code == TS_DIVERGED:
         return DIVERGED * CODE
