@@ -22,6 +22,7 @@ import numpy as np
 
 from .._internal import checks as _checks
 from .._internal.parallel import launch
+from .._internal.threads import run_rows
 from .._internal import batching
 from .. import derivatives as _single  # the single calls, named as these batches
 from ..kernels.entry import batch_derivatives as _bd
@@ -177,9 +178,11 @@ def step_derivatives(scene, Q, V, TAU=None, fext=None, prm=None,
     ws3, FBUF, IBUF, DBUF = _sd.step_buffers(scene, numba.get_num_threads())
     bad = np.empty(n, dtype=np.int64)
     geo, eqc = _sd.step_tables(scene)
-    launch(_bd.step_derivatives_batch, _bd.step_derivatives_chunk, model.jnt, PRM, model.dof,
-           scene.spheres, scene.halfspaces, geo, eqc, opt, Q, V, TAU, F, ws3, FBUF, IBUF, DBUF,
-           np.empty((n, model.nq)), np.empty((n, nv)), AA, BB, bad)
+    # on Python threads, as the rollouts (fastdyn/_internal/threads.py: no parallel kernel to
+    # compile over the whole step again)
+    run_rows(_bd.step_derivatives_rows, n, ws3.shape[0], model.jnt, PRM, model.dof,
+             scene.spheres, scene.halfspaces, geo, eqc, opt, Q, V, TAU, F, ws3, FBUF, IBUF, DBUF,
+             np.empty((n, model.nq)), np.empty((n, nv)), AA, BB, bad)
     rows = np.flatnonzero(bad >= 0)
     if rows.size:
         r = int(rows[0])

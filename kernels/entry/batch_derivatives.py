@@ -1,6 +1,7 @@
 """Batches of dynamics derivatives and step Jacobians: prange over contiguous chunks of rows,
 as batch.py (its docstring says why: one workspace per thread, every row the single-state
-kernel's bits, parameters one robot for all rows or one per row).
+kernel's bits, parameters one robot for all rows or one per row); the step Jacobians' rows
+run on Python threads instead (``step_derivatives_rows``).
 
 External forces FEXT are (1, 0, 6) for none, (1, njoints, 6) for the same forces on every row,
 or (N, njoints, 6), one set per row.
@@ -85,23 +86,15 @@ def aba_derivatives_batch(jnt, PRM, dof, Q, V, TAU, FEXT, ws3, DDQ, DQ, DV, MINV
 
 
 @jit
-def step_derivatives_chunk(t, nt, jnt, PRM, dof, sph, hsp, geo, eqc, opt, Q, V, TAU, FEXT, ws3,
-                           FBUF, IBUF, DBUF, QN, VN, AA, BB, bad):
-    lo, hi = chunk(Q.shape[0], nt, t)
+def step_derivatives_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, eqc, opt, Q, V, TAU, FEXT,
+                          ws3, FBUF, IBUF, DBUF, QN, VN, AA, BB, bad):
+    """QN[r], VN[r], AA[r], BB[r] = step_derivatives(Q[r], V[r], TAU[r]) for rows lo..hi-1 with
+    thread t's buffers FBUF[t, 0], IBUF[t, 0], DBUF[t, 0] (layout.per_thread); bad[r] = -1, or
+    the kernel's code (CODE multiples). Run on Python threads (fastdyn/_internal/threads.py),
+    not in a prange kernel: a parallel kernel links and optimizes the whole step and its
+    derivatives again (measured 46 s of the first batch's 56 s compile on the quadruped)."""
     for r in range(lo, hi):
         code = step_derivatives(jnt, PRM[robot(PRM, r)], dof, sph, hsp, geo, eqc, opt, Q[r, ::1],
                                 V[r, ::1], TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], FBUF[t, 0],
                                 IBUF[t, 0], DBUF[t, 0], QN[r], VN[r], AA[r], BB[r])
         bad[r] = -1 if code == 0 else code
-
-
-@jit(parallel=True)
-def step_derivatives_batch(jnt, PRM, dof, sph, hsp, geo, eqc, opt, Q, V, TAU, FEXT, ws3, FBUF,
-                           IBUF, DBUF, QN, VN, AA, BB, bad):
-    """QN[r], VN[r], AA[r], BB[r] = step_derivatives(Q[r], V[r], TAU[r]) with thread t's
-    buffers FBUF[t, 0], IBUF[t, 0], DBUF[t, 0] (layout.per_thread); bad[r] = -1, or the
-    kernel's code (CODE multiples)."""
-    nt = ws3.shape[0]
-    for t in prange(nt):
-        step_derivatives_chunk(int64(t), nt, jnt, PRM, dof, sph, hsp, geo, eqc, opt, Q, V, TAU,
-                               FEXT, ws3, FBUF, IBUF, DBUF, QN, VN, AA, BB, bad)
