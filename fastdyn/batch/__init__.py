@@ -29,6 +29,7 @@ from .. import dynamics, kinematics
 from ..sim import simulation
 from .._internal import batching, deprecated as _deprecated
 from .._internal.parallel import launch
+from .._internal.threads import run_rows
 from ..dynamics import NO_FORCES
 from ..codegen.parameters import KINEMATIC_COLUMNS
 from ..kernels import layout
@@ -194,8 +195,8 @@ def simulate(model: Model, Q0, V0, TORQUES, dt: float,
     ws3 = batching.workspaces(model)
     scratch = per_thread(ws3.shape[0], (model.nv,))
     bad = np.empty(n, dtype=np.int64)
-    launch(_batch.simulate_batch, _batch.simulate_chunk, model.jnt, PRM, Q0, V0,
-           TORQUES, float(dt), NO_FORCES, ws3, QS, VS, scratch, bad)
+    run_rows(_batch.simulate_rows, n, ws3.shape[0], model.jnt, PRM, Q0, V0, TORQUES, float(dt),
+             NO_FORCES, ws3, QS, VS, scratch, bad)
     rows = np.flatnonzero(bad >= 0)
     if rows.size:
         r = int(rows[0])

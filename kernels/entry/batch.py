@@ -8,7 +8,10 @@ Parameters come as a batch PRM (Np, njoints, NP) with Np = 1 (one robot for ever
 Np = N (row r is robot r's: domain randomization, Monte Carlo over parameters); the rows of
 one robot must stay together in memory, so a robot is one (njoints, NP) block.
 
-Every ``*_batch`` kernel is a ``prange`` over ``*_chunk(t, nt, ...)``, which runs chunk t of
+Rollouts (``simulate_rows``) run on Python threads instead, as the simulator's do
+(fastdyn/_internal/threads.py): their rows are long, and a parallel kernel compiles the
+whole simulation over again. Every other ``*_batch`` kernel is a ``prange`` over
+``*_chunk(t, nt, ...)``, which runs chunk t of
 nt serially with workspace ws3[t]; ``*_chunk(0, 1, ...)`` is the whole batch on one thread
 without entering numba's threading layer (what fastdyn.batch does in a process forked after
 its parent ran GNU OpenMP threads, where a parallel region would hang).
@@ -129,19 +132,14 @@ def forward_kinematics_batch(jnt, PRM, Q, ws3, OMI, empty, bad):
 
 
 @jit
-def simulate_chunk(t, nt, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
-    """Rollouts: row r from (Q0[r], V0[r]) under TORQUES[r] (T, nv) into QS[r], VS[r]."""
-    lo, hi = chunk(Q0.shape[0], nt, t)
+def simulate_rows(t, lo, hi, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
+    """Rollouts lo..hi-1 with thread t's buffers: row r from (Q0[r], V0[r]) under TORQUES[r]
+    (T, nv) into QS[r], VS[r]. On Python threads (fastdyn/_internal/threads.py, as the
+    simulator's rollouts): rows are long, and a prange kernel would link and optimize the
+    whole simulation again."""
     for r in range(lo, hi):
         bad[r] = simulate(jnt, PRM[robot(PRM, r)], Q0[r], V0[r], TORQUES[r], dt, fext, ws3[t],
                           QS[r], VS[r], scratch[t, 0])
-
-
-@jit(parallel=True)
-def simulate_batch(jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad):
-    nt = ws3.shape[0]
-    for t in prange(nt):
-        simulate_chunk(int64(t), nt, jnt, PRM, Q0, V0, TORQUES, dt, fext, ws3, QS, VS, scratch, bad)
 
 
 @jit
