@@ -70,3 +70,30 @@ def test_the_notice_is_silenced_through_logging_and_waits_its_threshold(tmp_path
     (tmp_path / "cache").rename(tmp_path / "old")  # compile again, under a threshold never met
     before, after, stdout = _probe(tmp_path, after=600.0)
     assert "fastdyn:" not in after and "announced []" in stdout, after
+
+
+THREADED = """\
+import sys
+import numpy as np
+import fastdyn as fd
+from fastdyn._internal import compile_notice as cn
+m = fd.samples.double_pendulum()
+cn.AFTER = 0.0
+print("---", file=sys.stderr)
+fd.batch.simulate(m, np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 3, 2)), 1e-3)
+"""
+
+
+def test_a_batch_on_threads_names_the_users_call_not_a_pool_thread(tmp_path):
+    """fd.batch.simulate runs its rows on Python threads (fastdyn/_internal/threads.py): its
+    kernel compiles on the calling thread, so the notice names fd.batch.simulate, not the
+    pool thread's worker function."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), NUMBA_NUM_THREADS="2")
+    env.pop("FASTDYN_NO_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", THREADED], capture_output=True, text=True,
+                         env=env, timeout=600, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    lines = [s for s in out.stderr.split("---\n")[1].splitlines() if s.startswith("fastdyn:")]
+    assert lines and all("the first call of fastdyn.batch.simulate compiles" in s
+                         for s in lines), lines
+    assert any("simulate_rows" in s for s in lines), lines

@@ -23,6 +23,8 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 
+from numba.core.dispatcher import Dispatcher
+
 BLOCKS_PER_THREAD = 8  # blocks per thread in a call: balance against ~20 us a block costs
 
 _pools: dict[int, ThreadPoolExecutor] = {}
@@ -54,6 +56,11 @@ def run_rows(kernel, n: int, nt: int, *args, block: int | None = None) -> None:
     if nt <= 1 or n <= 1:
         kernel(0, 0, n, *args)
         return
+    if isinstance(kernel, Dispatcher):
+        # no rows, on this thread (a few microseconds): a kernel that must compile or load
+        # does it here, where the compile notice (compile_notice.py) finds the user's call on
+        # the stack, not on a pool thread
+        kernel(0, 0, 0, *args)
     size = block or max(1, n // (BLOCKS_PER_THREAD * nt))
     starts = iter(range(0, n, size))
     lock = threading.Lock()
