@@ -50,7 +50,7 @@ def run(model_name: str = "quadruped", n_states: int = 10_000, n_rollouts: int =
     def compiling(jobs: int) -> None:
         compiled.append(jobs)
         print(f"  first run: compiling the kernels on {jobs} "
-              f"process{'es' if jobs > 1 else ''} (about 30 s on 2 cores; cached on disk "
+              f"process{'es' if jobs > 1 else ''} (about 20 s on 2 cores; cached on disk "
               f"after) ...", flush=True)
 
     precompile.warm(precompile.DEMO, model, on_compile=compiling)

@@ -2,7 +2,7 @@
 
 numba compiles one function at a time in a process (it holds a global compiler lock), so a
 program whose first run needs batch RNEA, batch ABA and batch rollouts pays the sum of their
-compile times (the demo: about 30 s on this project's 2-core machine). Compiled code is the same
+compile times (the demo: about 20 s on this project's 2-core machine). Compiled code is the same
 for every model (joint types are dispatched at run time), and numba's disk cache writes each
 entry to a temporary file and renames it into place, so several processes can compile different
 kernels at once into one cache. ``warm`` does that: it compiles part of the list in this
