@@ -11,7 +11,7 @@ Record (any process; the test suite does it when the variable is set, tests/conf
     FASTDYN_COMPILE_LOG=/tmp/clog python my_script.py   # with `import compile_profile` there
 
 Report (per kernel and signature: how many processes compiled it, total exclusive seconds;
-per test file):
+per test file; per test, with the kernels that took most of its compile time):
 
     python bench/compile_profile.py /tmp/clog [--top 40]
 """
@@ -46,8 +46,10 @@ class _Recorder(event.Listener):
             stack[-1][1] += total
         d = ev.data
         f = d["dispatcher"].py_func
-        test = os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[0]  # set by pytest
-        line = {"pid": os.getpid(), "kernel": f"{f.__module__}.{f.__qualname__}", "test": test,
+        # set by pytest: "tests/file.py::test_name[params] (call)"
+        current = os.environ.get("PYTEST_CURRENT_TEST", "")
+        line = {"pid": os.getpid(), "kernel": f"{f.__module__}.{f.__qualname__}",
+                "test": current.split("::")[0], "test_id": current.rsplit(" (", 1)[0],
                 "sig": str(d["args"]), "total": total, "exclusive": total - nested,
                 "depth": len(stack)}
         with open(self._path, "a") as fh:
@@ -88,6 +90,15 @@ def report(directory: str, top: int) -> str:
         per_test[r.get("test") or "(outside a test)"] += r["exclusive"]
     out += ["", "| test file | compile s |", "|---|---|"]
     out += [f"| {k} | {t:.1f} |" for k, t in per_test.most_common(top)]
+    # per test, with the kernels that took most of it (logs of earlier runs have no test_id)
+    per_id = collections.defaultdict(collections.Counter)
+    for r in rows:
+        if r.get("test_id"):
+            per_id[r["test_id"]][r["kernel"]] += r["exclusive"]
+    ranked = sorted(per_id.items(), key=lambda kv: -sum(kv[1].values()))[:top]
+    out += ["", "| test | compile s | its three costliest kernels (s) |", "|---|---|---|"]
+    out += [f"| {t} | {sum(c.values()):.1f} | "
+            + ", ".join(f"{k} {x:.1f}" for k, x in c.most_common(3)) + " |" for t, c in ranked]
     return "\n".join(out)
 
 
