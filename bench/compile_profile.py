@@ -46,7 +46,7 @@ class _Recorder(event.Listener):
             stack[-1][1] += total
         d = ev.data
         f = d["dispatcher"].py_func
-        # set by pytest: "tests/file.py::test_name[params] (call)"
+        # set by pytest: "<file>::<test>[<params>] (call)"
         current = os.environ.get("PYTEST_CURRENT_TEST", "")
         line = {"pid": os.getpid(), "kernel": f"{f.__module__}.{f.__qualname__}",
                 "test": current.split("::")[0], "test_id": current.rsplit(" (", 1)[0],
