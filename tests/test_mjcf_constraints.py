@@ -19,39 +19,16 @@ import pytest
 
 import fastdyn as fd
 from fastdyn.errors import MJCFError, MJCFWarning
+from mechanisms import arms, fourbar
 
 mujoco = pytest.importorskip("mujoco")
 
-FOURBAR = """<mujoco model="fourbar"><compiler angle="radian"/>
-  <option gravity="0 0 -9.81"><flag contact="disable"/></option>
-  <worldbody>
-    <body name="crank"><joint name="j1" axis="0 1 0"/>
-      <geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.02" mass="0.5"/>
-      <body name="coupler" pos="0.2 0 0"><joint name="j2" axis="0 1 0"/>
-        <geom type="capsule" fromto="0 0 0 0 0 0.5" size="0.02" mass="1"/></body></body>
-    <body name="rocker" pos="0.6 0 0"><joint name="j3" axis="0 1 0"/>
-      <geom type="capsule" fromto="0 0 0 -0.4 0 0.5" size="0.02" mass="0.8"/></body>
-  </worldbody>
-  <equality><connect name="close" body1="coupler" body2="rocker" anchor="0 0 0.5" SOFT/>
-  </equality></mujoco>"""
-
-
-def _arm(name, x, axes):
-    """A chain of capsules on hinges, its tip carrying a turned site."""
-    s, close = "", ""
-    for k, ax in enumerate(axes):
-        pos = f"{x} 0 0" if k == 0 else "0 0 0.25"
-        s += (f'<body name="{name}{k}" pos="{pos}"><joint name="{name}j{k}" axis="{ax}"/>'
-              f'<geom type="capsule" fromto="0 0 0 0 0 0.25" size="0.03" mass="{0.5 + k / 10}"/>')
-        close += "</body>"
-    return s + f'<site name="{name}tip" pos="0.02 0.01 0.27" quat="0.9 0.1 0.2 0.3"/>' + close
+FOURBAR = fourbar('<option gravity="0 0 -9.81"><flag contact="disable"/></option>',
+                  connect="SOFT")
 
 
 def _arms(equality: str) -> str:
-    return (f'<mujoco><option><flag contact="disable"/></option><worldbody>'
-            f'{_arm("a", 0.0, ["0 0 1", "0 1 0", "0 1 0", "1 0 0"])}'
-            f'{_arm("b", 0.3, ["0 0 1", "1 0 0", "0 1 0", "0 1 0"])}'
-            f'</worldbody><equality>{equality}</equality></mujoco>')
+    return arms(equality, '<option><flag contact="disable"/></option>')
 
 
 def _load(xml):

@@ -19,45 +19,18 @@ import pytest
 
 import fastdyn as fd
 from fastdyn.errors import ConstraintError, MJCFWarning
+from mechanisms import arms, fourbar
 
 mujoco = pytest.importorskip("mujoco")
 
 DT = 1e-3
-FOURBAR = """<mujoco model="fourbar"><compiler angle="radian"/>
-  <option gravity="0 0 -9.81" timestep="0.001" integrator="Euler"/>
-  <worldbody>
-    <body name="crank"><joint name="j1" axis="0 1 0"/>
-      <geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.02" mass="0.5" contype="0"
-            conaffinity="0"/>
-      <body name="coupler" pos="0.2 0 0"><joint name="j2" axis="0 1 0"/>
-        <geom type="capsule" fromto="0 0 0 0 0 0.5" size="0.02" mass="1" contype="0"
-              conaffinity="0"/></body></body>
-    <body name="rocker" pos="0.6 0 0"><joint name="j3" axis="0 1 0"/>
-      <geom type="capsule" fromto="0 0 0 -0.4 0 0.5" size="0.02" mass="0.8" contype="0"
-            conaffinity="0"/></body>
-  </worldbody>
-  <equality><connect name="close" body1="coupler" body2="rocker" anchor="0 0 0.5"/>
-  </equality></mujoco>"""
-
-
-def _arm(name, x, axes):
-    """A chain of capsules on hinges, its tip carrying a turned site."""
-    s, close = "", ""
-    for k, ax in enumerate(axes):
-        pos = f"{x} 0 0" if k == 0 else "0 0 0.25"
-        s += (f'<body name="{name}{k}" pos="{pos}"><joint name="{name}j{k}" axis="{ax}"/>'
-              f'<geom type="capsule" fromto="0 0 0 0 0 0.25" size="0.03" mass="{0.5 + k / 10}"'
-              f' contype="0" conaffinity="0"/>')
-        close += "</body>"
-    return s + f'<site name="{name}tip" pos="0.02 0.01 0.27" quat="0.9 0.1 0.2 0.3"/>' + close
+FOURBAR = fourbar('<option gravity="0 0 -9.81" timestep="0.001" integrator="Euler"/>',
+                  geom='contype="0" conaffinity="0"')
 
 
 def _arms(equality: str) -> str:
-    return (f'<mujoco><option timestep="{DT}" integrator="Euler" tolerance="1e-14" '
-            f'iterations="50"/><worldbody>'
-            f'{_arm("a", 0.0, ["0 0 1", "0 1 0", "0 1 0", "1 0 0"])}'
-            f'{_arm("b", 0.3, ["0 0 1", "1 0 0", "0 1 0", "0 1 0"])}'
-            f'</worldbody><equality>{equality}</equality></mujoco>')
+    return arms(equality, f'<option timestep="{DT}" integrator="Euler" tolerance="1e-14" '
+                f'iterations="50"/>', geom='contype="0" conaffinity="0"')
 
 
 def _load(xml):

@@ -15,41 +15,16 @@ import pytest
 
 import fastdyn as fd
 from conftest import close, step_jacobians_by_differences
+from mechanisms import arms as two_arms, fourbar
 from fastdyn.errors import MJCFWarning
 
 EPS = 1e-6
 TIGHT = dict(tolerance=1e-15, iterations=5000)
-FOURBAR = """<mujoco model="fourbar"><compiler angle="radian"/>
-  <option gravity="0 0 -9.81" timestep="0.001"/>
-  <worldbody>
-    <body name="crank"><joint name="j1" axis="0 1 0"/>
-      <geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.02" mass="0.5"/>
-      <body name="coupler" pos="0.2 0 0"><joint name="j2" axis="0 1 0"/>
-        <geom type="capsule" fromto="0 0 0 0 0 0.5" size="0.02" mass="1"/></body></body>
-    <body name="rocker" pos="0.6 0 0"><joint name="j3" axis="0 1 0"/>
-      <geom type="capsule" fromto="0 0 0 -0.4 0 0.5" size="0.02" mass="0.8"/></body>
-  </worldbody>
-  <equality><connect name="close" body1="coupler" body2="rocker" anchor="0 0 0.5"/>
-  </equality></mujoco>"""
+FOURBAR = fourbar('<option gravity="0 0 -9.81" timestep="0.001"/>')
 
 
 def arms(equality: str) -> str:
-    """Two four-hinge chains side by side (axes mixed so that the weld's rows are all
-    independent), their tips carrying turned sites."""
-    def arm(name, x, axes):
-        s, close = "", ""
-        for k, ax in enumerate(axes):
-            pos = f"{x} 0 0" if k == 0 else "0 0 0.25"
-            s += (f'<body name="{name}{k}" pos="{pos}"><joint name="{name}j{k}" axis="{ax}"/>'
-                  f'<geom type="capsule" fromto="0 0 0 0 0 0.25" size="0.03" '
-                  f'mass="{0.5 + k / 10}"/>')
-            close += "</body>"
-        return s + (f'<site name="{name}tip" pos="0.02 0.01 0.27" quat="0.9 0.1 0.2 0.3"/>'
-                    + close)
-    return (f'<mujoco><option timestep="0.001"/><worldbody>'
-            f'{arm("a", 0.0, ["0 0 1", "0 1 0", "0 1 0", "1 0 0"])}'
-            f'{arm("b", 0.3, ["0 0 1", "1 0 0", "0 1 0", "0 1 0"])}'
-            f'</worldbody><equality>{equality}</equality></mujoco>')
+    return two_arms(equality, '<option timestep="0.001"/>')
 
 
 HANG = """<mujoco><worldbody><body name="bob" pos="0 0 1"><freejoint/>
