@@ -29,6 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cold_section import cold_section  # bench/ is sys.path[0]: this file runs as a script
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 RESULTS = BENCH / "results"
@@ -1108,7 +1110,8 @@ def write_report(doc: dict, meta: dict, out: Path) -> None:
     res = Results(doc)
     tally = Tally()
     body = (kernel_section(res, tally) + single_section(res, tally) + batch_section(res, tally)
-            + startup_section(res, tally) + simulator_section(res, tally)
+            + startup_section(res, tally) + cold_section(res, tally, fmt_t, table)
+            + simulator_section(res, tally)
             + geom_section(res, tally) + closed_loop_section(res, tally)
             + montecarlo_section(res, tally) + derivatives_section(res, tally)
             + api_section(res, tally) + tick_section(res, tally) + mpc_section(res, tally)
