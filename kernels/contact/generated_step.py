@@ -28,7 +28,7 @@ from ..configuration.frozen import euler
 from ..layout import O_DT, O_FREE, O_INTEGRATOR, RK4
 from ..checks import first_nonfinite
 from .time_step import (SINGULAR, clamp_torque_step, constrained_step, end_without_rows,
-                        free_velocity, rhs_offset, time_step)
+                        free_velocity, rhs_offset, time_step_inlined)
 
 
 @jit
@@ -75,5 +75,5 @@ def generated_time_step(generated, aba, fv, jnt, prm, dof, sph, hsp, geo, eqc, o
             euler(jnt, q, v, ddq, opt[O_DT], qn, vn)
             o = rhs_offset(nv)
             return end_without_rows(-1, jnt, fbuf[o:o + nv], cf, stats, qn, vn)
-    return time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf, ibuf,
-                     warm, qn, vn, cf, stats)
+    return time_step_inlined(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf,
+                             ibuf, warm, qn, vn, cf, stats)

@@ -56,7 +56,7 @@ from .geom_detect import float_size, int_size
 from .geom_rows import capacity
 from ..algorithms.rnea_derivatives import rnea_derivatives
 from .time_step import (DIVERGED as TS_DIVERGED, TOO_MANY as TS_TOO_MANY, clamp_torque, buffers,
-                        contact_capacity, geom_offset, sizes, time_step)
+                        contact_capacity, geom_offset, sizes, time_step_inlined)
 
 CODE = 1_000_000
 OK = 0
@@ -140,6 +140,17 @@ def step_derivatives(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws
     none; numba then compiles none of their code). fbuf, ibuf as time_step's (step_sizes),
     dbuf (derivative_size(nv, npair, njoints, nkeys),). Returns OK, or code * 1_000_000 +
     detail: SINGULAR, DIVERGED, DEGENERATE, NOT_EULER, TOO_MANY."""
+    return step_derivatives_inlined(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws,
+                                    fbuf, ibuf, dbuf, qn, vn, A, B)
+
+
+# The body, compiled into fastdyn's own entry points (the checked single call, the batch rows)
+# for the reason time_step.time_step_inlined is: one compile of the tree per entry point, not
+# one more per level (11 s cold for this level and _constrained_rows', measured).
+@jit(inline="always")
+def step_derivatives_inlined(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf,
+                             ibuf, dbuf, qn, vn, A, B):
+    """step_derivatives' body (its docstring); for fastdyn's entry points only."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_INTEGRATOR] == RK4:
@@ -210,7 +221,7 @@ def advance(jnt, q, v, a, dt, qn, vn):
     return first_nonfinite(vn) < 0 and first_nonfinite(qn) < 0
 
 
-@jit
+@jit(inline="always")  # into step_derivatives_inlined: a level less to compile (above)
 def _constrained_rows(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, tau, fext, ws, fbuf,
                       ibuf, dbuf, dt, Aq, Av, Minv, M2, a, qn, vn, A, B):
     """The step (time_step, cold) and the velocity rows of A and B where constraint rows may
@@ -227,8 +238,8 @@ def _constrained_rows(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tc, tau, fex
         warm[s] = 0.0
     # the step itself: its next state to the bit (cf: the sphere pairs' rows only)
     qs, vs = state_copies(dbuf, q, v)
-    code = time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, qs, vs, tc, fext, ws, fbuf, ibuf,
-                     warm, qn, vn, cf[:nsp], stats)
+    code = time_step_inlined(jnt, prm, dof, sph, hsp, geo, eqc, opt, qs, vs, tc, fext, ws, fbuf,
+                             ibuf, warm, qn, vn, cf[:nsp], stats)
     if code == TS_DIVERGED:
         return DIVERGED * CODE
     if code // CODE == TS_TOO_MANY:
@@ -486,8 +497,8 @@ def step_derivatives_checked(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau,
     code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v,
                                                   tau, fext, ws, ibuf, scratch, A, B, tol)
     if code == 0:
-        code = step_derivatives(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf,
-                                ibuf, dbuf, qn, vn, A, B)
+        code = step_derivatives_inlined(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext,
+                                        ws, fbuf, ibuf, dbuf, qn, vn, A, B)
         if code != 0:
             code += CHECKED * CODE
     return code

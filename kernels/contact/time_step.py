@@ -176,6 +176,20 @@ def time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf,
     are rows after the spheres'; fbuf, ibuf and warm then have their room (Scene._sizes).
     ``eqc``: the scene's loop closures, welds and couplings (equality_rows.py; None: none),
     bilateral rows after the joint rows, their warm-start slots after the sphere pairs'."""
+    return time_step_inlined(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf,
+                             ibuf, warm, qn, vn, cf, stats)
+
+
+# time_step's body, compiled into fastdyn's own entry points (Scene.step's, the step
+# derivatives'): numba links a callee's whole tree into each caller and optimizes and emits it
+# again, so a time_step called from an entry point cost one more such pass over the step's
+# tree (5.8 s cold, measured); inlined, the entry point's compile is the only one. Users' code
+# calls time_step itself: inlined there, the body would be compiled with the caller's options
+# (its error model, no contraction to FMA) and give other bits.
+@jit(inline="always")
+def time_step_inlined(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, tau, fext, ws, fbuf, ibuf,
+                      warm, qn, vn, cf, stats):
+    """time_step's body (its docstring); for fastdyn's entry points only (the comment above)."""
     nv = v.shape[0]
     dt = opt[O_DT]
     if opt[O_FREE] > 0.0:  # two views, not buffers' eighteen (each one is reference-counted)

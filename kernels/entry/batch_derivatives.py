@@ -22,7 +22,7 @@ from ..algorithms.aba_derivatives import aba_derivatives
 from .batch import chunk, robot
 from ..checks import first_nonfinite
 from ..algorithms.rnea_derivatives import rnea_derivatives
-from ..contact.step_derivatives import step_derivatives
+from ..contact.step_derivatives import step_derivatives_inlined
 
 
 @jit
@@ -94,7 +94,8 @@ def step_derivatives_rows(t, lo, hi, jnt, PRM, dof, sph, hsp, geo, eqc, opt, Q, 
     not in a prange kernel: a parallel kernel links and optimizes the whole step and its
     derivatives again (measured 46 s of the first batch's 56 s compile on the quadruped)."""
     for r in range(lo, hi):
-        code = step_derivatives(jnt, PRM[robot(PRM, r)], dof, sph, hsp, geo, eqc, opt, Q[r, ::1],
-                                V[r, ::1], TAU[r, ::1], FEXT[forces(FEXT, r)], ws3[t], FBUF[t, 0],
-                                IBUF[t, 0], DBUF[t, 0], QN[r], VN[r], AA[r], BB[r])
+        code = step_derivatives_inlined(jnt, PRM[robot(PRM, r)], dof, sph, hsp, geo, eqc, opt,
+                                        Q[r, ::1], V[r, ::1], TAU[r, ::1], FEXT[forces(FEXT, r)],
+                                        ws3[t], FBUF[t, 0], IBUF[t, 0], DBUF[t, 0], QN[r], VN[r],
+                                        AA[r], BB[r])
         bad[r] = -1 if code == 0 else code

@@ -23,7 +23,7 @@ step through the rollout path, which names the failure).
 
 from .._jit import jit
 from ..checks import CODE, check_state
-from ..contact.time_step import OK, sizes, time_step
+from ..contact.time_step import OK, sizes, time_step_inlined
 from ..layout import NO, O_FREE, O_NO_CLAMP, O_TOL
 
 UNCONVERGED = 1
@@ -87,8 +87,8 @@ def step_checked(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau, fext, ws, i
         taus[k] = tau[k]
     for k in range(nwarm):
         before[k] = warm[k]
-    r = time_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, qs, vs, taus, fext, ws, fbuf, ibuf,
-                  warm, qn, vn, cf, stats)
+    r = time_step_inlined(jnt, prm, dof, sph, hsp, geo, eqc, opt, qs, vs, taus, fext, ws, fbuf,
+                          ibuf, warm, qn, vn, cf, stats)
     if r != OK:
         for k in range(nwarm):
             warm[k] = before[k]
