@@ -35,6 +35,7 @@ DOORS = {
 # The kernels' floors: a package may import its own floor and those below, never above.
 KERNEL_FLOORS = {
     "fastdyn.kernels._jit": 0, "fastdyn.kernels._typing_memo": 0, "fastdyn.kernels.layout": 0,
+    "fastdyn.kernels._pointer_call": 0,
     "fastdyn.kernels.stack": 0,
     "fastdyn.kernels.spatial": 1, "fastdyn.kernels.linalg": 1, "fastdyn.kernels.joints": 1,
     "fastdyn.kernels.checks": 2, "fastdyn.kernels.configuration": 3,

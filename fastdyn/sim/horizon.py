@@ -21,21 +21,26 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from .._internal import checks as _checks
 from .._internal.checks import QUAT_TOL
-from .._internal.fastcall import Kernel
-from ..kernels.contact import step_derivatives as _sd
+from .._internal.fastcall import ANY_VECTOR, Kernel
+from .._internal.pointer_call import compiled_address
+from ..kernels.contact import generated_step_derivatives as _gsd, step_derivatives as _sd
 from ..kernels.entry import horizon as _hz
 from . import step_derivatives as _step_derivatives
 
-# Q, V and TAU (positions 19, 20, 21) as any-layout matrices: their rows are then the types
-# of step_derivatives' single call, whose compiled code the horizon's loop calls (compiled
-# once for both, not twice). One entry point for the generic kernels (address None), one
+# Q, V and TAU (positions 23, 24, 25) as any-layout matrices: their rows are then the types
+# of step_derivatives' single call, whose compiled code the horizon's loop calls through its
+# address (kernels/_pointer_call.py: compiled once for both, not linked in twice). One entry point for the generic kernels (address None), one
 # for generated ones (an integer address), each per type of geo and eqc (None or tables).
-_KERNELS = {(a, g, e): Kernel(_hz.horizon_checked, vectors=(9, 10), matrices=(19, 20, 21))
+_KERNELS = {(a, g, e): Kernel(_hz.horizon_checked, vectors=(13, 14), matrices=(23, 24, 25))
             for a in (False, True) for g in (False, True) for e in (False, True)}
+# The step kernel's (address, stamp) for each entry point, made with its first call's
+# argument types (fastcall's entry point keeps those types for every later call too).
+_STEPS: dict[tuple[bool, bool, bool], tuple[int, int, int, int]] = {}
 _OPEN = (np.zeros((0, 0, 0)), np.zeros((0, 0)), np.zeros((0, 0)))  # K, q_ref, v_ref: none
 _NO_FEXT = np.zeros((1, 0, 6))
 
@@ -104,16 +109,39 @@ def horizon(scene, q0, v0, U, *, gains=None, q_ref=None, v_ref=None, fext=None,
     address = None if generated is None else _step_derivatives.generated_address(scene,
                                                                                  generated)
     for attempt in range(2):
-        kernel = _KERNELS[address is not None, c[8] is not None, c[9] is not None]
-        code, k = kernel.call(address, model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9],
-                              scene.opt, q0, v0, U, K, QR, VR, F, c[3], c[4], c[5], *out, dx,
-                              QUAT_TOL)
+        key = address is not None, c[8] is not None, c[9] is not None
+        kernel = _KERNELS[key]
+        step = _STEPS.get(key)
+        if step is None:  # typing the arguments costs ~150 us: once, as the kernel's entry
+            step = _STEPS[key] = _step_code(address, model, c, scene.opt, F, out)
+        code, k = kernel.call(address, *step, model.jnt, model.prm, model.dof, c[1], c[2], c[8],
+                              c[9], scene.opt, q0, v0, U, K, QR, VR, F, c[3], c[4], c[5], *out,
+                              dx, QUAT_TOL)
         if code != _sd.STALE * _sd.CODE or attempt:
             break
         c = _step_derivatives.prepared(scene)  # the scene's options changed since: again
     if code:
         _explain(scene, int(code), int(k), out)
     return out
+
+
+def _step_code(address, model, c, opt, F, out) -> tuple[int, int, int, int]:
+    """(address, stamp) of the compiled step kernel the horizon's loop calls (kernels/entry/
+    horizon.py), then the generic step_derivatives_checked's (the generated route's other
+    steps), for the argument types the loop passes: those of the single calls
+    (``_step_derivatives._KERNELS``, ``_GENERATED``: any-layout q, v, tau), so that they and
+    the horizon share one compiled code."""
+    generic = _step_derivatives.generic_code(model, c, opt, F[0], out.A[0], out.B[0])
+    if address is None:
+        return generic + generic
+    step = compiled_address(_gsd.generated_step_derivatives_checked, (
+        numba.typeof(address), numba.int64, numba.int64, numba.typeof(model.jnt),
+        numba.typeof(model.prm), numba.typeof(model.dof), numba.typeof(c[1]),
+        numba.typeof(c[2]), numba.typeof(c[8]), numba.typeof(c[9]), numba.typeof(opt),
+        ANY_VECTOR, ANY_VECTOR, ANY_VECTOR, numba.typeof(F[0]), numba.typeof(c[3]),
+        numba.typeof(c[4]), numba.typeof(c[5]), numba.typeof(out.A[0]),
+        numba.typeof(out.B[0]), numba.float64))
+    return step + generic
 
 
 def empty_shapes(nq: int, nv: int, steps: int) -> tuple[tuple[int, ...], ...]:
@@ -127,6 +155,9 @@ def _explain(scene, code: int, k: int, out: Horizon) -> None:
     where = f"step {k} of the horizon"
     if code == _sd.STALE * _sd.CODE:
         raise ValueError(f"horizon: the scene's options are not finite: {scene.opt.tolist()}")
+    if code == _sd.WRONG_CALLEE * _sd.CODE:
+        raise RuntimeError("horizon: the step's compiled code was not the one for these "
+                           "argument types (an internal error: please report it)")
     if code == _hz.BAD_SIZES * _sd.CODE:
         raise ValueError("horizon: the arrays do not fit the model (the scene's buffers or "
                          "the inputs' shapes)")

@@ -58,11 +58,13 @@ step_derivatives.py), with the buffers of ``step_buffers`` below.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from .._internal import checks as _checks
 from .._internal.checks import QUAT_TOL
-from .._internal.fastcall import Kernel
+from .._internal.fastcall import ANY_VECTOR, Kernel
+from .._internal.pointer_call import compiled_address
 from ..dynamics import NO_FORCES
 from ..errors import DivergenceError, SingularMassMatrixError, TooManyContactsError
 from ..kernels import layout as L
@@ -73,8 +75,11 @@ from ..kernels.contact import step_derivatives as _sd
 # generated: a Kernel binds to the signature of its first call
 _KERNELS = {(g, e): Kernel(_sd.step_derivatives_checked, vectors=(8, 9, 10))
             for g in (False, True) for e in (False, True)}
-_GENERATED = {(g, e): Kernel(_gsd.generated_step_derivatives_checked, vectors=(9, 10, 11))
+_GENERATED = {(g, e): Kernel(_gsd.generated_step_derivatives_checked, vectors=(11, 12, 13))
               for g in (False, True) for e in (False, True)}
+# the generic single call's (address, stamp) per type of geo and eqc, for the generated
+# route's other steps: made with the first call's argument types (``generic_code``)
+_GENERIC: dict[tuple[bool, bool], tuple[int, int]] = {}
 _free_kernel = Kernel(_gsd.free_step_derivatives_checked, vectors=(4, 5, 6))
 _F64 = _checks.F64
 _STALE = _sd.STALE * _sd.CODE
@@ -235,11 +240,15 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     # the generated route: its callback's address kept on the scene with the kernels it came
     # from (checked against the scene's model once)
     address = generated_address(scene, generated)
-    call = _GENERATED[c[8] is not None, c[9] is not None].call
-    code = call(address, model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9], scene.opt, q,
-                v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
+    key = c[8] is not None, c[9] is not None
+    call = _GENERATED[key].call
+    generic = _GENERIC.get(key)
+    if generic is None:  # typing the arguments costs ~150 us: once, as the kernel's entry
+        generic = _GENERIC[key] = generic_code(model, c, scene.opt, fext, A, B)
+    code = call(address, *generic, model.jnt, model.prm, model.dof, c[1], c[2], c[8], c[9],
+                scene.opt, q, v, tau, fext, c[3], c[4], c[5], A, B, QUAT_TOL)
     if code:
-        _finish(scene, code, call, (address,), q, v, tau, fext, A, B)
+        _finish(scene, code, call, (address, *generic), q, v, tau, fext, A, B)
     c = scene.__dict__["_step_derivatives"]  # as _finish left it
     if prepare and fext is NO_FORCES and c[5][L.O_FREE] > 0.0:  # the next calls: above
         free = np.zeros(_gsd.free_size(nq, nv))
@@ -247,6 +256,19 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
         scene._step_derivatives_free = (generated, model, c[1], c[2], nq, nv, c[6], c[7],
                                         address, free)
     return A, B
+
+
+def generic_code(model, c, opt, fext, A, B) -> tuple[int, int]:
+    """(address, stamp) of step_derivatives_checked's compiled code for the single call's
+    argument types (``_KERNELS``': any-layout q, v, tau; ``c`` a ``prepared`` tuple), which
+    the generated route calls for the steps it does not take (and the horizon for each step):
+    one compiled code for every route (kernels/_pointer_call.py)."""
+    return compiled_address(_sd.step_derivatives_checked, (
+        numba.typeof(model.jnt), numba.typeof(model.prm), numba.typeof(model.dof),
+        numba.typeof(c[1]), numba.typeof(c[2]), numba.typeof(c[8]), numba.typeof(c[9]),
+        numba.typeof(opt), ANY_VECTOR, ANY_VECTOR, ANY_VECTOR, numba.typeof(fext),
+        numba.typeof(c[3]), numba.typeof(c[4]), numba.typeof(c[5]), numba.typeof(A),
+        numba.typeof(B), numba.float64))
 
 
 def generated_address(scene, generated) -> int:
@@ -271,6 +293,9 @@ def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
         if code == _STALE:
             raise ValueError(f"step_derivatives: the scene's options are not finite: "
                              f"{scene.opt.tolist()}")
+    if code == _sd.WRONG_CALLEE * _sd.CODE:
+        raise RuntimeError("step_derivatives: the generic step's compiled code was not the one "
+                           "for these argument types (an internal error: please report it)")
     if code >= _sd.CHECKED * _sd.CODE:
         explain(scene, code - _sd.CHECKED * _sd.CODE)
     if code:

@@ -23,12 +23,13 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .._jit import jit
+from .._pointer_call import call_compiled
 from ..configuration.frozen import d_frozen_velocity
 from ..layout import NO, NP, O_DT, O_FREE, O_INTEGRATOR, P_GRAVITY, RK4
 from ..checks import check_inputs, first_nonfinite, nq_nv
-from .step_derivatives import (CHECKED, CODE, OK, STALE, advance, checked_views,
+from .step_derivatives import (CODE, OK, STALE, WRONG_CALLEE, advance, checked_views,
                                derivative_buffers, finish, flat, flat_rows, head_size,
-                               step_derivatives, velocity_rows)
+                               step_derivatives, step_derivatives_checked, velocity_rows)
 from .time_step import clamp_torque
 
 
@@ -143,16 +144,25 @@ def _free_step(abad, jnt, prm, dt, q, v, tau, g, dbuf, qn, vn, A, B):
 
 
 @jit
-def generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v,
-                                       tau, fext, ws, ibuf, scratch, A, B, tol):
-    """step_derivatives_checked with generated_step_derivatives as the kernel, the generated
-    ABA derivatives the C callback at ``address`` (fastdyn/sim/generated_step_derivatives.py)."""
+def generated_step_derivatives_checked(address, generic, stamp, jnt, prm, dof, sph, hsp, geo,
+                                       eqc, sopt, q, v, tau, fext, ws, ibuf, scratch, A, B, tol):
+    """step_derivatives_checked with the generated ABA derivatives (the C callback at
+    ``address``: fastdyn/sim/generated_step_derivatives.py) in a contact-free Euler step
+    without external forces, as generated_step_derivatives takes it. Every other step (and
+    one whose generated results are not finite) is step_derivatives_checked's own compiled
+    code at ``generic`` (``stamp``: kernels/_pointer_call.py), called with this call's
+    arguments: not compiled into this kernel again (the generic step and its derivatives,
+    about a minute cold). An address for other types gives WRONG_CALLEE * CODE."""
     code, opt, fbuf, dbuf, qn, vn = checked_views(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v,
                                                   tau, fext, ws, ibuf, scratch, A, B, tol)
-    if code == 0:
-        code = generated_step_derivatives(True, as_function(address), jnt, prm, dof, sph, hsp,
-                                          geo, eqc, opt, q, v, tau, fext, ws, fbuf, ibuf, dbuf,
-                                          qn, vn, A, B)
-        if code != 0:
-            code += CHECKED * CODE
-    return code
+    if code != 0:
+        return code
+    if opt[O_FREE] > 0.0 and opt[O_INTEGRATOR] != RK4 and fext.shape[0] == 0:
+        # fbuf is scratch in a step without constraint rows: the gravity at its head
+        if _free_step(as_function(address), jnt, prm, opt[O_DT], q, v, tau, fbuf[:3], dbuf, qn,
+                      vn, A, B):
+            return OK
+    code = call_compiled(step_derivatives_checked, generic, stamp,
+                         (jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau, fext, ws, ibuf,
+                          scratch, A, B, tol))
+    return WRONG_CALLEE * CODE if code < 0 else code

@@ -67,6 +67,8 @@ DEGENERATE = 5  # the linearized constraint problem is singular (detail: its row
 TOO_MANY = 6  # more geom contacts than the scene takes (detail: how many), as time_step
 STALE = 9  # step_derivatives_checked: the scene's options are not those of the prepared copy
 CHECKED = 10  # step_derivatives_checked returns these codes + CHECKED (guard.py's are below)
+WRONG_CALLEE = 22  # a caller's address and stamp of step_derivatives_checked are not those
+#                    of its compiled code for the caller's types (kernels/_pointer_call.py)
 
 
 @jit

@@ -10,28 +10,37 @@ error in the tangent space at q_ref,k, Pinocchio's ``difference``), for k = 0 ..
     (A_k, B_k)       = d(q_k+1, v_k+1) / d((q_k, v_k), tau_k)   (step_derivatives.py)
 each step exactly ``step_derivatives_checked``'s (the object API's single call, checks
 included), so the states are ``Scene.step``'s after ``Scene.reset()`` at every step and the
-Jacobians are ``Scene.step_derivatives``'s, bit for bit.
+Jacobians are ``Scene.step_derivatives``'s, bit for bit. The loop calls that kernel's
+compiled code through its address (kernels/_pointer_call.py), the very code the single call
+runs: compiling the horizon does not compile the step and its derivatives again (11 s cold).
 
 Returns (code, k): 0 and H, or the first failing step k and its step_derivatives_checked code
 (guard.py's input codes, or step_derivatives.py's shifted by CHECKED; STALE: prepare again).
 """
 
 from .._jit import jit
+from .._pointer_call import call_compiled
 from ..checks import CODE, nq_nv
 from ..configuration.dispatch import difference
 from ..contact.generated_step_derivatives import generated_step_derivatives_checked
-from ..contact.step_derivatives import STALE, qn_offset, step_derivatives_checked
+from ..contact.step_derivatives import (STALE, WRONG_CALLEE, qn_offset,
+                                        step_derivatives_checked)
 
 BAD_SIZES = 8  # guard.py's code for arrays that do not fit the model
 
 
 @jit
-def horizon_checked(address, jnt, prm, dof, sph, hsp, geo, eqc, sopt, q0, v0, U, K, QREF, VREF,
-                    FEXT, ws, ibuf, scratch, Q, V, TAU, A, B, dx, tol):
+def horizon_checked(address, callee, stamp, generic, generic_stamp, jnt, prm, dof, sph, hsp, geo,
+                    eqc, sopt, q0, v0, U, K, QREF, VREF, FEXT, ws, ibuf, scratch, Q, V, TAU, A, B,
+                    dx, tol):
     """The module docstring's horizon. ``address``: None (the generic kernels), or the C
     callback of the model's generated ABA derivatives, each step then
     generated_step_derivatives_checked (None is typed as such: the other branch is pruned
-    before compiling). ``K`` (H, nv, 2nv) with QREF (H, nq), VREF (H, nv), or
+    before compiling). ``callee``, ``stamp``: the address of that step kernel's compiled code
+    for the types this loop passes it, and their stamp (fastdyn/_internal/pointer_call.py);
+    ``generic``, ``generic_stamp``: step_derivatives_checked's, which the generated route
+    takes for the steps it does not (the same as ``callee``, ``stamp`` on the generic route).
+    Others give WRONG_CALLEE and no step. ``K`` (H, nv, 2nv) with QREF (H, nq), VREF (H, nv), or
     all three with no rows (open loop); FEXT (H, njoints, 6) or (1, 0, 6) (none); outputs Q
     (H+1, nq), V (H+1, nv), TAU (H, nv), A (H, 2nv, 2nv), B (H, 2nv, nv); dx (2nv,) scratch.
     ``scratch`` is step_derivatives_checked's (its prepared options, buffers, qn and vn);
@@ -70,13 +79,19 @@ def horizon_checked(address, jnt, prm, dof, sph, hsp, geo, eqc, sopt, q0, v0, U,
                     s += K[k, i, j] * dx[j]
                 tau[i] += s
         fext = FEXT[k] if FEXT.shape[0] == H else FEXT[0]
+        # each step through the single call's compiled code (_pointer_call.py: not compiled
+        # into this kernel again)
         if address is None:
-            code = step_derivatives_checked(jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau,
-                                            fext, ws, ibuf, scratch, A[k], B[k], tol)
+            code = call_compiled(step_derivatives_checked, callee, stamp,
+                                 (jnt, prm, dof, sph, hsp, geo, eqc, sopt, q, v, tau, fext, ws,
+                                  ibuf, scratch, A[k], B[k], tol))
         else:
-            code = generated_step_derivatives_checked(address, jnt, prm, dof, sph, hsp, geo, eqc,
-                                                      sopt, q, v, tau, fext, ws, ibuf, scratch,
-                                                      A[k], B[k], tol)
+            code = call_compiled(generated_step_derivatives_checked, callee, stamp,
+                                 (address, generic, generic_stamp, jnt, prm, dof, sph, hsp, geo,
+                                  eqc, sopt, q, v, tau, fext, ws, ibuf, scratch, A[k], B[k],
+                                  tol))
+        if code < 0:
+            return WRONG_CALLEE * CODE, k
         if code != 0:
             return code, k
         for i in range(nq):
