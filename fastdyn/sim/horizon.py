@@ -26,7 +26,7 @@ import numpy as np
 
 from .._internal import checks as _checks
 from .._internal.checks import QUAT_TOL
-from .._internal.fastcall import ANY_VECTOR, Kernel
+from .._internal.fastcall import Kernel
 from .._internal.pointer_call import compiled_address
 from ..kernels.contact import generated_step_derivatives as _gsd, step_derivatives as _sd
 from ..kernels.entry import horizon as _hz
@@ -34,8 +34,9 @@ from . import step_derivatives as _step_derivatives
 
 # Q, V and TAU (positions 23, 24, 25) as any-layout matrices: their rows are then the types
 # of step_derivatives' single call, whose compiled code the horizon's loop calls through its
-# address (kernels/_pointer_call.py: compiled once for both, not linked in twice). One entry point for the generic kernels (address None), one
-# for generated ones (an integer address), each per type of geo and eqc (None or tables).
+# address (kernels/_pointer_call.py: compiled once for both, not linked in twice). One entry
+# point for the generic kernels (address None), one for generated ones (an integer address),
+# each per type of geo and eqc (None or tables).
 _KERNELS = {(a, g, e): Kernel(_hz.horizon_checked, vectors=(13, 14), matrices=(23, 24, 25))
             for a in (False, True) for g in (False, True) for e in (False, True)}
 # The step kernel's (address, stamp) for each entry point, made with its first call's
@@ -131,16 +132,12 @@ def _step_code(address, model, c, opt, F, out) -> tuple[int, int, int, int]:
     steps), for the argument types the loop passes: those of the single calls
     (``_step_derivatives._KERNELS``, ``_GENERATED``: any-layout q, v, tau), so that they and
     the horizon share one compiled code."""
-    generic = _step_derivatives.generic_code(model, c, opt, F[0], out.A[0], out.B[0])
+    types = _step_derivatives.single_call_types(model, c, opt, F[0], out.A[0], out.B[0])
+    generic = compiled_address(_sd.step_derivatives_checked, types)
     if address is None:
         return generic + generic
-    step = compiled_address(_gsd.generated_step_derivatives_checked, (
-        numba.typeof(address), numba.int64, numba.int64, numba.typeof(model.jnt),
-        numba.typeof(model.prm), numba.typeof(model.dof), numba.typeof(c[1]),
-        numba.typeof(c[2]), numba.typeof(c[8]), numba.typeof(c[9]), numba.typeof(opt),
-        ANY_VECTOR, ANY_VECTOR, ANY_VECTOR, numba.typeof(F[0]), numba.typeof(c[3]),
-        numba.typeof(c[4]), numba.typeof(c[5]), numba.typeof(out.A[0]),
-        numba.typeof(out.B[0]), numba.float64))
+    step = compiled_address(_gsd.generated_step_derivatives_checked,
+                            (numba.typeof(address), numba.int64, numba.int64) + types)
     return step + generic
 
 
@@ -157,7 +154,7 @@ def _explain(scene, code: int, k: int, out: Horizon) -> None:
         raise ValueError(f"horizon: the scene's options are not finite: {scene.opt.tolist()}")
     if code == _sd.WRONG_CALLEE * _sd.CODE:
         raise RuntimeError("horizon: the step's compiled code was not the one for these "
-                           "argument types (an internal error: please report it)")
+                           "argument types, or raised (an internal error: please report it)")
     if code == _hz.BAD_SIZES * _sd.CODE:
         raise ValueError("horizon: the arrays do not fit the model (the scene's buffers or "
                          "the inputs' shapes)")

@@ -258,17 +258,23 @@ def step_derivatives(scene, q, v, tau=None, fext=None,
     return A, B
 
 
+def single_call_types(model, c, opt, fext, A, B) -> tuple:
+    """The numba types of step_derivatives_checked's arguments in the single call
+    (``_KERNELS``': any-layout q, v, tau; ``c`` a ``prepared`` tuple); the generated route's
+    kernel takes three integers before them (its callback's address, then ``generic_code``)."""
+    t = numba.typeof
+    return (t(model.jnt), t(model.prm), t(model.dof), t(c[1]), t(c[2]), t(c[8]), t(c[9]),
+            t(opt), ANY_VECTOR, ANY_VECTOR, ANY_VECTOR, t(fext), t(c[3]), t(c[4]), t(c[5]),
+            t(A), t(B), numba.float64)
+
+
 def generic_code(model, c, opt, fext, A, B) -> tuple[int, int]:
     """(address, stamp) of step_derivatives_checked's compiled code for the single call's
-    argument types (``_KERNELS``': any-layout q, v, tau; ``c`` a ``prepared`` tuple), which
-    the generated route calls for the steps it does not take (and the horizon for each step):
-    one compiled code for every route (kernels/_pointer_call.py)."""
-    return compiled_address(_sd.step_derivatives_checked, (
-        numba.typeof(model.jnt), numba.typeof(model.prm), numba.typeof(model.dof),
-        numba.typeof(c[1]), numba.typeof(c[2]), numba.typeof(c[8]), numba.typeof(c[9]),
-        numba.typeof(opt), ANY_VECTOR, ANY_VECTOR, ANY_VECTOR, numba.typeof(fext),
-        numba.typeof(c[3]), numba.typeof(c[4]), numba.typeof(c[5]), numba.typeof(A),
-        numba.typeof(B), numba.float64))
+    argument types (``single_call_types``), which the generated route calls for the steps it
+    does not take (and the horizon for each step): one compiled code for every route
+    (kernels/_pointer_call.py)."""
+    return compiled_address(_sd.step_derivatives_checked,
+                            single_call_types(model, c, opt, fext, A, B))
 
 
 def generated_address(scene, generated) -> int:
@@ -295,7 +301,8 @@ def _finish(scene, code, call, head, q, v, tau, fext, A, B) -> None:
                              f"{scene.opt.tolist()}")
     if code == _sd.WRONG_CALLEE * _sd.CODE:
         raise RuntimeError("step_derivatives: the generic step's compiled code was not the one "
-                           "for these argument types (an internal error: please report it)")
+                           "for these argument types, or raised (an internal error: please "
+                           "report it)")
     if code >= _sd.CHECKED * _sd.CODE:
         explain(scene, code - _sd.CHECKED * _sd.CODE)
     if code:
