@@ -73,8 +73,7 @@ def horizon(scene, q0, v0, U, *, gains=None, q_ref=None, v_ref=None, fext=None,
     all three or none. ``fext``: (njoints, 6) at every step, or (H, njoints, 6) one per step
     (LOCAL, as ``fastdyn.rnea``). ``out``: a Horizon (``fastdyn.sim.horizon.empty``) to
     fill. Each step is ``step_derivatives``' (the constraint solve started cold), so the
-    scene's kinds of step and errors are its: scenes with soft welds or integrator="rk4"
-    are refused.
+    scene's kinds of step and errors are its: scenes with integrator="rk4" are refused.
     ``generated``: the model's generated module with "aba_derivatives"
     (``fastdyn.codegen.generate``), as ``step_derivatives(generated=)``."""
     model = scene.model

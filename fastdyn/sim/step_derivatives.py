@@ -32,11 +32,11 @@ compliance and targets as functions of the state (the impedance d(phi(q)), J(q) 
 Constraints (``Scene.add_constraint(s)``, ``add_mjcf_equalities``: loop closures, welds, joint
 couplings) are bilateral rows, always active: differentiated exactly (their Jacobians' own
 q-dependence, the world-fixed forces on the moving points and frames, hard targets' erp slope,
-soft ones' impedance, compliance and velocity product as functions of the state:
-kernels/contact/equality_derivatives.py), but for hard rows' compliance r diag(G), held at its
-value as for contacts; soft welds are refused (NotImplementedError) for now. Geom contacts
-(``Scene.add_geom``) are differentiated with their contact frame (n, t1, t2) held at its value
-and their point moving as the narrow phase moves it (a sphere's or capsule's below its centre,
+soft ones' impedance, compliance and velocity product as functions of the state, a soft
+weld's rotation rows included: kernels/contact/equality_derivatives.py), but for hard rows'
+compliance r diag(G), held at its value as for contacts. Geom contacts (``Scene.add_geom``)
+are differentiated with their contact frame (n, t1, t2) held at its value and their point
+moving as the narrow phase moves it (a sphere's or capsule's below its centre,
 a corner against the world with its body, else as a material point of each body); the gap's
 first-order derivative is exact (the envelope theorem: d depth = J_n dq). Exact where the
 normal is a face of the world (a box on the ground or on a world box, a sphere on a world box);
@@ -87,15 +87,7 @@ _STALE = _sd.STALE * _sd.CODE
 
 def step_options(scene, PRM: np.ndarray) -> np.ndarray:
     """The scene's options as its step kernel reads them for these robots (O_FREE set as
-    Scene's launches set it); refuses a scene that integrates with RK4 (ValueError) or has
-    soft welds (NotImplementedError: no derivatives for them yet)."""
-    for k, (c, soft) in enumerate(scene._constraints):
-        if c.contact_type == 6 and soft[3] > 0.0:  # (soft: solimp's dmax > 0)
-            raise NotImplementedError(
-                f"step_derivatives: constraint {k} ({c.name!r}) is a soft weld (solref / "
-                f"solimp); the velocity product of its rotation rows has no derivatives yet. "
-                f"Make it hard (Scene.add_constraint without solref / solimp), or take finite "
-                f"differences of Scene.step")
+    Scene's launches set it); refuses a scene that integrates with RK4 (ValueError)."""
     if scene.opt[L.O_INTEGRATOR] == L.RK4:
         raise ValueError("step_derivatives: this scene integrates with integrator='rk4'; only "
                          "the semi-implicit Euler step ('euler') is differentiated")

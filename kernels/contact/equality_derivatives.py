@@ -30,8 +30,10 @@ b = J v + dt (a_ref - dJ/dt v), a_ref = -B J v - K d(|e|) e:
 (d' = dd/d|e|; the velocity product of a point row is the classical acceleration at zero ddq,
 a_lin + w x u(p), a the spatial acceleration at p: its derivatives from the same pass at
 (q, v, 0)), and the compliance R_r = (1 - d) / d A^_r moves with |e|: lam_r dR_r/dq =
--lam_r A^_r d' / d^2 n joins Phi (none where R is clamped at MIN_R). Soft welds' rotation
-rows would need the derivatives of their velocity product: the object API refuses them.
+-lam_r A^_r d' / d^2 n joins Phi (none where R is clamped at MIN_R). A soft weld's rotation
+rows' velocity product c = A hh - |W|^2 / 4 e_v (equality_rows.py) is differentiated through
+A(q) and e(q) as above and the bodies' velocities and accelerations at zero ddq
+(``_rotation_drift_terms``).
 Left-out rows (|J_r| <= ZERO_ROW) are not rows; in n their J (below ZERO_ROW) is dropped.
 """
 
@@ -227,6 +229,8 @@ def equality_terms(jnt, prm, eqc, opt, q, v, u, ws, nc, m, slot, slot0, lam, J, 
             _body(jnt, ws, cs.joint2, b[9], b[10], b[11], pl, E, 5)
             if pas == 1:
                 _drift_terms(cs, h, rr, v, dt, E, Phi, Psi)
+                if cs.kind == 6:
+                    _rotation_drift_terms(cs, h, rr, v, dt, b, A, e, E, Phi, Psi)
                 continue
             _point_terms(jnt, cs, rr, lam, dt, E, Aq, Phi)
             if cs.kind == 6:
@@ -420,3 +424,86 @@ def _drift_terms(cs, h, rr, v, dt, E, Phi, Psi):
                 if r >= 0:
                     Phi[r, k] += s * (-keep * DQ[i, k] + dt * gq[i])
                     Psi[r, k] += s * dt * gv[i]
+
+
+
+@jit
+def _rotation_drift_terms(cs, h, rr, v, dt, b, A, e, E, Phi, Psi):
+    """A soft weld's rotation rows at (q, v, 0) (module docstring), their velocity product
+    c = A hh - |W|^2 / 4 e_v (equality_rows.py: hh = al1 - al2 - w2 x W, W = w1 - w2, al a
+    body's angular acceleration at zero ddq): Phi += -(1 - dt B) d(J v)/dq + dt dc/dq,
+    Psi += dt dc/dv, with
+      dc/dq_j = dA_j hh + A dhh/dq_j - (W . dW/dq_j) / 2 e_v - |W|^2 / 4 de_v,j,
+      dc/dv_j = A dhh/dv_j - (W . dW/dv_j) / 2 e_v,
+    dA_j and de_v,j = S R2^T (w1_j - w2_j) as in _rotation_terms, and al = 1/2 (dal/dv) v (the
+    acceleration at zero ddq is quadratic in v)."""
+    K, B = stiffness_damping(h, dt)
+    keep = 1.0 - dt * B
+    nv = v.shape[0]
+    W0 = W1 = W2 = u0 = u1 = u2 = h0 = h1 = h2 = 0.0  # W, w2 and hh (al1 - al2 first)
+    for k in range(nv):
+        W0 += (E[1, 3, k] - E[6, 3, k]) * v[k]
+        W1 += (E[1, 4, k] - E[6, 4, k]) * v[k]
+        W2 += (E[1, 5, k] - E[6, 5, k]) * v[k]
+        u0 += E[6, 3, k] * v[k]
+        u1 += E[6, 4, k] * v[k]
+        u2 += E[6, 5, k] * v[k]
+        h0 += 0.5 * (E[3, 3, k] - E[8, 3, k]) * v[k]
+        h1 += 0.5 * (E[3, 4, k] - E[8, 4, k]) * v[k]
+        h2 += 0.5 * (E[3, 5, k] - E[8, 5, k]) * v[k]
+    h0 -= u1 * W2 - u2 * W1
+    h1 -= u2 * W0 - u0 * W2
+    h2 -= u0 * W1 - u1 * W0
+    ww = 0.25 * (W0 * W0 + W1 * W1 + W2 * W2)
+    ew, ex, ey, ez = e
+    S = _s_matrix(ew, ex, ey, ez)
+    for j in range(nv):
+        for side in range(2):  # 0: d/dq_j (DQ, AQ blocks), 1: d/dv_j (DV, AV)
+            o = side  # (body 1's E[0], E[2]: dv/dq, da/dq; E[1], E[3]: dv/dv, da/dv)
+            d0 = E[o, 3, j] - E[5 + o, 3, j]  # dW
+            d1 = E[o, 4, j] - E[5 + o, 4, j]
+            d2 = E[o, 5, j] - E[5 + o, 5, j]
+            c0, c1, c2 = E[5 + o, 3, j], E[5 + o, 4, j], E[5 + o, 5, j]  # dw2
+            g0 = E[o + 2, 3, j] - E[7 + o, 3, j] - (c1 * W2 - c2 * W1) - (u1 * d2 - u2 * d1)
+            g1 = E[o + 2, 4, j] - E[7 + o, 4, j] - (c2 * W0 - c0 * W2) - (u2 * d0 - u0 * d2)
+            g2 = E[o + 2, 5, j] - E[7 + o, 5, j] - (c0 * W1 - c1 * W0) - (u0 * d1 - u1 * d0)
+            half = 0.5 * (W0 * d0 + W1 * d1 + W2 * d2)
+            dc = (A[0] * g0 + A[1] * g1 + A[2] * g2 - half * ex,
+                  A[3] * g0 + A[4] * g1 + A[5] * g2 - half * ey,
+                  A[6] * g0 + A[7] * g1 + A[8] * g2 - half * ez)
+            if side == 1:
+                for i in range(3):
+                    r = rr[3 + i]
+                    if r >= 0:
+                        Psi[r, j] += dt * dc[i]
+                continue
+            t1 = (E[1, 3, j], E[1, 4, j], E[1, 5, j])  # the turn of q_j: angular columns
+            t2 = (E[6, 3, j], E[6, 4, j], E[6, 5, j])
+            x0, x1, x2 = t1[0] - t2[0], t1[1] - t2[1], t1[2] - t2[2]
+            Om = (b[0] * x0 + b[3] * x1 + b[6] * x2, b[1] * x0 + b[4] * x1 + b[7] * x2,
+                  b[2] * x0 + b[5] * x1 + b[8] * x2)  # R2^T (w1_j - w2_j)
+            o2 = (b[0] * t2[0] + b[3] * t2[1] + b[6] * t2[2],
+                  b[1] * t2[0] + b[4] * t2[1] + b[7] * t2[2],
+                  b[2] * t2[0] + b[5] * t2[1] + b[8] * t2[2])  # R2^T w2_j
+            dw = -0.5 * (Om[0] * ex + Om[1] * ey + Om[2] * ez)
+            dx = S[0] * Om[0] + S[1] * Om[1] + S[2] * Om[2]
+            dy = S[3] * Om[0] + S[4] * Om[1] + S[5] * Om[2]
+            dz = S[6] * Om[0] + S[7] * Om[1] + S[8] * Om[2]
+            dS = _s_matrix(dw, dx, dy, dz)
+            M = (dS[0] - (S[1] * o2[2] - S[2] * o2[1]), dS[1] - (S[2] * o2[0] - S[0] * o2[2]),
+                 dS[2] - (S[0] * o2[1] - S[1] * o2[0]),
+                 dS[3] - (S[4] * o2[2] - S[5] * o2[1]), dS[4] - (S[5] * o2[0] - S[3] * o2[2]),
+                 dS[5] - (S[3] * o2[1] - S[4] * o2[0]),
+                 dS[6] - (S[7] * o2[2] - S[8] * o2[1]), dS[7] - (S[8] * o2[0] - S[6] * o2[2]),
+                 dS[8] - (S[6] * o2[1] - S[7] * o2[0]))
+            dA = _times_rt(M, b)
+            de = (dx, dy, dz)
+            for i in range(3):
+                r = rr[3 + i]
+                if r < 0:
+                    continue
+                dJv = (dA[3 * i] * W0 + dA[3 * i + 1] * W1 + dA[3 * i + 2] * W2
+                       + A[3 * i] * d0 + A[3 * i + 1] * d1 + A[3 * i + 2] * d2)
+                dcq = (dc[i] + dA[3 * i] * h0 + dA[3 * i + 1] * h1 + dA[3 * i + 2] * h2
+                       - ww * de[i])
+                Phi[r, j] += -keep * dJv + dt * dcq
