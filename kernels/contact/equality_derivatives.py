@@ -333,6 +333,33 @@ def _moved_torque(jnt, b, sign, tq, DV, dt, Aq):
 
 
 @jit
+def _turned(b, S, ex, ey, ez, d1, d2):
+    """(dA, de_v) of a weld's rotation rows when q_j turns body 1 by the world rotation d1 and
+    body 2 by d2 (their angular columns w1_j, w2_j): with Om = R2^T (d1 - d2), the residual's
+    de = 1/2 (0, Om) (x) e, de_v = S Om, and dA = (dS - S [R2^T d2]x) R2^T (module
+    docstring); b holds R2 row-major, S = _s_matrix(e)."""
+    x0, x1, x2 = d1[0] - d2[0], d1[1] - d2[1], d1[2] - d2[2]
+    Om = (b[0] * x0 + b[3] * x1 + b[6] * x2, b[1] * x0 + b[4] * x1 + b[7] * x2,
+          b[2] * x0 + b[5] * x1 + b[8] * x2)  # R2^T (w1_j - w2_j)
+    o2 = (b[0] * d2[0] + b[3] * d2[1] + b[6] * d2[2],
+          b[1] * d2[0] + b[4] * d2[1] + b[7] * d2[2],
+          b[2] * d2[0] + b[5] * d2[1] + b[8] * d2[2])  # R2^T w2_j
+    dw = -0.5 * (Om[0] * ex + Om[1] * ey + Om[2] * ez)
+    dx = S[0] * Om[0] + S[1] * Om[1] + S[2] * Om[2]
+    dy = S[3] * Om[0] + S[4] * Om[1] + S[5] * Om[2]
+    dz = S[6] * Om[0] + S[7] * Om[1] + S[8] * Om[2]
+    dS = _s_matrix(dw, dx, dy, dz)
+    # M = dS - S [o2]x; [o]x = [[0, -o_z, o_y], [o_z, 0, -o_x], [-o_y, o_x, 0]]
+    M = (dS[0] - (S[1] * o2[2] - S[2] * o2[1]), dS[1] - (S[2] * o2[0] - S[0] * o2[2]),
+         dS[2] - (S[0] * o2[1] - S[1] * o2[0]),
+         dS[3] - (S[4] * o2[2] - S[5] * o2[1]), dS[4] - (S[5] * o2[0] - S[3] * o2[2]),
+         dS[5] - (S[3] * o2[1] - S[4] * o2[0]),
+         dS[6] - (S[7] * o2[2] - S[8] * o2[1]), dS[7] - (S[8] * o2[0] - S[6] * o2[2]),
+         dS[8] - (S[6] * o2[1] - S[7] * o2[0]))
+    return _times_rt(M, b), (dx, dy, dz)
+
+
+@jit
 def _rotation_terms(jnt, cs, rr, lam, u, dt, b, A, e, E, Aq, Phi):
     """A weld's rotation rows: d(J u)/dq = dA/dq_j W + A dW/dq_j in Phi, and in Aq the torque's
     world-fixed correction and -(w1_k - w2_k) . (dA/dq_j^T lam) / dt (module docstring)."""
@@ -354,25 +381,7 @@ def _rotation_terms(jnt, cs, rr, lam, u, dt, b, A, e, E, Aq, Phi):
         if d1[0] == 0.0 and d1[1] == 0.0 and d1[2] == 0.0 and \
                 d2[0] == 0.0 and d2[1] == 0.0 and d2[2] == 0.0:
             continue
-        x0, x1, x2 = d1[0] - d2[0], d1[1] - d2[1], d1[2] - d2[2]
-        Om = (b[0] * x0 + b[3] * x1 + b[6] * x2, b[1] * x0 + b[4] * x1 + b[7] * x2,
-              b[2] * x0 + b[5] * x1 + b[8] * x2)  # R2^T (w1_j - w2_j)
-        o2 = (b[0] * d2[0] + b[3] * d2[1] + b[6] * d2[2],
-              b[1] * d2[0] + b[4] * d2[1] + b[7] * d2[2],
-              b[2] * d2[0] + b[5] * d2[1] + b[8] * d2[2])  # R2^T w2_j
-        dw = -0.5 * (Om[0] * ex + Om[1] * ey + Om[2] * ez)
-        dx = S[0] * Om[0] + S[1] * Om[1] + S[2] * Om[2]
-        dy = S[3] * Om[0] + S[4] * Om[1] + S[5] * Om[2]
-        dz = S[6] * Om[0] + S[7] * Om[1] + S[8] * Om[2]
-        dS = _s_matrix(dw, dx, dy, dz)
-        # M = dS - S [o2]x; [o]x = [[0, -o_z, o_y], [o_z, 0, -o_x], [-o_y, o_x, 0]]
-        M = (dS[0] - (S[1] * o2[2] - S[2] * o2[1]), dS[1] - (S[2] * o2[0] - S[0] * o2[2]),
-             dS[2] - (S[0] * o2[1] - S[1] * o2[0]),
-             dS[3] - (S[4] * o2[2] - S[5] * o2[1]), dS[4] - (S[5] * o2[0] - S[3] * o2[2]),
-             dS[5] - (S[3] * o2[1] - S[4] * o2[0]),
-             dS[6] - (S[7] * o2[2] - S[8] * o2[1]), dS[7] - (S[8] * o2[0] - S[6] * o2[2]),
-             dS[8] - (S[6] * o2[1] - S[7] * o2[0]))
-        dA = _times_rt(M, b)
+        dA, _ = _turned(b, S, ex, ey, ez, d1, d2)
         y0 = E[0, 3, j] - E[5, 3, j]  # dW/dq_j
         y1 = E[0, 4, j] - E[5, 4, j]
         y2 = E[0, 5, j] - E[5, 5, j]
@@ -479,25 +488,7 @@ def _rotation_drift_terms(cs, h, rr, v, dt, b, A, e, E, Phi, Psi):
                 continue
             t1 = (E[1, 3, j], E[1, 4, j], E[1, 5, j])  # the turn of q_j: angular columns
             t2 = (E[6, 3, j], E[6, 4, j], E[6, 5, j])
-            x0, x1, x2 = t1[0] - t2[0], t1[1] - t2[1], t1[2] - t2[2]
-            Om = (b[0] * x0 + b[3] * x1 + b[6] * x2, b[1] * x0 + b[4] * x1 + b[7] * x2,
-                  b[2] * x0 + b[5] * x1 + b[8] * x2)  # R2^T (w1_j - w2_j)
-            o2 = (b[0] * t2[0] + b[3] * t2[1] + b[6] * t2[2],
-                  b[1] * t2[0] + b[4] * t2[1] + b[7] * t2[2],
-                  b[2] * t2[0] + b[5] * t2[1] + b[8] * t2[2])  # R2^T w2_j
-            dw = -0.5 * (Om[0] * ex + Om[1] * ey + Om[2] * ez)
-            dx = S[0] * Om[0] + S[1] * Om[1] + S[2] * Om[2]
-            dy = S[3] * Om[0] + S[4] * Om[1] + S[5] * Om[2]
-            dz = S[6] * Om[0] + S[7] * Om[1] + S[8] * Om[2]
-            dS = _s_matrix(dw, dx, dy, dz)
-            M = (dS[0] - (S[1] * o2[2] - S[2] * o2[1]), dS[1] - (S[2] * o2[0] - S[0] * o2[2]),
-                 dS[2] - (S[0] * o2[1] - S[1] * o2[0]),
-                 dS[3] - (S[4] * o2[2] - S[5] * o2[1]), dS[4] - (S[5] * o2[0] - S[3] * o2[2]),
-                 dS[5] - (S[3] * o2[1] - S[4] * o2[0]),
-                 dS[6] - (S[7] * o2[2] - S[8] * o2[1]), dS[7] - (S[8] * o2[0] - S[6] * o2[2]),
-                 dS[8] - (S[6] * o2[1] - S[7] * o2[0]))
-            dA = _times_rt(M, b)
-            de = (dx, dy, dz)
+            dA, de = _turned(b, S, ex, ey, ez, t1, t2)
             for i in range(3):
                 r = rr[3 + i]
                 if r < 0:
