@@ -48,7 +48,7 @@ def symbols() -> dict[int, str]:
     """{address: name} of every function defined in the compiled overloads of this process."""
     found: dict[int, str] = {}
     for obj in gc.get_objects():
-        if not isinstance(obj, Dispatcher):
+        if not issubclass(type(obj), Dispatcher):  # (isinstance would call a dead weakproxy)
             continue
         for cres in list(obj.overloads.values()):
             library = cres.library
