@@ -435,7 +435,6 @@ def _drift_terms(cs, h, rr, v, dt, E, Phi, Psi):
                     Psi[r, k] += s * dt * gv[i]
 
 
-
 @jit
 def _rotation_drift_terms(cs, h, rr, v, dt, b, A, e, E, Phi, Psi):
     """A soft weld's rotation rows at (q, v, 0) (module docstring), their velocity product
