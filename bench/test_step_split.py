@@ -104,6 +104,8 @@ def prefix(upto, jnt, prm, dof, sph, hsp, geo, opt, Q, V, TAU, WARM, ws, fbuf, i
         o = ts.delassus_offset(nv, npair)
         tip = fbuf[o:o + 3 * c.shape[0]]
         known = ts.sphere_codes(jnt, dof, sph, hsp, pair, nc, tip)  # (as time_step)
+        if geo is not None:
+            known = gr.geom_codes(jnt, dof, geo, pair, nc, known, tip, J.shape[0], npair)
         delassus(dof, Uf, D, J, m, opt[L.O_REGULARIZATION], soft, Z, G, tip, known)
         if upto == 3:
             continue

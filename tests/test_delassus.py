@@ -12,7 +12,7 @@ import fastdyn as fd
 import fastdyn.models as fm
 from conftest import close, pin
 from fastdyn.kernels import layout as L
-from fastdyn.kernels.contact.delassus import chain_code, delassus
+from fastdyn.kernels.contact.delassus import chain_code, delassus, pair_code
 from fastdyn.kernels.linalg.cholesky import cholesky
 from oracle import to_pinocchio
 
@@ -180,3 +180,66 @@ def test_known_chain_codes_give_the_same_bits(quadruped, across):
     if not across:
         assert np.array_equal(first0, first1) and np.array_equal(last0, last1)
     assert chain_code(m.dof, -1) == 0.0
+
+
+def test_pair_codes_give_the_same_bits_as_codes_read_off_the_rows():
+    """Contacts between two bodies come with delassus.pair_code (geom_rows.geom_codes: the
+    bodies of a contact's geoms) instead of codes read off J. Rows J_p(b2) - J_p(b1) on the
+    quadruped (one tree) plus a free box (a second tree): foot on world, foot on the base
+    (the base's chain is in the foot's: a chain), two feet (two branches of one tree), foot on
+    the box (two trees), the box on world; a dof both chains share cancels (zero). G and the
+    products are the same to the bit as with codes read off J, and each span covers that
+    span: a code narrower than its row (a chain taken for two branches, a root missed) would
+    drop products and fail both."""
+    rng = np.random.default_rng(7)
+    b = fd.ModelBuilder("two", gravity=(0.0, 0.0, -9.81))
+    b.add_joint("base", "freeflyer")
+    b.add_body("base", 5.0, inertia=np.diag([0.3, 0.4, 0.5]))
+    for leg in range(4):
+        parent = "base"
+        for k in range(3):
+            name = f"leg{leg}_{k}"
+            b.add_joint(name, "revolute", parent, (np.eye(3), rng.normal(size=3) * 0.2),
+                        axis=np.eye(3)[k])
+            b.add_body(name, 0.5, com=(0.0, 0.0, -0.1), inertia=np.diag([0.01, 0.01, 0.005]))
+            parent = name
+    b.add_joint("box", "freeflyer")
+    b.add_body("box", 2.0, inertia=np.diag([0.1, 0.2, 0.3]))
+    two = b.build()
+    q = fd.random_configuration(two, rng)
+    M = np.zeros((two.nv, two.nv))
+    fd.kernels.crba(two.jnt, two.prm, q, L.workspace(two.jnt), M, q[:0])
+    U, D = np.zeros((two.nv, two.nv)), np.zeros(two.nv)
+    assert cholesky(two.dof, M, U, D) < 0
+    feet = [6 + 3 * leg + 2 for leg in range(4)]
+    box = two.nv - 1
+
+    def chain(t):
+        out = set()
+        while t >= 0:
+            out.add(t)
+            t = int(two.dof[t]["parent"])
+        return out
+
+    pairs = [(-1, feet[0]), (5, feet[1]), (feet[2], feet[3]), (feet[0], box), (-1, box)]
+    J, codes = [], []
+    for t1, t2 in pairs:
+        c1, c2 = chain(t1), chain(t2)
+        for _ in range(3):
+            r = np.zeros(two.nv)
+            r[sorted(c1 ^ c2)] = rng.normal(size=len(c1 ^ c2))  # (shared dofs cancel)
+            J.append(r)
+            codes.append(pair_code(two.dof, t1, t2))
+    J = np.array(J)
+    rows = J.shape[0]
+    out = []
+    for known in (0, rows):
+        Z, G, tip = np.zeros((rows, two.nv)), np.full((rows, rows), np.nan), np.empty(3 * rows)
+        tip[:known] = codes[:known]
+        delassus(two.dof, U, D, J, rows, REG, np.zeros(rows), Z, G, tip, known)
+        out.append((G, tip[rows:2 * rows].copy(), tip[2 * rows:].copy()))
+    (G0, first0, last0), (G1, first1, last1) = out
+    assert np.array_equal(G0, G1)
+    assert np.all(first1 <= first0) and np.all(last1 >= last0)
+    Mp = np.triu(M) + np.triu(M, 1).T
+    close(G0, (J @ np.linalg.solve(Mp, J.T)) * np.where(np.eye(rows) > 0, 1.0 + REG, 1.0))

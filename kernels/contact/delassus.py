@@ -2,8 +2,9 @@
 factorization M = U D U^T (cholesky.py), never a dense inverse.
 
 With Z = D^-1/2 U^-1 J^T, G = Z^T Z: one triangular pass over the dofs (Featherstone 2008,
-sec. 6.5: dof k's entries pass to its ancestors only), applied to all rows at once, then the
-products of the columns of Z. Those are non-zero on shared supports only (the branch-induced
+sec. 6.5: dof k's entries pass to its ancestors only), applied to all rows at once (rows of
+one tree) or to each block of rows on the dofs it can reach (below), then the products of the
+columns of Z. Those are non-zero on shared supports only (the branch-induced
 sparsity, Featherstone 2008 sec. 6.5, carried to the rows): a contact's or a joint's row is
 non-zero on one dof and its ancestors (a chain), so a product of two chains runs over the
 dofs of the deepest dof they share and its ancestors (for two feet of a legged robot, the
@@ -12,11 +13,11 @@ its first dof and its last dof (dofs are numbered parents first, each subtree co
 two rows on bodies of different trees (free objects) share nothing: their entry of G is
 zero without a product. Consecutive rows on the same dofs (a contact's three, the contacts
 of one pair of bodies) are taken as one block, their shared dofs found once, and each block
-of G made one row of it at a time (G[i, s:e] += Z[k, i] Z[k, s:e] over the shared dofs k in
-ascending order: contiguous, the same sums as entry by entry). G is symmetric and positive
-semi-definite (definite when the rows are independent). The blocks that are not zero give
-each row's span: the first and last column of G that can be non-zero on it (the solvers
-sweep those only: pgs.py, active_set.py).
+of G made in tiles of two rows by four columns (each entry's products over the shared dofs
+summed in ascending order in a register: the same sums as entry by entry). G is symmetric
+and positive semi-definite (definite when the rows are independent). The blocks that are not
+zero give each row's span: the first and last column of G that can be non-zero on it (the
+solvers sweep those only: pgs.py, active_set.py).
 The compliance R = r diag(G) is added to its diagonal (the regularization of the contact
 problem, as MuJoCo's soft constraints and Pinocchio's proximal solvers regularize theirs: it
 keeps redundant rows, e.g. the four corners of a box flat on the ground, well posed), except
@@ -58,17 +59,18 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip, known=0):
     for r in range(m):
         tip[m + r] = r
         tip[2 * m + r] = r
-    for k in range(nv):
-        for r in range(m):
-            Zt[k, r] = J[r, k]
-    solve_upper_rows(dof, U, Zt)
-    for k in range(nv):
-        d = 1.0 / sqrt(D[k])
-        for r in range(m):
-            Zt[k, r] *= d
     if _one_tree(tip, m):
+        for k in range(nv):
+            for r in range(m):
+                Zt[k, r] = J[r, k]
+        solve_upper_rows(dof, U, Zt)
+        for k in range(nv):
+            d = 1.0 / sqrt(D[k])
+            for r in range(m):
+                Zt[k, r] *= d
         _chains(dof, Zt, m, G, tip)
     else:
+        _block_columns(dof, U, D, J, m, Zt, tip)
         _blocks(dof, Zt, m, G, tip)
     for r in range(m):
         if soft[r] > 0.0:
@@ -160,6 +162,34 @@ def _pair_rows(Zt, m, G, r, t):
 
 
 @jit
+def _block_columns(dof, U, D, J, m, Zt, tip):
+    """Zt's columns of each block of rows with one code (``_block_end``), on the dofs
+    [lo, t] the code bounds only (``code_range``; a row on two free bodies of a stack of ten: 12
+    of its 60): the same triangular pass and scaling as on every dof, without the entries
+    that stay zero. The entries outside a block's dofs are not written: ``_blocks`` reads a
+    pair of blocks on the dofs both share only."""
+    r = 0
+    while r < m:
+        re = _block_end(tip, r, m)
+        lo, t = code_range(tip[r])
+        for k in range(lo, t + 1):
+            for i in range(r, re):
+                Zt[k, i] = J[i, k]
+        for x in range(t, lo - 1, -1):  # (U^-1: dof x's entries pass to its ancestors)
+            j = dof[x].parent
+            while j >= 0:
+                u = U[j, x]
+                for i in range(r, re):
+                    Zt[j, i] -= u * Zt[x, i]
+                j = dof[j].parent
+        for k in range(lo, t + 1):
+            d = 1.0 / sqrt(D[k])
+            for i in range(r, re):
+                Zt[k, i] *= d
+        r = re
+
+
+@jit
 def _blocks(dof, Zt, m, G, tip):
     """G[:m, :m] from Zt by blocks of rows with one code (module docstring), zero where two
     blocks share no dof; the rows' spans from the blocks that are not zero."""
@@ -174,7 +204,11 @@ def _blocks(dof, Zt, m, G, tip):
             se = _block_end(tip, s, m)
             k0, k1 = _shared(dof, tip[r], tip[s])
             if k0 <= k1:
-                _products(Zt, r, re, s, se, k0, k1, G, tip, m)
+                _tiles(Zt, r, re, s, se, k0, k1, G)
+                for i in range(r, re):
+                    tip[2 * m + i] = max(tip[2 * m + i], se - 1)
+                for j in range(s, se):
+                    tip[m + j] = min(tip[m + j], r)
             s = se
         r = re
 
@@ -188,21 +222,55 @@ def _block_end(tip, r, m):
     return e
 
 
-@jit(inline="always")  # (a call per block costs more than the block: quadruped)
-def _products(Zt, r, re, s, se, k0, k1, G, tip, m):
-    """G's entries of rows [r, re) by columns [s, se) (the upper triangle where the blocks
-    are one) over the shared dofs k0..k1, mirrored, and the rows' spans widened."""
-    for i in range(r, re):
-        j0 = max(s, i)
-        for k in range(k0, k1 + 1):  # (ascending k: each entry the sum of its products in order)
-            z = Zt[k, i]
-            for j in range(j0, se):
-                G[i, j] += z * Zt[k, j]
-        for j in range(max(s, i + 1), se):
-            G[j, i] = G[i, j]
-        tip[2 * m + i] = max(tip[2 * m + i], se - 1)
-    for j in range(s, se):
-        tip[m + j] = min(tip[m + j], r)
+@jit(inline="always")  # (into _blocks' loop: a call per pair of blocks)
+def _tiles(Zt, r, re, s, se, k0, k1, G):
+    """G's entries of rows [r, re) by columns [s, se) over the shared dofs k0..k1, and their
+    mirror images, in tiles of two rows by four columns as ``_pair_rows`` (each entry's
+    products summed in ascending k in its own register: the same sums as entry by entry).
+    Two blocks that are one give the whole square, each entry twice (the same number: a
+    product's two factors commute exactly). Entry by entry, each a load, a multiply-add and a
+    store per dof, the stack of ten boxes' 120 rows took about 25 us; in tiles about 10 us."""
+    n = k1 - k0 + 1
+    Y = Zt[k0:k1 + 1]
+    i = r
+    while i < re:
+        i1 = i + 1 if i + 1 < re else i  # (an odd last row: its tile's second row is itself)
+        j = s
+        while j + 4 <= se:
+            a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = 0.0
+            for t in range(n):
+                y, z = Y[t, i], Y[t, i1]
+                x0, x1, x2, x3 = Y[t, j], Y[t, j + 1], Y[t, j + 2], Y[t, j + 3]
+                a0 += y * x0
+                a1 += y * x1
+                a2 += y * x2
+                a3 += y * x3
+                b0 += z * x0
+                b1 += z * x1
+                b2 += z * x2
+                b3 += z * x3
+            G[i, j], G[i, j + 1], G[i, j + 2], G[i, j + 3] = a0, a1, a2, a3
+            G[j, i], G[j + 1, i], G[j + 2, i], G[j + 3, i] = a0, a1, a2, a3
+            G[i1, j], G[i1, j + 1], G[i1, j + 2], G[i1, j + 3] = b0, b1, b2, b3
+            G[j, i1], G[j + 1, i1], G[j + 2, i1], G[j + 3, i1] = b0, b1, b2, b3
+            j += 4
+        while j < se:
+            a0 = b0 = 0.0
+            for t in range(n):
+                x0 = Y[t, j]
+                a0 += Y[t, i] * x0
+                b0 += Y[t, i1] * x0
+            G[i, j] = G[j, i] = a0
+            G[i1, j] = G[j, i1] = b0
+            j += 1
+        i += 2
+
+
+@jit(inline="always")
+def code_range(code):
+    """The dofs [lo, t] a row with this ``_code`` can be non-zero on (t = -1: none)."""
+    x = int(code) if code >= 0.0 else -1 - int(code)
+    return x & MASK, (x >> TIP) - 1
 
 
 @jit
@@ -217,6 +285,31 @@ def chain_code(dof, t):
     while dof[lo].parent >= 0:
         lo = dof[lo].parent
     return float((t + 1) << TIP | lo)
+
+
+@jit
+def pair_code(dof, t1, t2):
+    """The ``_code`` of a row on two bodies' chains (a contact between them: J_p(b2) -
+    J_p(b1)), from the last dofs t1, t2 of their chains (-1: the world), known without
+    reading the row: a chain where one body's chain holds the other's (the dofs both share
+    cancel: the row is then on the deeper one's chain), else the dofs from the root of the
+    first of the two chains to the last dof of either. A bound as ``chain_code``'s: the
+    row's own zeros only add exact zeros (the same G) and can only widen the spans."""
+    if t1 < 0 or t2 < 0:
+        return chain_code(dof, max(t1, t2))
+    a, b = max(t1, t2), min(t1, t2)
+    x = a
+    while x > b:  # (parents are numbered before their children)
+        x = dof[x].parent
+    if x == b:
+        return chain_code(dof, a)
+    lo = b
+    while dof[lo].parent >= 0:
+        lo = dof[lo].parent
+    hi = a
+    while dof[hi].parent >= 0:
+        hi = dof[hi].parent
+    return float(-1 - ((a + 1) << TIP | min(lo, hi)))
 
 
 @jit

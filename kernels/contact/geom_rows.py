@@ -38,6 +38,7 @@ from .._jit import jit
 from ..collision.geoms import (C_DIST, C_NRM, C_POS, GEOM_DTYPE, G_FRICTION, G_MARGIN, G_SOLIMP,
                                G_SOLREF, GP)
 from ..layout import H_SOLIMP, H_SOLREF, O_DT, O_ERP, O_IMPRATIO, OJ, OM
+from .delassus import pair_code
 from .geom_detect import FOUND, detect, float_views, int_views
 from .softness import is_soft, soft_targets
 
@@ -208,6 +209,37 @@ def geom_rows(jnt, geo, opt, ws, v, vf, J, c, mu, slot, pair, point, soft, nc, g
         crow[i] = m
         nc += 1
     return nc
+
+
+@jit
+def geom_codes(jnt, dof, geo, pair, nc, known, tip, rows, npa):
+    """tip[r] <- delassus.pair_code of the geom contacts' rows that follow the ``known``
+    rows with codes (the sphere contacts'), from the bodies of each contact's two geoms
+    (``geom_rows`` writes both bodies' chains); returns how many rows have theirs. Read off
+    J (60 dofs a row), the stack of ten boxes' 120 codes took ~5 us of its Delassus matrix.
+    rows: J.shape[0] (pair's int scratch starts there); npa: the contact entries (mu's)."""
+    geom, gprm, verts, gaux, binv = geo
+    K, P = gaux[0], gaux[1]
+    nsp = npa - K
+    cg = int_views(pair[rows:], geom.shape[0], K, P)[2]
+    i = known // 3
+    while i < nc and pair[i] >= nsp:
+        g = pair[i] - nsp
+        code = pair_code(dof, _last_dof(jnt, geom[cg[g, 0]].body),
+                         _last_dof(jnt, geom[cg[g, 1]].body))
+        for k in range(3):
+            tip[3 * i + k] = code
+        i += 1
+    return 3 * i
+
+
+@jit
+def _last_dof(jnt, b):
+    """The last dof of body b's chain (of its joint, or of the nearest ancestor joint with
+    dofs; -1: the world)."""
+    while b > 0 and jnt[b].nv == 0:
+        b = jnt[b].parent
+    return jnt[b].idx_v + jnt[b].nv - 1 if b > 0 else -1
 
 
 @jit

@@ -32,8 +32,8 @@ from ..linalg.cholesky import cholesky, solve
 from .constraint_rows import RIGID, contact_rows, joint_rows, reached_limits
 from .equality_rows import eq_capacity, equality_rows
 from ..algorithms.crba import crba_rnea
-from .delassus import chain_code, delassus
-from .geom_rows import capacity, geom_finish, geom_rows
+from .delassus import chain_code, code_range, delassus
+from .geom_rows import capacity, geom_codes, geom_finish, geom_rows
 from ..checks import first_nonfinite
 from .pgs import pgs
 from ..algorithms.rk4 import rk4_step
@@ -247,14 +247,17 @@ def constrained_step(jnt, prm, dof, sph, hsp, geo, eqc, opt, q, v, ws, fbuf, war
         rhs[k] = 0.0
     nslot = 3 * mu.shape[0]
     known = sphere_codes(jnt, dof, sph, hsp, pair, nc, tip)
+    if geo is not None:
+        known = geom_codes(jnt, dof, geo, pair, nc, known, tip, J.shape[0], mu.shape[0])
     while m > 0:  # again while the solved velocity reaches limits not yet rows
         delassus(dof, Uf, D, J, m, opt[O_REGULARIZATION], soft, Z, G, tip, known)
         n, residual = step_solve(opt, G, c, mu, nc, lo, hi, m, lam, warm, slot, fbuf, nv)
         sweeps += n
         for k in range(nv):  # v+ = v_free + M^-1 W P; zero is free after RNEA
             zero[k] = 0.0
-        for r in range(m):
-            for k in range(nv):
+        for r in range(m):  # (on the dofs row r's code bounds: a box's 12 of a stack's 60)
+            k0, k1 = code_range(tip[r])
+            for k in range(k0, k1 + 1):
                 zero[k] += lam[r] * J[r, k]
         for k in range(nv):
             rhs[k] = zero[k] / dt
