@@ -128,38 +128,143 @@ def factor_envelope(A, m, first, reach, F, shift=0.0):
     """``factor_shifted(A, m, shift, F)`` for a symmetric A whose row i is zero left of column
     first[i] (its envelope): the factor has no entry outside the envelope (George & Liu,
     "Computer Solution of Large Sparse Positive Definite Systems", 1981, ch. 4), so its
-    entries are the same sums without their zero terms. Made column by column, each column
-    then taken off the columns right of it (right-looking: every entry still loses its
-    products in ascending order, so the numbers are factor_shifted's), with column j of the
-    factor kept in row j's upper part too, so that the update reads two rows (contiguous).
-    A's lower envelope is read only (F may be A). first, reach (m,) floats: reach[j] <- the
-    last row whose envelope reaches column j. False if a pivot is not positive."""
+    entries are the same sums without their zero terms, each taken in ascending order (the
+    numbers are factor_shifted's). Made row by row (left-looking), two rows that start in
+    the same column at a time (a block of rows of one contact pair), their entries in tiles
+    of four columns: eight sums in flight instead of one, each still its own chain in order.
+    Column j of the factor is also left in row j's upper part (``solve_envelope``'s backward
+    pass reads rows); until then F[j, j + 1] keeps 1 / F[j, j] (one division per column). A's
+    lower envelope is read only (F may be A). first, reach (m,) floats: reach[j] <- the last
+    row whose envelope reaches column j. False if a pivot is not positive. On a stack of ten
+    boxes' 120-132 rows, right-looking (each column taken off the rows below it, an entry
+    loaded and stored per column) took 24-31 us, this way 15-18 us."""
     for j in range(m):
         reach[j] = j
     for i in range(m):
         for j in range(int(first[i]), i):
             reach[j] = i
-    for i in range(m):
-        for j in range(int(first[i]), i + 1):
-            F[i, j] = A[i, j]
-        F[i, i] = A[i, i] + shift
-    for j in range(m):
-        d = F[j, j]
+    i = 0
+    while i < m:
+        fi = int(first[i])
+        if i + 1 < m and int(first[i + 1]) == fi:
+            if not _two_rows(A, m, first, F, shift, i, fi):
+                return False
+            i += 2
+            continue
+        for j in range(fi, i):
+            F[i, j] = _dot(F, i, j, max(fi, int(first[j])), A[i, j]) * F[j, j + 1]
+        d = _dot(F, i, i, fi, A[i, i] + shift)
         if not d > 0.0:
             return False
         d = sqrt(d)
-        F[j, j] = d
-        inv = 1.0 / d  # (one division per column, not one per entry)
-        e = int(reach[j])
-        for i in range(j + 1, e + 1):  # (a row below j whose envelope starts after j: a zero)
-            F[j, i] = F[i, j] * inv if int(first[i]) <= j else 0.0
-            F[i, j] = F[j, i]
-        for i in range(j + 1, e + 1):
-            x = F[j, i]
-            if x != 0.0:
-                for k in range(j + 1, i + 1):
-                    F[i, k] -= x * F[j, k]
+        F[i, i] = d
+        if i + 1 < m:
+            F[i, i + 1] = 1.0 / d
+        i += 1
+    for j in range(m):
+        for i in range(j + 1, int(reach[j]) + 1):
+            F[j, i] = F[i, j] if int(first[i]) <= j else 0.0
     return True
+
+
+@jit(inline="always")  # (into factor_envelope's loop: a call per pair of rows)
+def _two_rows(A, m, first, F, shift, i, fi):
+    """Rows i and i + 1 of ``factor_envelope``'s factor, both starting at column fi: tiles of
+    two rows by four columns whose sums all start at fi, then column by column, then row i's
+    pivot, row i + 1's entry below it and its pivot (their sums over k < i together)."""
+    j = fi
+    while j + 4 <= i and _start_by(first, fi, j):
+        a0, a1, a2, a3 = A[i, j], A[i, j + 1], A[i, j + 2], A[i, j + 3]
+        b0, b1, b2, b3 = A[i + 1, j], A[i + 1, j + 1], A[i + 1, j + 2], A[i + 1, j + 3]
+        if j > fi:  # (slices from 0: the indices are known non-negative, no wraparound)
+            x, y = F[i, fi:j], F[i + 1, fi:j]
+            z0, z1, z2, z3 = F[j, fi:j], F[j + 1, fi:j], F[j + 2, fi:j], F[j + 3, fi:j]
+            for t in range(j - fi):
+                p, q = x[t], y[t]
+                w0, w1, w2, w3 = z0[t], z1[t], z2[t], z3[t]
+                a0 -= p * w0
+                a1 -= p * w1
+                a2 -= p * w2
+                a3 -= p * w3
+                b0 -= q * w0
+                b1 -= q * w1
+                b2 -= q * w2
+                b3 -= q * w3
+        F[i, j], F[i, j + 1], F[i, j + 2], F[i, j + 3] = _last_four(a0, a1, a2, a3, F, j)
+        F[i + 1, j], F[i + 1, j + 1], F[i + 1, j + 2], F[i + 1, j + 3] = \
+            _last_four(b0, b1, b2, b3, F, j)
+        j += 4
+    while j < i:
+        s = max(fi, int(first[j]))
+        a, b = A[i, j], A[i + 1, j]
+        if j > s:
+            x, y, z = F[i, s:j], F[i + 1, s:j], F[j, s:j]
+            for t in range(j - s):
+                w = z[t]
+                a -= x[t] * w
+                b -= y[t] * w
+        F[i, j] = a * F[j, j + 1]
+        F[i + 1, j] = b * F[j, j + 1]
+        j += 1
+    d, b, e = A[i, i] + shift, A[i + 1, i], A[i + 1, i + 1] + shift
+    if i > fi:
+        x, y = F[i, fi:i], F[i + 1, fi:i]
+        for t in range(i - fi):
+            p, q = x[t], y[t]
+            d -= p * p
+            b -= q * p
+            e -= q * q
+    if not d > 0.0:
+        return False
+    d = sqrt(d)
+    F[i, i] = d
+    inv = 1.0 / d
+    F[i, i + 1] = inv
+    b *= inv
+    F[i + 1, i] = b
+    e -= b * b
+    if not e > 0.0:
+        return False
+    e = sqrt(e)
+    F[i + 1, i + 1] = e
+    if i + 2 < m:
+        F[i + 1, i + 2] = 1.0 / e
+    return True
+
+
+@jit(inline="always")
+def _start_by(first, fi, j):
+    """Whether rows j..j + 3 all start at or before column fi (a tile's sums then all run
+    over fi..j - 1 inside every envelope)."""
+    return (int(first[j]) <= fi and int(first[j + 1]) <= fi and int(first[j + 2]) <= fi
+            and int(first[j + 3]) <= fi)
+
+
+@jit(inline="always")
+def _last_four(a0, a1, a2, a3, F, j):
+    """A tile row's four entries of columns j..j + 3 from their sums over k < j: each sum's
+    last terms, over the tile's own columns (the entries just made), in ascending k, then
+    times its column's 1 / pivot (kept in F[c, c + 1])."""
+    r0 = a0 * F[j, j + 1]
+    a1 -= r0 * F[j + 1, j]
+    r1 = a1 * F[j + 1, j + 2]
+    a2 -= r0 * F[j + 2, j]
+    a2 -= r1 * F[j + 2, j + 1]
+    r2 = a2 * F[j + 2, j + 3]
+    a3 -= r0 * F[j + 3, j]
+    a3 -= r1 * F[j + 3, j + 1]
+    a3 -= r2 * F[j + 3, j + 2]
+    return r0, r1, r2, a3 * F[j + 3, j + 4]
+
+
+@jit(inline="always")
+def _dot(F, i, j, lo, acc):
+    """acc - sum over k in [lo, j) of F[i, k] F[j, k], in ascending k."""
+    if j > lo:
+        x, z = F[i, lo:j], F[j, lo:j]
+        for t in range(j - lo):
+            acc -= x[t] * z[t]
+    return acc
 
 
 @jit
