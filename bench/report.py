@@ -501,6 +501,8 @@ def geom_section(res: Results, tally: Tally) -> list[str]:
     rows = []
     for x in sorted(info, key=lambda x: x["algo"]):
         f = res.get("rollout", x["algo"], x["model"], x["role"], x.get("variant", ""))
+        if "fastdyn_step_s" in x:  # (timed in rounds alternating with MuJoCo's)
+            f = (x["fastdyn_step_s"],)
         mj = x["mujoco_step_s"]
         r = f[0] / mj if f else None
         closed = x["algo"] == "equality"  # bench/test_scene_equalities.py: closed mechanisms
@@ -523,8 +525,8 @@ def geom_section(res: Results, tally: Tally) -> list[str]:
     return ["## Scenes with collision geoms or closed loops: fastdyn.Scene.rollout vs "
             "mujoco.rollout", "",
             "bench/test_scene_geoms.py: 8 rollouts of the same MJCF on both sides, 2 threads, "
-            "dt = 1 ms, time per rollout step (fastdyn: pytest-benchmark's min; MuJoCo: best of "
-            "five); the stacks' and the gripper's solvers and contact models are in the "
+            "dt = 1 ms, time per rollout step, the best of 7 rounds alternating fastdyn and "
+            "MuJoCo (bench/alternate.py); the stacks' and the gripper's solvers and contact models are in the "
             "suite's docstring. bench/test_scene_equalities.py (\"equality\" rows): a four-bar "
             "(a connect) and two welded arms (a weld), the MJCF's `<equality>` on both sides "
             "(Scene.add_mjcf_equalities), contacts off. Throughput ratio = MuJoCo time / "

@@ -1,7 +1,7 @@
 """A stack of 10 free boxes on a plane: fastdyn's Scene rollouts (geom contacts, soft as
 MuJoCo's defaults) next to ``mujoco.rollout`` on the same MJCF, same dt, 2 threads, the same
-number of rollouts and steps. Time per rollout step; the ratio mujoco / fastdyn in
-extra_info. Not the same solver (fastdyn: PGS with Coulomb's law exact on the disc, or ADMM;
+number of rollouts and steps, timed in alternating rounds (bench/alternate.py: the best
+of ROUNDS of each). Time per rollout step; the ratio mujoco / fastdyn in extra_info. Not the same solver (fastdyn: PGS with Coulomb's law exact on the disc, or ADMM;
 MuJoCo: Newton on its convex primal), so the ratio is indicative. No assertion on time.
 Stacks: "uniform" (ten 0.5 kg boxes, PGS) and "stiff" (Pinocchio's stiff case: masses
 alternating 1e-3 and 1e3 kg, a ratio of 1e6 between neighbours, ADMM: PGS does not hold it,
@@ -11,13 +11,13 @@ MuJoCo keeps its defaults. Where a step's time goes: bench/test_geom_step_split.
 
 from __future__ import annotations
 
-import time
 
 import numba
 import numpy as np
 import pytest
 
 import fastdyn as fd
+from bench.alternate import alternate
 from bench.ladder import tag
 
 mujoco = pytest.importorskip("mujoco")
@@ -26,6 +26,7 @@ rollout = pytest.importorskip("mujoco.rollout")
 NBOX, H, DT, G = 10, 0.05, 1e-3, 9.81
 N, T = 8, 500
 SOLREF, SOLIMP = (0.02, 1.0), (0.9, 0.95, 0.001, 0.5, 2.0)
+ROUNDS = 7  # alternating rounds of fastdyn and MuJoCo (bench/alternate.py): the best of each
 
 
 MASSES = {"uniform": [0.5] * NBOX, "stiff": [1e3 if i % 2 == 0 else 1e-3 for i in range(NBOX)]}
@@ -72,17 +73,13 @@ def test_box_stack_rollouts(benchmark, kind):
     mujoco.mj_getState(m, d[0], state[0], mujoco.mjtState.mjSTATE_FULLPHYSICS)
     state[:] = state[0]
     rollout.rollout(m, d, state, nstep=T)  # warm
-    mj = np.inf
-    for _ in range(5):  # its best of five, as pytest-benchmark's min is fastdyn's
-        t = time.perf_counter()
-        rollout.rollout(m, d, state, nstep=T)
-        mj = min(mj, (time.perf_counter() - t) / (N * T))
+    fd_s, mj = alternate(lambda: scene.rollout(Q, V, T, record=()),
+                         lambda: rollout.rollout(m, d, state, nstep=T), ROUNDS)
+    fd_s, mj = fd_s / (N * T), mj / (N * T)
     tag(benchmark, "rollout", f"box_stack_{kind}", f"boxes{NBOX}", "fastdyn", evals=N * T,
-        variant=scene.solver, mujoco_step_s=mj)
-    out = benchmark(scene.rollout, Q, V, T, record=())
+        variant=scene.solver, mujoco_step_s=mj, fastdyn_step_s=fd_s, ratio=mj / fd_s)
+    out = benchmark.pedantic(scene.rollout, (Q, V, T), dict(record=()), rounds=1)
     assert (out.status == "ok").all()
-    if benchmark.stats is not None:  # None under --benchmark-disable
-        benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * T))
 
 
 # --- a two-finger gripper lifting a box (tests/test_scene_grasp.py's scene, from MJCF) --------
@@ -137,13 +134,9 @@ def test_gripper_lift_rollouts(benchmark):
     control = np.tile(ctrl, (N, 1, 1))
     st, _ = rollout.rollout(m, d, state, control)  # warm; the box is held there too
     assert (st[:, -1, 1 + 5] > HB + 0.5).all()  # (state: time, then qpos)
-    mj = np.inf
-    for _ in range(5):
-        t = time.perf_counter()
-        rollout.rollout(m, d, state, control)
-        mj = min(mj, (time.perf_counter() - t) / (N * GRASP_T))
+    fd_s, mj = alternate(lambda: scene.rollout(Q, V, GRASP_T, torques=tau, record=()),
+                         lambda: rollout.rollout(m, d, state, control), ROUNDS)
+    fd_s, mj = fd_s / (N * GRASP_T), mj / (N * GRASP_T)
     tag(benchmark, "rollout", "gripper_lift", "gripper", "fastdyn", evals=N * GRASP_T,
-        variant="pgs", mujoco_step_s=mj)
-    out = benchmark(scene.rollout, Q, V, GRASP_T, torques=tau, record=())
-    if benchmark.stats is not None:  # None under --benchmark-disable
-        benchmark.extra_info["ratio"] = mj / (benchmark.stats.stats.min / (N * GRASP_T))
+        variant="pgs", mujoco_step_s=mj, fastdyn_step_s=fd_s, ratio=mj / fd_s)
+    benchmark.pedantic(scene.rollout, (Q, V, GRASP_T), dict(torques=tau, record=()), rounds=1)
