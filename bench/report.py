@@ -526,8 +526,9 @@ def geom_section(res: Results, tally: Tally) -> list[str]:
             "mujoco.rollout", "",
             "bench/test_scene_geoms.py: 8 rollouts of the same MJCF on both sides, 2 threads, "
             "dt = 1 ms, time per rollout step, the best of 7 rounds alternating fastdyn and "
-            "MuJoCo (bench/alternate.py); the stacks' and the gripper's solvers and contact models are in the "
-            "suite's docstring. bench/test_scene_equalities.py (\"equality\" rows): a four-bar "
+            "MuJoCo (bench/alternate.py); the stacks' and the gripper's solvers and contact "
+            "models are in the suite's docstring. bench/test_scene_equalities.py "
+            "(\"equality\" rows): a four-bar "
             "(a connect) and two welded arms (a weld), the MJCF's `<equality>` on both sides "
             "(Scene.add_mjcf_equalities), contacts off. Throughput ratio = MuJoCo time / "
             "fastdyn time; target >= 2x (issues 38 and 39).", ""] + table(

@@ -5,13 +5,13 @@ the same number of rollouts and steps; contacts off in both. Models: a planar fo
 (one connect) and two 4-hinge arms welded at their tips (one weld). Both simulate the same
 steps (tests/test_scene_closed_loops.py: the joint angles agree to 1e-13 rad over 300
 steps). Time per rollout step, the best of ROUNDS alternating rounds of each
-(bench/alternate.py); the ratio mujoco / fastdyn in extra_info (the issue's target: >= 2). No assertion on time. Measured (this session, a shared 2-core machine at load
-2.5-3.5, so indicative): 2 threads, ratio 1.4-1.6 (four-bar, 2.2-3.0 us a step against 3.4-4.3)
-and 1.05-1.25 (welded arms, 3.7-6.0 us against 3.9-7.4); one thread, 2.0 us against 3.7 (1.85x)
-and 3.2 us against 3.5 (1.1x). Of fastdyn's step, the constraint-free part of a step with rows
-(free velocity, integration, the rollout loop) is 1.5 us (four-bar) and 1.6 us (arms); the
-equality rows, their Delassus matrix and their solve add 0.3-0.6 us for 2 rows and 1.5 us for
-a weld's 6."""
+(bench/alternate.py); the ratio mujoco / fastdyn in extra_info (the issue's target: >= 2).
+No assertion on time. Measured on this 2-core machine, quiet, three runs of the suite: ratio
+1.12-1.20 (four-bar, 1.7 us a step against 1.9-2.1) and 1.04-1.22 (welded arms, 2.7-3.0 us
+against 3.0-3.4); timed one after the other (MuJoCo first), the same scenes had read 1.4-1.6
+and 1.05-1.3. Of fastdyn's step, the constraint-free part of a step with rows (free velocity,
+integration, the rollout loop) is 1.5 us (four-bar) and 1.6 us (arms); the equality rows,
+their Delassus matrix and their solve add 0.3-0.6 us for 2 rows and 1.5 us for a weld's 6."""
 
 from __future__ import annotations
 

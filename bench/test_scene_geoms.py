@@ -1,8 +1,9 @@
 """A stack of 10 free boxes on a plane: fastdyn's Scene rollouts (geom contacts, soft as
 MuJoCo's defaults) next to ``mujoco.rollout`` on the same MJCF, same dt, 2 threads, the same
 number of rollouts and steps, timed in alternating rounds (bench/alternate.py: the best
-of ROUNDS of each). Time per rollout step; the ratio mujoco / fastdyn in extra_info. Not the same solver (fastdyn: PGS with Coulomb's law exact on the disc, or ADMM;
-MuJoCo: Newton on its convex primal), so the ratio is indicative. No assertion on time.
+of ROUNDS of each). Time per rollout step; the ratio mujoco / fastdyn in extra_info. Not the
+same solver (fastdyn: PGS with Coulomb's law exact on the disc, or ADMM; MuJoCo: Newton on
+its convex primal), so the ratio is indicative. No assertion on time.
 Stacks: "uniform" (ten 0.5 kg boxes, PGS) and "stiff" (Pinocchio's stiff case: masses
 alternating 1e-3 and 1e3 kg, a ratio of 1e6 between neighbours, ADMM: PGS does not hold it,
 tests/test_scene_stacks.py), fastdyn's contacts rigid there (MuJoCo's default soft contacts
