@@ -60,14 +60,7 @@ def delassus(dof, U, D, J, m, regularization, soft, Z, G, tip, known=0):
         tip[m + r] = r
         tip[2 * m + r] = r
     if _one_tree(tip, m):
-        for k in range(nv):
-            for r in range(m):
-                Zt[k, r] = J[r, k]
-        solve_upper_rows(dof, U, Zt)
-        for k in range(nv):
-            d = 1.0 / sqrt(D[k])
-            for r in range(m):
-                Zt[k, r] *= d
+        _columns(dof, U, D, J, Zt, 0, m, 0, nv - 1)
         _chains(dof, Zt, m, G, tip)
     else:
         _block_columns(dof, U, D, J, m, Zt, tip)
@@ -93,27 +86,13 @@ def _one_tree(tip, m):
 @jit
 def _chains(dof, Zt, m, G, tip):
     """G[:m, :m] from Zt when every row is a chain of one tree; every span is every column.
-    Tiles of two rows by four columns of the upper triangle, each entry's products summed in
-    its own register in ascending k (a multiply-add each: the same sums, in the same order,
-    as entry by entry) over the dofs up to the pair's deeper tip, skipping the dofs where
-    both rows are zero. The dofs the two rows do not share add exact zeros (Zt is exactly
-    zero off a row's chain: U^-1 moves entries to ancestors only), which change no sum:
-    a sum that starts at +0 never becomes -0. Entry by entry, with each product bounded by
-    the pair's deepest shared dof (``_shared``), the quadruped's 12 rows took 0.55 us, in
-    tiles 0.35 us: eight independent sums share their loads and their loop."""
-    r = 0
-    while r < m:
-        if r + 1 < m:
-            _pair_rows(Zt, m, G, r, max(_last(tip[r]), _last(tip[r + 1])))
-            r += 2
-        else:
-            t = _last(tip[r])
-            for s in range(r, m):
-                acc = 0.0
-                for k in range(t + 1):
-                    acc += Zt[k, r] * Zt[k, s]
-                G[r, s] = acc
-            r += 1
+    The upper triangle two rows at a time (``_two_rows``), over the dofs up to the pair's
+    deeper tip, skipping the dofs where both rows are zero; the dofs the two rows do not
+    share add exact zeros (Zt is exactly zero off a row's chain: U^-1 moves entries to
+    ancestors only). Then the lower triangle is the upper's mirror image."""
+    for r in range(0, m, 2):
+        r1 = r + 1 if r + 1 < m else r  # (an odd last row: its tile's second row is itself)
+        _two_rows(Zt, r, r1, r, m, 0, max(_last(tip[r]), _last(tip[r1])), G, True, False)
     for r in range(m):
         for s in range(r + 1, m):
             G[s, r] = G[r, s]
@@ -129,38 +108,6 @@ def _last(code):
     return (int(code) >> TIP) - 1
 
 
-@jit(inline="always")  # (into _chains' loop: a call per pair of rows)
-def _pair_rows(Zt, m, G, r, t):
-    """G[r, s] and G[r + 1, s] for s >= r, from Zt's dofs 0..t (``_chains``)."""
-    s = r
-    while s + 4 <= m:
-        a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = 0.0
-        for k in range(t + 1):
-            y, z = Zt[k, r], Zt[k, r + 1]
-            if y == 0.0 and z == 0.0:
-                continue
-            x0, x1, x2, x3 = Zt[k, s], Zt[k, s + 1], Zt[k, s + 2], Zt[k, s + 3]
-            a0 += y * x0
-            a1 += y * x1
-            a2 += y * x2
-            a3 += y * x3
-            b0 += z * x0
-            b1 += z * x1
-            b2 += z * x2
-            b3 += z * x3
-        G[r, s], G[r, s + 1], G[r, s + 2], G[r, s + 3] = a0, a1, a2, a3
-        G[r + 1, s], G[r + 1, s + 1], G[r + 1, s + 2], G[r + 1, s + 3] = b0, b1, b2, b3
-        s += 4
-    while s < m:
-        a0 = b0 = 0.0
-        for k in range(t + 1):
-            x0 = Zt[k, s]
-            a0 += Zt[k, r] * x0
-            b0 += Zt[k, r + 1] * x0
-        G[r, s], G[r + 1, s] = a0, b0
-        s += 1
-
-
 @jit
 def _block_columns(dof, U, D, J, m, Zt, tip):
     """Zt's columns of each block of rows with one code (``_block_end``), on the dofs
@@ -172,21 +119,23 @@ def _block_columns(dof, U, D, J, m, Zt, tip):
     while r < m:
         re = _block_end(tip, r, m)
         lo, t = code_range(tip[r])
-        for k in range(lo, t + 1):
-            for i in range(r, re):
-                Zt[k, i] = J[i, k]
-        for x in range(t, lo - 1, -1):  # (U^-1: dof x's entries pass to its ancestors)
-            j = dof[x].parent
-            while j >= 0:
-                u = U[j, x]
-                for i in range(r, re):
-                    Zt[j, i] -= u * Zt[x, i]
-                j = dof[j].parent
-        for k in range(lo, t + 1):
-            d = 1.0 / sqrt(D[k])
-            for i in range(r, re):
-                Zt[k, i] *= d
+        _columns(dof, U, D, J, Zt, r, re, lo, t)
         r = re
+
+
+@jit(inline="always")  # (once per block of rows)
+def _columns(dof, U, D, J, Zt, r, re, lo, t):
+    """Zt[lo:t+1, r:re] = D^-1/2 U^-1 J[r:re, lo:t+1]^T, for rows whose entries of U^-1 J^T
+    are zero outside the dofs [lo, t] (a subtree's dofs are contiguous, its root first:
+    every ancestor of a dof in [lo, t] is in it when lo is a root)."""
+    for k in range(lo, t + 1):
+        for i in range(r, re):
+            Zt[k, i] = J[i, k]
+    solve_upper_rows(dof, U, Zt, lo, t, r, re)
+    for k in range(lo, t + 1):
+        d = 1.0 / sqrt(D[k])
+        for i in range(r, re):
+            Zt[k, i] *= d
 
 
 @jit
@@ -225,46 +174,59 @@ def _block_end(tip, r, m):
 @jit(inline="always")  # (into _blocks' loop: a call per pair of blocks)
 def _tiles(Zt, r, re, s, se, k0, k1, G):
     """G's entries of rows [r, re) by columns [s, se) over the shared dofs k0..k1, and their
-    mirror images, in tiles of two rows by four columns as ``_pair_rows`` (each entry's
-    products summed in ascending k in its own register: the same sums as entry by entry).
-    Where the two blocks are one, a row's tiles start at the tile of its diagonal (the few
-    entries left of it in that tile are their mirror images' numbers: a product's two factors
-    commute exactly). Entry by entry, each a load, a multiply-add and a
-    store per dof, the stack of ten boxes' 120 rows took about 25 us; in tiles about 10 us."""
-    n = k1 - k0 + 1
-    Y = Zt[k0:k1 + 1]
-    i = r
-    while i < re:
+    mirror images, two rows at a time (``_two_rows``). Where the two blocks are one, a row's
+    tiles start at the tile of its diagonal (the few entries left of it in that tile are
+    their mirror images' numbers: a product's two factors commute exactly)."""
+    for i in range(r, re, 2):
         i1 = i + 1 if i + 1 < re else i  # (an odd last row: its tile's second row is itself)
         j = s if s != r else r + (i - r) // 4 * 4  # (one block: from the diagonal's tile)
-        while j + 4 <= se:
-            a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = 0.0
-            for t in range(n):
-                y, z = Y[t, i], Y[t, i1]
-                x0, x1, x2, x3 = Y[t, j], Y[t, j + 1], Y[t, j + 2], Y[t, j + 3]
-                a0 += y * x0
-                a1 += y * x1
-                a2 += y * x2
-                a3 += y * x3
-                b0 += z * x0
-                b1 += z * x1
-                b2 += z * x2
-                b3 += z * x3
-            G[i, j], G[i, j + 1], G[i, j + 2], G[i, j + 3] = a0, a1, a2, a3
+        _two_rows(Zt, i, i1, j, se, k0, k1, G, False, True)
+
+
+@jit(inline="always")  # (into the loops over pairs of rows: a call per pair)
+def _two_rows(Zt, i, i1, j, se, k0, k1, G, sparse, mirror):
+    """G[i, j:se] and G[i1, j:se] = the products of Zt's columns over the dofs k0..k1, in
+    tiles of two rows by four columns, each entry's products summed in its own register in
+    ascending k (a multiply-add each: the same sums, in the same order, as entry by entry;
+    eight independent sums share their loads and their loop). ``sparse``: skip the dofs where
+    both rows are zero (rows of one tree, mostly zero below their chains; the skipped
+    products are exact zeros, which change no sum: one that starts at +0 never becomes -0).
+    ``mirror``: write G[j:se, i] and G[j:se, i1] too. Entry by entry, the quadruped's 12 rows
+    took 0.55 us, in tiles 0.35 us; the stack of ten boxes' 120 rows about 25 us, in tiles
+    about 10 us."""
+    n = k1 - k0 + 1
+    Y = Zt[k0:k1 + 1]
+    while j + 4 <= se:
+        a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = 0.0
+        for t in range(n):
+            y, z = Y[t, i], Y[t, i1]
+            if sparse and y == 0.0 and z == 0.0:
+                continue
+            x0, x1, x2, x3 = Y[t, j], Y[t, j + 1], Y[t, j + 2], Y[t, j + 3]
+            a0 += y * x0
+            a1 += y * x1
+            a2 += y * x2
+            a3 += y * x3
+            b0 += z * x0
+            b1 += z * x1
+            b2 += z * x2
+            b3 += z * x3
+        G[i, j], G[i, j + 1], G[i, j + 2], G[i, j + 3] = a0, a1, a2, a3
+        G[i1, j], G[i1, j + 1], G[i1, j + 2], G[i1, j + 3] = b0, b1, b2, b3
+        if mirror:
             G[j, i], G[j + 1, i], G[j + 2, i], G[j + 3, i] = a0, a1, a2, a3
-            G[i1, j], G[i1, j + 1], G[i1, j + 2], G[i1, j + 3] = b0, b1, b2, b3
             G[j, i1], G[j + 1, i1], G[j + 2, i1], G[j + 3, i1] = b0, b1, b2, b3
-            j += 4
-        while j < se:
-            a0 = b0 = 0.0
-            for t in range(n):
-                x0 = Y[t, j]
-                a0 += Y[t, i] * x0
-                b0 += Y[t, i1] * x0
-            G[i, j] = G[j, i] = a0
-            G[i1, j] = G[j, i1] = b0
-            j += 1
-        i += 2
+        j += 4
+    while j < se:
+        a0 = b0 = 0.0
+        for t in range(n):
+            x0 = Y[t, j]
+            a0 += Y[t, i] * x0
+            b0 += Y[t, i1] * x0
+        G[i, j], G[i1, j] = a0, b0
+        if mirror:
+            G[j, i], G[j, i1] = a0, b0
+        j += 1
 
 
 @jit(inline="always")

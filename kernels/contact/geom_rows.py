@@ -225,8 +225,8 @@ def geom_codes(jnt, dof, geo, pair, nc, known, tip, rows, npa):
     i = known // 3
     while i < nc and pair[i] >= nsp:
         g = pair[i] - nsp
-        code = pair_code(dof, _last_dof(jnt, geom[cg[g, 0]].body),
-                         _last_dof(jnt, geom[cg[g, 1]].body))
+        code = pair_code(dof, last_dof(jnt, geom[cg[g, 0]].body),
+                         last_dof(jnt, geom[cg[g, 1]].body))
         for k in range(3):
             tip[3 * i + k] = code
         i += 1
@@ -234,9 +234,10 @@ def geom_codes(jnt, dof, geo, pair, nc, known, tip, rows, npa):
 
 
 @jit
-def _last_dof(jnt, b):
+def last_dof(jnt, b):
     """The last dof of body b's chain (of its joint, or of the nearest ancestor joint with
-    dofs; -1: the world)."""
+    dofs; -1: the world): the chain a contact on the body reaches (``delassus.chain_code``,
+    ``pair_code``)."""
     while b > 0 and jnt[b].nv == 0:
         b = jnt[b].parent
     return jnt[b].idx_v + jnt[b].nv - 1 if b > 0 else -1

@@ -33,7 +33,7 @@ from .constraint_rows import RIGID, contact_rows, joint_rows, reached_limits
 from .equality_rows import eq_capacity, equality_rows
 from ..algorithms.crba import crba_rnea
 from .delassus import chain_code, code_range, delassus
-from .geom_rows import capacity, geom_codes, geom_finish, geom_rows
+from .geom_rows import capacity, geom_codes, geom_finish, geom_rows, last_dof
 from ..checks import first_nonfinite
 from .pgs import pgs
 from ..algorithms.rk4 import rk4_step
@@ -323,10 +323,7 @@ def sphere_codes(jnt, dof, sph, hsp, pair, nc, tip):
     nsp = sph.shape[0] * hsp.shape[0]
     i = 0
     while i < nc and pair[i] < nsp:
-        j = sph[pair[i] // hsp.shape[0]].joint
-        while j > 0 and jnt[j].nv == 0:
-            j = jnt[j].parent
-        code = chain_code(dof, jnt[j].idx_v + jnt[j].nv - 1 if j > 0 else -1)
+        code = chain_code(dof, last_dof(jnt, sph[pair[i] // hsp.shape[0]].joint))
         for k in range(3):
             tip[3 * i + k] = code
         i += 1

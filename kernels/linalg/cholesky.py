@@ -99,15 +99,18 @@ def solve_pair(dof, U, D, X, Y):
 
 
 @jit
-def solve_upper_rows(dof, U, X):
-    """X <- U^-1 X for X (nv, k): ``solve_upper`` applied to whole rows of X at a time (each
-    step of the walk updates k independent, contiguous entries)."""
-    k = X.shape[1]
-    for r in range(X.shape[0] - 1, -1, -1):
+def solve_upper_rows(dof, U, X, lo, t, c0, c1):
+    """X[lo:t+1, c0:c1] <- U^-1 X[lo:t+1, c0:c1]: ``solve_upper`` applied to whole rows of X
+    at a time (each step of the walk updates c1 - c0 independent, contiguous entries), on
+    the dofs lo..t only, which must hold every ancestor of each dof in them (lo = 0, or lo
+    a root: a subtree's dofs are contiguous, its root first). ``solve_rows`` takes every
+    dof and column; the Delassus matrix (contact/delassus.py) a block of rows' columns on
+    the dofs its rows reach."""
+    for r in range(t, lo - 1, -1):
         j = dof[r].parent
         while j >= 0:
             u = U[j, r]
-            for c in range(k):
+            for c in range(c0, c1):
                 X[j, c] -= u * X[r, c]
             j = dof[j].parent
 
@@ -118,7 +121,7 @@ def solve_rows(dof, U, D, X):
     inner loops), as ``solve_pair`` does for two right-hand sides in one walk."""
     nv = X.shape[0]
     k = X.shape[1]
-    solve_upper_rows(dof, U, X)
+    solve_upper_rows(dof, U, X, 0, nv - 1, 0, k)
     for r in range(nv):
         d = 1.0 / D[r]
         for c in range(k):
