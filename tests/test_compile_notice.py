@@ -52,10 +52,10 @@ def test_a_long_first_compile_is_announced_once_naming_the_call(tmp_path):
     assert "fastdyn:" not in before, before
     lines = [s for s in after.splitlines() if s.startswith("fastdyn:")]
     assert len(lines) == 2, after
-    assert "the first call of fastdyn.configuration.integrate compiles fastdyn.kernels." \
-        in lines[0]
-    assert "the first call of fastdyn.configuration.difference compiles fastdyn.kernels." \
-        in lines[1]
+    assert "the first call of fastdyn.configuration.integrate compiles its kernels, from " \
+        "fastdyn.kernels." in lines[0]
+    assert "the first call of fastdyn.configuration.difference compiles its kernels, from " \
+        "fastdyn.kernels." in lines[1]
     assert "cached on disk" in lines[0] and "fastdyn compile" in lines[0]
     assert "users_own" not in stdout and "fastdyn.kernels." in stdout
     # A second process loads the machine code from the cache: nothing compiles, nothing said.
@@ -97,3 +97,29 @@ def test_a_batch_on_threads_names_the_users_call_not_a_pool_thread(tmp_path):
     assert lines and all("the first call of fastdyn.batch.simulate compiles" in s
                          for s in lines), lines
     assert any("simulate_rows" in s for s in lines), lines
+
+
+def test_the_quoted_estimates_are_of_calls_that_exist():
+    """EXPECTED quotes a time by the user's call, as _entry names it (module.qualname): a
+    renamed or moved call would silently lose its estimate."""
+    import importlib
+
+    from fastdyn._internal import compile_notice as cn
+    assert cn.EXPECTED
+    for entry, seconds in cn.EXPECTED.items():
+        parts = entry.split(".")
+        cut = max(i for i in range(1, len(parts)) if _is_module(".".join(parts[:i])))
+        found = importlib.import_module(".".join(parts[:cut]))
+        for name in parts[cut:]:
+            found = getattr(found, name)
+        assert callable(found) and found.__qualname__ == ".".join(parts[cut:]), entry
+        assert f"about {seconds:.0f} s" in cn._estimate(entry)
+    assert "depending on the call" in cn._estimate("fastdyn.rnea")
+
+
+def _is_module(name):
+    import importlib.util
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
