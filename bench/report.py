@@ -530,7 +530,11 @@ def geom_section(res: Results, tally: Tally) -> list[str]:
             "models are in the suite's docstring. bench/test_scene_equalities.py "
             "(\"equality\" rows): a four-bar "
             "(a connect) and two welded arms (a weld), the MJCF's `<equality>` on both sides "
-            "(Scene.add_mjcf_equalities), contacts off. Throughput ratio = MuJoCo time / "
+            "(Scene.add_mjcf_equalities), contacts off. bench/test_scene_push.py "
+            "(\"panda_push\"): example-robot-data's Panda, its meshes' hulls, pushing a cube "
+            "across a table, 8 x 1,500 steps, the MuJoCo twin from Scene.to_mjcf (PGS at its "
+            "default tolerance is slow on the sliding cube: the file's docstring). "
+            "Throughput ratio = MuJoCo time / "
             "fastdyn time; target >= 2x (issues 38 and 39).", ""] + table(
         ["scene", "solver", "fastdyn / step", "MuJoCo / step", "throughput vs MuJoCo",
          "target", ""], rows) + split
