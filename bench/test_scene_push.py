@@ -100,9 +100,7 @@ def make_push():
     """(scene, q0, Q_ref, tau_ff, kp, kd, MuJoCo model, MuJoCo control (T, nu), MujocoMap)."""
     model, cg = _model_and_geoms()
     scene = fd.Scene(model, dt=DT, mu=MU, ground=False, **SOFT)
-    scene.add_geoms(cg.geoms, cg.names)
-    for a, b in cg.exclude:
-        scene.exclude(int(a), int(b))
+    scene.add_geoms(cg)  # (the SRDF's disabled pairs excluded)
     scene.add_geom(None, "box", size=(0.4, 0.4, 0.02), pos=(0.55, 0.0, -0.02), friction=MU,
                    name="table", **SOFT)
     scene.add_geom("cube", "box", size=(HB, HB, HB), friction=MU, name="cube", **SOFT)

@@ -250,9 +250,8 @@ def test_the_twin_of_a_scene_with_geoms_steps_as_mujocos_own_file():
     model = fd.load_mjcf(GEOM_XML)
     geoms = fd.io.collision_geoms(model, GEOM_XML)
     scene = fd.Scene(model, dt=1e-3, ground=False)
-    scene.add_geoms(geoms.geoms)
-    for a, b in geoms.exclude:
-        scene.exclude(int(a), int(b))
+    scene.add_geoms(geoms)  # (its geoms and its exclusion)
+    assert scene.geom_names == list(geoms.names) and len(geoms.exclude) == 1
     m0, m1 = (mujoco.MjModel.from_xml_string(x) for x in (GEOM_XML, scene.to_mjcf()))
     assert (m0.nq, m0.ngeom) == (m1.nq, m1.ngeom)
     d0, d1 = mujoco.MjData(m0), mujoco.MjData(m1)

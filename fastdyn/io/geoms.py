@@ -6,6 +6,7 @@
     table = geoms.table()              # fastdyn.sim.collision.geom_table(geoms.geoms)
     geoms.geoms[0]                     # {"type": "convex", "vertices": ..., "body": 1, ...}
     geoms.exclude                      # (n, 2) joint pairs never tested
+    scene.add_geoms(geoms)             # a Scene's geoms, named, their pairs excluded
 
 Each geom is the dict ``fastdyn.sim.collision.geom_table`` takes, its ``body`` the index of
 the model's joint that carries the shape and ``pos``/``rot`` its placement in that joint's

@@ -438,11 +438,22 @@ class Scene:
                              else _soft_row(solref, solimp))
         return self._append_geoms([d], [name])[0]
 
-    def add_geoms(self, geoms: Sequence[dict], names: Sequence[str] | None = None) -> list[int]:
+    def add_geoms(self, geoms, names: Sequence[str] | None = None) -> list[int]:
         """Geoms in the dict format of ``fastdyn.sim.collision.geom_table`` (what the URDF and
         MJCF loaders produce): ``body`` the model's joint index (0: the world), pos and
         rot/quat in that joint's frame; a geom without solref and solimp takes the scene's
-        softness (rigid by default). Returns their indices."""
+        softness (rigid by default). ``geoms`` may be what ``fastdyn.io.collision_geoms``
+        read: its geoms, named by its names (unless ``names`` is given), and its excluded
+        joint pairs (the MJCF's ``<exclude>``, the SRDF's disabled collisions) passed to
+        ``exclude``. Returns their indices."""
+        from ..io.geoms import CollisionGeoms  # (the loaders import the simulator's tables)
+
+        if isinstance(geoms, CollisionGeoms):
+            found = geoms
+            out = self.add_geoms(list(found.geoms), found.names if names is None else names)
+            for a, b in found.exclude:
+                self.exclude(int(a), int(b))
+            return out
         ds = []
         for d in geoms:
             d = dict(d) if isinstance(d, dict) else d
