@@ -48,7 +48,8 @@ impedance at r = d - margin) but not tested against differences here.
 """
 
 from .._jit import jit
-from ..collision.geoms import BOX, C_DIST, C_POS, CAPSULE, CYLINDER, G_MARGIN, G_SIZE, PLANE, SPHERE
+from ..collision.geoms import (BOX, C_DIST, C_POS, CAPSULE, CYLINDER, G_MARGIN, G_SIZE, PLANE,
+                               SPHERE)
 from ..layout import LOCAL_WORLD_ALIGNED, O_DT, O_ERP, O_IMPRATIO
 from ..algorithms.kinematics_derivatives import kinematics_derivatives, motion_derivatives
 from .constraint_derivatives import EQUAL, FIXED
